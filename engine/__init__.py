@@ -1,0 +1,22 @@
+"""Pure Seotda rules engine: no I/O, no clock, no asyncio, randomness only from a seeded RNG.
+
+Modules follow the spec's table of contents: cards (§3), options (§2), hands (§6.1–6.2),
+showdown (§6.3), and the game state machine (§4–§8).
+"""
+
+from .cards import DECK, Card
+from .hands import HandRank, best_two, evaluate
+from .options import Options, OptionsError
+from .showdown import Outcome, resolve
+
+__all__ = [
+    "Card",
+    "DECK",
+    "Options",
+    "OptionsError",
+    "HandRank",
+    "Outcome",
+    "evaluate",
+    "best_two",
+    "resolve",
+]

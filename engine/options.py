@@ -1,0 +1,164 @@
+"""§2 모드와 옵션: the 20 options, their spec values, defaults and validation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+
+class OptionsError(ValueError):
+    """An option value outside the spec; the message is Korean and names the option."""
+
+
+def _has_batchim(word: str) -> bool:
+    """True when the last syllable of ``word`` ends in a consonant (chooses 은/는, 이/가)."""
+    last = word.rstrip()[-1:]
+    if not last:
+        return False
+    code = ord(last) - 0xAC00
+    if 0 <= code < 11172:
+        return code % 28 != 0
+    return last in "0136781LMNR"  # digits/letters read with a final consonant
+
+
+def topic(word: str) -> str:
+    """``word`` + the right topic particle (은/는)."""
+    return word + ("은" if _has_batchim(word) else "는")
+
+
+@dataclass(frozen=True)
+class _Spec:
+    field: str
+    camel: str
+    label: str
+    choices: tuple[Any, ...]
+
+
+_BOOL = (True, False)
+
+SPECS: tuple[_Spec, ...] = (
+    _Spec("card_mode", "cardMode", "카드 방식", ("two", "three")),
+    _Spec("deal_mode", "dealMode", "분배 방식", ("twoRounds", "oneRound")),
+    _Spec("starting_chips", "startingChips", "시작 칩", (500, 1000, 2000, 5000)),
+    _Spec("base_unit", "baseUnit", "기본 단위(학교)", (2, 10, 20, 50)),
+    _Spec("max_raise", "maxRaise", "최대 레이즈", ("half", "full")),
+    _Spec("end_condition", "endCondition", "종료 방식", ("hands", "lastStanding")),
+    _Spec("hand_limit", "handLimit", "판 수", (10, 20, 30, 50)),
+    _Spec("school_up_every", "schoolUpEvery", "학교 상승 주기", (0, 5, 10, 15)),
+    _Spec("rebuy", "rebuy", "리바이", ("off", "limited", "unlimited")),
+    _Spec("rebuy_limit", "rebuyLimit", "리바이 횟수", (1, 2, 3)),
+    _Spec("turn_seconds", "turnSeconds", "행동 제한 시간", (15, 20, 30, 60)),
+    _Spec("dealer_rule", "dealerRule", "선 정하기", ("winner", "rotate")),
+    _Spec("gwang_ttaeng", "gwangTtaeng", "광땡 종류", ("all", "only38")),
+    _Spec("ttaengjabi", "ttaengjabi", "땡잡이", ("off", "strict", "loose")),
+    _Spec("amhaeng", "amhaeng", "암행어사", _BOOL),
+    _Spec("gusa", "gusa", "구사", _BOOL),
+    _Spec("mung_gusa", "mungGusa", "멍텅구리구사", ("off", "upTo8", "upTo9", "upToJang")),
+    _Spec("tie_rule", "tieRule", "동점 처리", ("rematch", "split")),
+    _Spec("rejoin_cost", "rejoinCost", "재참가 비용", ("none", "half", "full")),
+    _Spec("hints", "hints", "힌트", _BOOL),
+)
+SPEC_BY_FIELD = {s.field: s for s in SPECS}
+_KEY_TO_FIELD = {s.camel: s.field for s in SPECS} | {s.field: s.field for s in SPECS}
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+MAX_PLAYERS_THREE = 6
+
+
+def _choice_text(spec: _Spec) -> str:
+    if spec.choices == _BOOL:
+        return "켬(true) 또는 끔(false)이어야 해요"
+    return ", ".join(str(c) for c in spec.choices) + " 중 하나여야 해요"
+
+
+def _valid(spec: _Spec, value: Any) -> bool:
+    if spec.choices == _BOOL:
+        return isinstance(value, bool)
+    if isinstance(value, bool):  # True == 1 must not pass as a number
+        return False
+    return any(type(value) is type(c) and value == c for c in spec.choices)
+
+
+@dataclass(frozen=True)
+class Options:
+    """A room's rules; values are spelled exactly as in the spec (``"twoRounds"``, ``"upTo8"``)."""
+
+    card_mode: str = "two"
+    deal_mode: str = "twoRounds"
+    starting_chips: int = 1000
+    base_unit: int = 10
+    max_raise: str = "half"
+    end_condition: str = "hands"
+    hand_limit: int = 20
+    school_up_every: int = 0
+    rebuy: str = "unlimited"
+    rebuy_limit: int = 1
+    turn_seconds: int = 20
+    dealer_rule: str = "winner"
+    gwang_ttaeng: str = "all"
+    ttaengjabi: str = "strict"
+    amhaeng: bool = True
+    gusa: bool = True
+    mung_gusa: str = "upTo8"
+    tie_rule: str = "rematch"
+    rejoin_cost: str = "none"
+    hints: bool = True
+
+    def __post_init__(self) -> None:
+        for spec in SPECS:
+            if not _valid(spec, getattr(self, spec.field)):
+                raise OptionsError(f"{topic(spec.label)} {_choice_text(spec)}")
+        if self.base_unit * 20 > self.starting_chips:
+            raise OptionsError(
+                f"기본 단위(학교) × 20이 시작 칩({self.starting_chips})보다 클 수 없어요"
+            )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Options:
+        """Build from snake_case or the spec's camelCase keys; unknown keys are refused."""
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            name = _KEY_TO_FIELD.get(key) if isinstance(key, str) else None
+            if name is None:
+                raise OptionsError(f"알 수 없는 옵션이에요: {key!r}")
+            if name in kwargs:
+                raise OptionsError(f"{topic(SPEC_BY_FIELD[name].label)} 한 번만 정할 수 있어요")
+            kwargs[name] = value
+        return cls(**kwargs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's camelCase form (JSON-serialisable)."""
+        return {s.camel: getattr(self, s.field) for s in SPECS}
+
+    def replace(self, **changes: Any) -> Options:
+        values = {f.name: getattr(self, f.name) for f in fields(self)} | changes
+        return Options(**values)
+
+    @property
+    def max_players(self) -> int:
+        return MAX_PLAYERS_THREE if self.card_mode == "three" else MAX_PLAYERS
+
+    def check_players(self, n: int) -> None:
+        """Refuse a player count outside 2..10 (2..6 for three-card Seotda)."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < MIN_PLAYERS:
+            raise OptionsError(f"참가 인원은 {MIN_PLAYERS}명 이상이어야 해요")
+        if n > self.max_players:
+            mode = "3장 섯다는" if self.card_mode == "three" else "참가 인원은"
+            raise OptionsError(f"{mode} 최대 {self.max_players}명까지예요")
+
+    @property
+    def effective_mung_gusa(self) -> str:
+        """§2: with ``gusa`` off, ``mung_gusa`` is ignored."""
+        return self.mung_gusa if self.gusa else "off"
+
+    @property
+    def rule_key(self) -> tuple[str, str, bool, bool, str]:
+        """The options that change hand values; equal keys share one hand table."""
+        return (
+            self.gwang_ttaeng,
+            self.ttaengjabi,
+            self.amhaeng,
+            self.gusa,
+            self.effective_mung_gusa,
+        )
