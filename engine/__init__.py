@@ -20,3 +20,8 @@ __all__ = [
     "best_two",
     "resolve",
 ]
+
+from .errors import IllegalAction  # noqa: E402
+from .game import Game  # noqa: E402
+
+__all__ += ["Game", "IllegalAction"]

@@ -1,0 +1,112 @@
+"""§5.4 한국식 판돈 베팅: the one place that decides whether a bet is legal, and its exact chips.
+
+``verify`` raises ``IllegalAction`` with the reason; ``can`` asks without raising; ``legal_actions``
+lists what ``can`` allows. The game applies what ``verify`` returned and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import IllegalAction
+
+BET_ACTIONS = ("die", "check", "ping", "call", "ddadang", "quarter", "half", "full")
+RAISES = frozenset({"ddadang", "quarter", "half", "full"})
+
+#: Korean names used in messages and on buttons.
+ACTION_NAMES = {
+    "die": "다이",
+    "check": "체크",
+    "ping": "삥",
+    "call": "콜",
+    "ddadang": "따당",
+    "quarter": "쿼터",
+    "half": "하프",
+    "full": "풀",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BetContext:
+    """What one player's betting choice depends on, read off the hand."""
+
+    stack: int
+    committed_round: int
+    current_bet: int
+    opened: bool
+    acted: bool  # checked, called, pinged or raised already this round
+    pot: int  # everything in the middle: carried pots + every contribution so far
+    base_unit: int
+    max_raise: str
+
+    @property
+    def to_call(self) -> int:
+        return max(0, self.current_bet - self.committed_round)
+
+
+def _raise_target(kind: str, ctx: BetContext) -> int:
+    to_call = ctx.to_call
+    if kind == "ddadang":
+        amount = 2 * to_call
+    elif kind == "quarter":
+        amount = to_call + (ctx.pot + to_call) // 4
+    elif kind == "half":
+        amount = to_call + (ctx.pot + to_call) // 2
+    else:  # full
+        amount = to_call + (ctx.pot + to_call)
+    if amount - to_call < ctx.base_unit:
+        amount = to_call + ctx.base_unit
+    return amount
+
+
+def verify(kind: str, ctx: BetContext) -> int:
+    """Chips that ``kind`` costs now (capped at the stack: all-in), or ``IllegalAction``."""
+    if kind == "die":
+        return 0
+    if kind == "check":
+        if ctx.opened:
+            raise IllegalAction("누가 이미 걸어서 체크할 수 없어요")
+        return 0
+    if kind == "ping":
+        if ctx.opened:
+            raise IllegalAction("누가 이미 걸어서 삥을 할 수 없어요")
+        if ctx.acted:
+            raise IllegalAction("이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)")
+        if ctx.stack <= 0:
+            raise IllegalAction("칩이 없어 걸 수 없어요")
+        return min(ctx.base_unit, ctx.stack)
+    if kind == "call":
+        if ctx.to_call <= 0:
+            raise IllegalAction("맞출 금액이 없어요(체크 또는 삥)")
+        return min(ctx.to_call, ctx.stack)
+    if kind in RAISES:
+        if kind == "full" and ctx.max_raise != "full":
+            raise IllegalAction("이 방에서는 풀을 할 수 없어요(하프까지)")
+        if kind == "ddadang" and ctx.to_call <= 0:
+            raise IllegalAction("앞사람이 건 금액이 없어 따당을 할 수 없어요")
+        if ctx.acted:
+            raise IllegalAction("이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)")
+        if ctx.stack <= ctx.to_call:
+            raise IllegalAction("칩이 모자라 올릴 수 없어요(콜 또는 다이)")
+        return min(_raise_target(kind, ctx), ctx.stack)
+    raise IllegalAction("알 수 없는 베팅이에요")
+
+
+def can(kind: str, ctx: BetContext) -> bool:
+    try:
+        verify(kind, ctx)
+    except IllegalAction:
+        return False
+    return True
+
+
+def legal_actions(ctx: BetContext) -> list[dict[str, object]]:
+    """Every legal betting action with the exact chips it costs, in the action bar's order."""
+    actions: list[dict[str, object]] = []
+    for kind in BET_ACTIONS:
+        try:
+            amount = verify(kind, ctx)
+        except IllegalAction:
+            continue
+        actions.append({"type": kind, "amount": amount, "allIn": amount > 0 and amount >= ctx.stack})
+    return actions

@@ -1,0 +1,69 @@
+"""§5.4/§6.5 판돈: side pots by all-in level, uncalled excess, and even splits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+
+@dataclass(slots=True)
+class Pot:
+    """``eligible`` is in seat order; ``main`` marks the pot whose winner becomes the next 선."""
+
+    amount: int
+    eligible: list[str] = field(default_factory=list)
+    main: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {"amount": self.amount, "eligible": list(self.eligible), "main": self.main}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> Pot:
+        return cls(int(d["amount"]), list(d["eligible"]), bool(d["main"]))  # type: ignore[arg-type,call-overload]
+
+
+def build_pots(contrib: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
+    """Split contributions into pots by the levels of the live players' totals.
+
+    ``live`` are the players still in the hand (not folded), in seat order; folded chips stay in
+    the pots they reached. Chips above the highest live level (only possible after an uncalled
+    excess was not returned) go to the last pot.
+    """
+    levels = sorted({contrib.get(p, 0) for p in live if contrib.get(p, 0) > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contrib.values())
+        eligible = [p for p in live if contrib.get(p, 0) >= level]
+        if pots and pots[-1].eligible == eligible:
+            pots[-1].amount += amount
+        else:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    rest = sum(max(0, c - previous) for c in contrib.values())
+    if rest:
+        if pots:
+            pots[-1].amount += rest
+        else:
+            pots.append(Pot(rest, list(live)))
+    return pots
+
+
+def uncalled_excess(contrib: Mapping[str, int]) -> tuple[str, int] | None:
+    """The single top contributor's chips that nobody matched, if any (§5.4)."""
+    if not contrib:
+        return None
+    ordered = sorted(contrib.values(), reverse=True)
+    top = ordered[0]
+    second = ordered[1] if len(ordered) > 1 else 0
+    if top <= second:
+        return None
+    player = next(p for p, c in contrib.items() if c == top)
+    return player, top - second
+
+
+def split_evenly(amount: int, winners_from_dealer: Iterable[str]) -> dict[str, int]:
+    """Equal shares; odd chips one each from the winner nearest the dealer clockwise (§6.3)."""
+    order = list(winners_from_dealer)
+    share, odd = divmod(amount, len(order))
+    return {p: share + (1 if i < odd else 0) for i, p in enumerate(order)}

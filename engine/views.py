@@ -1,0 +1,115 @@
+"""§8.3 view: what one viewer may see, built from the one true state.
+
+Other players' cards are ``{"hidden": true}`` placeholders (never an id: ids fix month and kind);
+showdown cards are public; a discarded third card is only ever in its owner's view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import DECK
+from .hands import best_two, evaluate
+from .pots import build_pots
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_HIDDEN: dict[str, bool] = {"hidden": True}
+_CARD = [c.to_dict() for c in DECK]
+
+
+def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
+    st, opts, hand = game.state, game.options, game.state.hand
+    pending = game.pending()
+    seats: list[dict[str, Any]] = []
+    revealed = {r["player"]: r for r in hand.showdown} if hand and hand.showdown else {}
+    for s in st.seats:
+        rp = hand.players.get(s.id) if hand else None
+        entry: dict[str, Any] = {
+            "id": s.id,
+            "seat": s.seat,
+            "stack": s.stack,
+            "status": s.status,
+            "away": s.away,
+            "connected": s.connected,
+            "rebuys": s.rebuys,
+            "dealer": hand is not None and s.seat == hand.dealer_seat,
+            "inHand": rp is not None,
+        }
+        if rp is not None:
+            own = s.id == viewer
+            entry["folded"] = rp.folded
+            entry["allIn"] = rp.all_in
+            entry["bet"] = rp.committed_round
+            entry["committed"] = rp.committed_total
+            entry["lastAction"] = (
+                {"type": rp.last_action, "amount": rp.last_amount} if rp.last_action else None
+            )
+            entry["cardCount"] = len(rp.hand)
+            entry["cards"] = [_CARD[i] for i in rp.hand] if own else [_HIDDEN] * len(rp.hand)
+            entry["chosen"] = rp.chosen is not None
+            if own and rp.chosen is not None:
+                entry["chosenIds"] = list(rp.chosen)
+                entry["discardedId"] = rp.discarded
+            shown = revealed.get(s.id)
+            entry["revealed"] = shown["cards"] if shown else None
+        seats.append(entry)
+    view: dict[str, Any] = {
+        "viewer": viewer,
+        "phase": st.phase,
+        "handsPlayed": st.hands_played,
+        "baseUnit": st.base_unit,
+        "pending": pending,
+        "seats": seats,
+        "legalActions": game.legal_actions(viewer) if viewer is not None else [],
+        "rebuyPending": list(st.rebuy_pending),
+        "result": st.result,
+    }
+    if hand is not None:
+        view.update(
+            handNo=hand.hand_no,
+            handPhase=hand.phase,
+            street=hand.street,
+            rematchNo=hand.rematch_no,
+            rematchReason=hand.rematch_reason if (hand.rematch_no or hand.rematch_pots) else None,
+            dealer=st.seats[hand.dealer_seat].id,
+            actor=hand.actor,
+            currentBet=hand.current_bet,
+            pot=game.pot_total(),
+            pots=_pots(game),
+            showdown=hand.showdown,
+            results=hand.results if hand.phase == "handEnd" else [],
+            rejoin=(
+                {"players": list(hand.rejoin_pending), "cost": hand.rejoin_cost}
+                if hand.phase == "rejoin"
+                else None
+            ),
+            myHand=_my_hand(game, viewer) if opts.hints else None,
+        )
+    return view
+
+
+def _pots(game: Game) -> list[dict[str, Any]]:
+    hand = game.state.hand
+    assert hand is not None
+    pots = [p.to_dict() for p in hand.carried_pots + hand.rematch_pots]
+    live = [p for p in hand.participants if not hand.players[p].folded]
+    contrib = {p: rp.committed_total for p, rp in hand.players.items() if rp.committed_total}
+    pots += [p.to_dict() for p in build_pots(contrib, live)] if contrib else []
+    return pots
+
+
+def _my_hand(game: Game, viewer: str | None) -> dict[str, Any] | None:
+    """§9 hint: the own hand's name and strength; with three cards, the recommended pair."""
+    hand = game.state.hand
+    if viewer is None or hand is None or viewer not in hand.players:
+        return None
+    rp = hand.players[viewer]
+    if len(rp.hand) < 2:
+        return None
+    cards = [DECK[i] for i in (rp.chosen or rp.hand)]
+    if len(cards) == 3:
+        a, b = best_two(cards, game.options)
+        return {**evaluate(a, b, game.options).to_dict(), "recommended": [a.id, b.id]}
+    return evaluate(cards[0], cards[1], game.options).to_dict()
