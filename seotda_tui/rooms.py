@@ -1,0 +1,560 @@
+"""The room manager: one per server process, shared by every SSH session.
+
+Why it exists: sessions must never hold a ``Game`` (it contains everyone's cards). The manager owns
+the games, the seed randomness and the clock, and pushes each subscribed session only its own
+redacted ``game.view(viewer)`` plus the public events of each change. No Textual here: pure asyncio
+timers behind an injectable :class:`~seotda_tui.clock.Clock`, so it is unit-tested with a fake clock.
+
+API (all synchronous; call from the event loop's thread)::
+
+    manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None)
+    manager.rooms() -> list[RoomSummary]             # the lobby list
+    manager.room(room_id) -> RoomSummary | None
+    manager.room_of(nick) -> str | None              # the one room a nickname is in
+    manager.create_room(host, name, options) -> RoomSummary   # host takes the first seat
+    manager.join(room_id, nick) / watch(room_id, nick) / leave(room_id, nick) / start(room_id, nick)
+        -> raise RoomError (Korean message) when refused
+    manager.act(room_id, nick, action) -> str | None  # Korean error, or None when applied
+    manager.subscribe_lobby(cb) -> unsubscribe        # cb(list[RoomSummary]) on every lobby change
+    manager.subscribe_room(room_id, nick, cb) -> unsubscribe  # cb(RoomUpdate); first call at once
+    manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
+    manager.session_disconnected(nick)
+    manager.log(room_id) -> list[dict]                # bounded public event log
+
+Callbacks run synchronously inside the manager call that caused the change, possibly on another
+session's task: they must only hand the update over (e.g. post a message) and never call back into
+the manager. A callback that raises is logged and skipped; other sessions still get their update.
+
+Room life: ``waiting`` (대기 중) → host ``start`` with ≥2 seated players → ``playing`` (게임 중) →
+the game ends → ``finished`` (종료: the result stays on screen, players who left or are offline
+lose their seats, others may join, the host may start again). A room with no players and no
+spectators closes. A nickname is in at most one room at a time.
+
+Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A player in a running
+game keeps the seat, marked offline (``RoomSummary.offline``) at once; the engine hears
+``{"type": "disconnect"}`` only when ``reconnect_grace`` passes. Reconnecting within the grace
+cancels it; after it the engine gets ``{"type": "reconnect"}``. Leaving mid-game sends ``leave``.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import logging
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from engine import Game, IllegalAction, Options, OptionsError
+
+from .clock import Cancellable, Clock, LoopClock
+
+log = logging.getLogger(__name__)
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
+LOG_LIMIT = 300
+MAX_ROOMS = 100
+MAX_SPECTATORS = 30
+ROOM_NAME_CELLS = 20
+#: Engine actions only the manager may send; a session asking for them is refused.
+_MANAGER_ONLY = frozenset({"leave", "disconnect", "reconnect"})
+
+
+class RoomError(ValueError):
+    """A refused room operation; the message is Korean and shown to the player as is."""
+
+
+@dataclass(frozen=True)
+class RoomSummary:
+    """What the lobby and the room header show; public and cheap to compare."""
+
+    id: str
+    name: str
+    host: str | None
+    players: tuple[str, ...]  # seated, in join order (the game shuffles its own seat order)
+    max_players: int
+    spectators: tuple[str, ...]
+    status: str  # waiting | playing | finished
+    offline: tuple[str, ...]  # seated players whose session dropped ("연결 끊김")
+    left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
+    options: Options
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+    @property
+    def joinable(self) -> bool:
+        return self.status != PLAYING and len(self.players) < self.max_players
+
+
+@dataclass(frozen=True)
+class RoomUpdate:
+    """One push to one session: the room, this viewer's own view, and the change's events."""
+
+    room: RoomSummary
+    viewer: str | None  # whose view this is; None = the spectator view
+    view: dict[str, Any] | None  # None before the first game starts
+    events: tuple[dict[str, Any], ...]  # public events of this change (the whole log if snapshot)
+    deadline: float | None  # seconds left before the game acts for whoever it waits for
+    result: dict[str, Any] | None  # the last finished game's result
+    snapshot: bool = False  # first push after subscribing
+    closed: bool = False  # the room is gone
+
+
+RoomCallback = Callable[[RoomUpdate], None]
+LobbyCallback = Callable[[list[RoomSummary]], None]
+
+
+@dataclass
+class Room:
+    """Mutable room state; only the manager touches it."""
+
+    id: str
+    name: str
+    host: str | None
+    options: Options
+    players: list[str] = field(default_factory=list)
+    spectators: list[str] = field(default_factory=list)
+    status: str = WAITING
+    game: Game | None = None
+    offline: dict[str, Cancellable | None] = field(default_factory=dict)  # None = grace over
+    left: list[str] = field(default_factory=list)
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
+    result: dict[str, Any] | None = None
+    timer: Cancellable | None = None
+    timer_seq: int = 0
+    deadline_at: float | None = None
+    pending_key: tuple[Any, ...] | None = None
+    pending_players: frozenset[str] = frozenset()
+    subscribers: dict[int, tuple[str, RoomCallback]] = field(default_factory=dict)
+
+    def summary(self) -> RoomSummary:
+        return RoomSummary(
+            id=self.id,
+            name=self.name,
+            host=self.host,
+            players=tuple(self.players),
+            max_players=self.options.max_players,
+            spectators=tuple(self.spectators),
+            status=self.status,
+            offline=tuple(p for p in self.players if p in self.offline),
+            left=tuple(self.left),
+            options=self.options,
+        )
+
+    def viewer_for(self, nick: str) -> str | None:
+        """A seated player of the current game sees their own cards; anyone else the public view."""
+        if self.game is not None and nick in self.players and nick in self.game.players:
+            return nick
+        return None
+
+
+def _clean_name(name: str, host: str) -> str:
+    try:
+        from .sanitize import clean_text
+    except ImportError:  # pragma: no cover - sanitize ships with the server
+        cleaned = "".join(ch for ch in name if ch.isprintable()).strip()[:ROOM_NAME_CELLS]
+    else:
+        cleaned = clean_text(name, ROOM_NAME_CELLS)
+    return cleaned or f"{host}의 방"
+
+
+class RoomManager:
+    """All rooms of one server. See the module docstring for the API and the rules it enforces."""
+
+    def __init__(
+        self,
+        clock: Clock | None = None,
+        reconnect_grace: float = 60.0,
+        seed_source: Callable[[], int | str] | None = None,
+        max_rooms: int = MAX_ROOMS,
+    ) -> None:
+        self.clock: Clock = clock or LoopClock()
+        self.reconnect_grace = reconnect_grace
+        self._seed_source = seed_source or (lambda: secrets.randbits(64))
+        self.max_rooms = max_rooms
+        self._rooms: dict[str, Room] = {}
+        self._where: dict[str, str] = {}
+        self._sessions: dict[str, int] = {}
+        self._lobby_subs: dict[int, LobbyCallback] = {}
+        self._last_lobby: tuple[RoomSummary, ...] | None = None
+        self._ids = itertools.count(1)
+        self._sub_ids = itertools.count(1)
+
+    # ------------------------------------------------------------------ queries
+    def rooms(self) -> list[RoomSummary]:
+        return [r.summary() for r in self._rooms.values()]
+
+    def room(self, room_id: str) -> RoomSummary | None:
+        room = self._rooms.get(room_id)
+        return room.summary() if room else None
+
+    def room_of(self, nick: str) -> str | None:
+        return self._where.get(nick)
+
+    def log(self, room_id: str) -> list[dict[str, Any]]:
+        room = self._rooms.get(room_id)
+        return copy.deepcopy(list(room.log)) if room else []
+
+    def _get(self, room_id: str) -> Room:
+        room = self._rooms.get(room_id)
+        if room is None:
+            raise RoomError("방이 없어졌어요")
+        return room
+
+    def _check_free(self, nick: str, room_id: str | None = None) -> None:
+        where = self._where.get(nick)
+        if where is not None and where != room_id and where in self._rooms:
+            raise RoomError(f"이미 '{self._rooms[where].name}' 방에 있어요. 먼저 나가 주세요")
+
+    # ------------------------------------------------------------------ room membership
+    def create_room(self, host: str, name: str, options: Options | Mapping[str, Any]) -> RoomSummary:
+        """Open a room with ``host`` in its first seat; bad options raise the engine's OptionsError."""
+        if not isinstance(options, Options):
+            options = Options.from_dict(options)
+        self._check_free(host)
+        if len(self._rooms) >= self.max_rooms:
+            raise RoomError("방이 너무 많아요. 잠시 뒤에 다시 만들어 주세요")
+        room_id = str(next(self._ids))
+        room = Room(room_id, _clean_name(name, host), host, options, players=[host])
+        self._rooms[room_id] = room
+        self._where[host] = room_id
+        self._changed(room, [{"type": "roomOpen", "host": host, "name": room.name}])
+        return room.summary()
+
+    def join(self, room_id: str, nick: str) -> None:
+        """Take a free seat before the game starts (a spectator of the room may sit down)."""
+        room = self._get(room_id)
+        self._check_free(nick, room_id)
+        if nick in room.players:
+            raise RoomError("이미 이 방에 앉아 있어요")
+        if room.status == PLAYING:
+            raise RoomError("게임이 이미 시작됐어요. 관전은 할 수 있어요")
+        if len(room.players) >= room.options.max_players:
+            raise RoomError(f"자리가 없어요 (최대 {room.options.max_players}명)")
+        if nick in room.spectators:
+            room.spectators.remove(nick)
+        room.players.append(nick)
+        self._where[nick] = room_id
+        if room.host is None:
+            room.host = nick
+        self._changed(room, [{"type": "join", "player": nick}])
+
+    def watch(self, room_id: str, nick: str) -> None:
+        """Watch a room at any time, without a seat."""
+        room = self._get(room_id)
+        self._check_free(nick, room_id)
+        if nick in room.players:
+            raise RoomError("이미 이 방에 앉아 있어요")
+        if nick in room.spectators:
+            return
+        if len(room.spectators) >= MAX_SPECTATORS:
+            raise RoomError("관전자가 너무 많아요")
+        room.spectators.append(nick)
+        self._where[nick] = room_id
+        self._changed(room, [{"type": "watch", "player": nick}])
+
+    def leave(self, room_id: str, nick: str) -> None:
+        """Leave the room. In a running game the seat stays with the engine, which auto-dies for it."""
+        room = self._rooms.get(room_id)
+        if room is None:
+            self._where.pop(nick, None)
+            return
+        events: list[dict[str, Any]] = []
+        if nick in room.spectators:
+            room.spectators.remove(nick)
+            events.append({"type": "unwatch", "player": nick})
+        elif nick in room.players:
+            timer = room.offline.pop(nick, None)
+            if timer is not None:
+                timer.cancel()
+            room.players.remove(nick)
+            events.append({"type": "leaveRoom", "player": nick})
+            if room.status == PLAYING and room.game is not None and nick in room.game.players:
+                room.left.append(nick)
+                events += self._engine(room, nick, {"type": "leave"})
+        else:
+            return
+        if self._where.get(nick) == room_id:
+            del self._where[nick]
+        events += self._fix_host(room)
+        self._changed(room, events)
+
+    def start(self, room_id: str, nick: str) -> None:
+        """The host deals the first hand with everyone seated; the seed comes from here."""
+        room = self._get(room_id)
+        if nick != room.host:
+            raise RoomError("방장만 시작할 수 있어요")
+        if room.status == PLAYING:
+            raise RoomError("이미 게임 중이에요")
+        if len(room.players) < 2:
+            raise RoomError("2명 이상 앉아야 시작할 수 있어요")
+        try:
+            room.options.check_players(len(room.players))
+        except OptionsError as exc:
+            raise RoomError(str(exc)) from exc
+        room.game = Game.new(room.options, list(room.players), self._seed_source())
+        room.status = PLAYING
+        room.result = None
+        room.left = []
+        room.pending_key = None
+        events = [{"type": "gameStart", "players": room.game.players}]
+        events += list(getattr(room.game, "last_events", []))
+        self._changed(room, events)
+
+    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
+        """A player's action → ``game.apply``; returns the Korean reason when it was refused."""
+        room = self._rooms.get(room_id)
+        if room is None:
+            return "방이 없어졌어요"
+        if room.status != PLAYING or room.game is None:
+            return "게임이 진행 중이 아니에요"
+        if nick not in room.players or nick not in room.game.players:
+            return "이 게임의 참가자가 아니에요"
+        if isinstance(action, Mapping) and action.get("type") in _MANAGER_ONLY:
+            return "그 행동은 직접 할 수 없어요"
+        try:
+            events = room.game.apply(nick, action)
+        except IllegalAction as exc:
+            return str(exc)
+        self._changed(room, events)
+        return None
+
+    # ------------------------------------------------------------------ sessions
+    def session_connected(self, nick: str) -> str | None:
+        """A session for ``nick`` opened; returns the room where it holds a seat, if any."""
+        self._sessions[nick] = self._sessions.get(nick, 0) + 1
+        room_id = self._where.get(nick)
+        room = self._rooms.get(room_id) if room_id else None
+        if room is None or nick not in room.players:
+            return None
+        if nick in room.offline:
+            timer = room.offline.pop(nick)
+            events: list[dict[str, Any]] = [{"type": "online", "player": nick}]
+            if timer is not None:
+                timer.cancel()  # back within the grace: the engine never knew
+            elif room.game is not None and not room.game.finished:
+                events += self._engine(room, nick, {"type": "reconnect"})
+            self._changed(room, events)
+        return room.id
+
+    def session_disconnected(self, nick: str) -> None:
+        """The last session of ``nick`` closed: leave, or keep the seat for the grace period."""
+        count = self._sessions.get(nick, 0) - 1
+        if count > 0:
+            self._sessions[nick] = count
+            return
+        self._sessions.pop(nick, None)
+        room_id = self._where.get(nick)
+        room = self._rooms.get(room_id) if room_id else None
+        if room is None:
+            return
+        playing = room.status == PLAYING and room.game is not None
+        if nick in room.players and playing and nick in room.game.players:  # type: ignore[union-attr]
+            if nick not in room.offline:
+                room.offline[nick] = self.clock.call_later(
+                    self.reconnect_grace, lambda: self._grace_over(room.id, nick)
+                )
+                self._changed(room, [{"type": "offline", "player": nick}])
+            return
+        self.leave(room.id, nick)
+
+    def _grace_over(self, room_id: str, nick: str) -> None:
+        room = self._rooms.get(room_id)
+        if room is None or nick not in room.offline or room.offline[nick] is None:
+            return
+        room.offline[nick] = None
+        if room.status == PLAYING and room.game is not None:
+            self._changed(room, self._engine(room, nick, {"type": "disconnect"}))
+
+    # ------------------------------------------------------------------ subscriptions
+    def subscribe_lobby(self, callback: LobbyCallback) -> Callable[[], None]:
+        """``callback(rooms)`` now and on every change of the lobby list."""
+        sub = next(self._sub_ids)
+        self._lobby_subs[sub] = callback
+        self._call(callback, self.rooms())
+        return lambda: self._lobby_subs.pop(sub, None) and None
+
+    def subscribe_room(self, room_id: str, nick: str, callback: RoomCallback) -> Callable[[], None]:
+        """Push ``nick``'s view of the room now (a snapshot with the log) and after every change."""
+        room = self._get(room_id)
+        if nick not in room.players and nick not in room.spectators:
+            raise RoomError("이 방에 들어와 있지 않아요")
+        sub = next(self._sub_ids)
+        room.subscribers[sub] = (nick, callback)
+        self._call(callback, self._update(room, nick, tuple(room.log), snapshot=True))
+
+        def unsubscribe() -> None:
+            current = self._rooms.get(room_id)
+            if current is not None:
+                current.subscribers.pop(sub, None)
+
+        return unsubscribe
+
+    # ------------------------------------------------------------------ internals
+    def _engine(self, room: Room, nick: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """A manager-originated engine action; refusals (e.g. the game just ended) are ignored."""
+        assert room.game is not None
+        try:
+            return room.game.apply(nick, action)
+        except IllegalAction as exc:
+            log.debug("engine refused %s for %s: %s", action, nick, exc)
+            return []
+
+    def _fix_host(self, room: Room) -> list[dict[str, Any]]:
+        if room.host in room.players:
+            return []
+        online = [p for p in room.players if p not in room.offline]
+        new_host = (online or room.players or [None])[0]
+        room.host = new_host
+        return [{"type": "host", "player": new_host}] if new_host else []
+
+    def _finish(self, room: Room) -> list[dict[str, Any]]:
+        """The game ended: keep the result, free the seats of players who are gone."""
+        assert room.game is not None
+        room.status = FINISHED
+        room.result = copy.deepcopy(room.game.result())
+        self._cancel_timer(room)
+        for nick, timer in list(room.offline.items()):
+            if timer is not None:
+                timer.cancel()
+            room.players.remove(nick)
+            if self._where.get(nick) == room.id:
+                del self._where[nick]
+        room.offline.clear()
+        room.left = []
+        return [{"type": "roomFinished"}, *self._fix_host(room)]
+
+    def _cancel_timer(self, room: Room) -> None:
+        if room.timer is not None:
+            room.timer.cancel()
+        room.timer = None
+        room.deadline_at = None
+        room.pending_key = None
+        room.pending_players = frozenset()
+
+    def _schedule(self, room: Room, force: bool = False) -> None:
+        """Arm the engine's deadline; a simultaneous phase keeps its deadline as players answer."""
+        game = room.game
+        if game is None or game.finished:
+            self._cancel_timer(room)
+            return
+        pending = game.pending()
+        hand = game.state.hand
+        key = (
+            pending["phase"],
+            game.state.hands_played,
+            hand.hand_no if hand else None,
+            hand.rematch_no if hand else None,
+            hand.street if hand else None,
+            hand.phase if hand else None,
+        )
+        players = frozenset(pending["players"])
+        same = key == room.pending_key and players <= room.pending_players
+        if same and not force and room.timer is not None:
+            room.pending_players = players
+            return
+        self._cancel_timer(room)
+        seconds = pending["seconds"]
+        if seconds is None:
+            return
+        room.pending_key, room.pending_players = key, players
+        room.deadline_at = self.clock.time() + seconds
+        room.timer_seq += 1
+        seq = room.timer_seq
+        room.timer = self.clock.call_later(seconds, lambda: self._deadline(room.id, seq))
+
+    def _deadline(self, room_id: str, seq: int) -> None:
+        room = self._rooms.get(room_id)
+        if room is None or room.game is None or room.timer is None or room.timer_seq != seq:
+            return  # a stale timer that was replaced (or a closed room)
+        room.timer = None
+        try:
+            events = room.game.timeout()
+        except Exception:  # an engine bug must not kill the loop's timer callback
+            log.exception("timeout failed in room %s", room_id)
+            events = []
+        self._changed(room, events, force=True)
+
+    def _changed(self, room: Room, events: list[dict[str, Any]], force: bool = False) -> None:
+        """After every change: log, finish or reschedule, push views, refresh the lobby."""
+        events = copy.deepcopy(events)
+        if room.status == PLAYING and room.game is not None and room.game.finished:
+            events += self._finish(room)
+        elif room.status == PLAYING:
+            self._schedule(room, force)
+        room.log.extend(events)
+        if not room.players and not room.spectators:
+            self._close(room)
+        else:
+            self._push(room, tuple(events))
+        self._push_lobby()
+
+    def _close(self, room: Room) -> None:
+        self._cancel_timer(room)
+        for timer in room.offline.values():
+            if timer is not None:
+                timer.cancel()
+        self._rooms.pop(room.id, None)
+        for nick in [n for n, r in self._where.items() if r == room.id]:
+            del self._where[nick]
+        subscribers = list(room.subscribers.values())
+        room.subscribers.clear()
+        for nick, callback in subscribers:
+            self._call(callback, self._update(room, nick, (), closed=True))
+
+    def _update(
+        self,
+        room: Room,
+        nick: str,
+        events: tuple[dict[str, Any], ...],
+        snapshot: bool = False,
+        closed: bool = False,
+        cache: dict[str | None, dict[str, Any]] | None = None,
+    ) -> RoomUpdate:
+        viewer = room.viewer_for(nick)
+        view = None
+        if room.game is not None:
+            if cache is not None and viewer in cache:
+                view = cache[viewer]
+            else:
+                view = copy.deepcopy(room.game.view(viewer))
+                if cache is not None:
+                    cache[viewer] = view
+        deadline = None
+        if room.deadline_at is not None:
+            deadline = max(0.0, room.deadline_at - self.clock.time())
+        return RoomUpdate(
+            room=room.summary(),
+            viewer=viewer,
+            view=view,
+            events=copy.deepcopy(events) if snapshot else events,
+            deadline=deadline,
+            result=room.result,
+            snapshot=snapshot,
+            closed=closed,
+        )
+
+    def _push(self, room: Room, events: tuple[dict[str, Any], ...]) -> None:
+        cache: dict[str | None, dict[str, Any]] = {}
+        for nick, callback in list(room.subscribers.values()):
+            self._call(callback, self._update(room, nick, events, cache=cache))
+
+    def _push_lobby(self) -> None:
+        rooms = tuple(self.rooms())
+        if rooms == self._last_lobby:
+            return
+        self._last_lobby = rooms
+        for callback in list(self._lobby_subs.values()):
+            self._call(callback, list(rooms))
+
+    @staticmethod
+    def _call(callback: Callable[[Any], None], arg: Any) -> None:
+        """One session's failing callback must not stop the others' updates."""
+        try:
+            callback(arg)
+        except Exception:
+            log.exception("room subscriber failed")
