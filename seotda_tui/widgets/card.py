@@ -1,0 +1,498 @@
+"""Hwatu cards drawn with terminal characters (spec §3 cards, §9 card pictures).
+
+Two layers:
+
+* ``render_card`` / ``render_card_lines`` are pure functions (rich only, no
+  Textual) so screens, tests and a plain-console preview share one drawing.
+* ``CardView`` / ``CardRow`` are the Textual widgets that show them and turn
+  mouse clicks or Enter/Space into a ``CardView.Clicked`` message.
+
+Every width is counted in terminal cells (``rich.cells.cell_len``): Hangul
+takes two cells, and a card whose lines differ by one cell tears the table
+apart. Colour is never the only signal: month number and kind are always
+printed as text. Three styles exist because ssh clients disagree about
+characters: ``box`` (box drawing + Hangul), ``ascii`` (printable ASCII only,
+for terminals that draw ambiguous-width or Hangul glyphs at the wrong width)
+and ``big`` (the month number as large block digits, for low vision).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal, NamedTuple
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import HorizontalGroup
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine import Card
+from engine.cards import PLANTS
+
+SizeName = Literal["large", "compact"]
+StyleName = Literal["box", "ascii", "big"]
+SIZES: tuple[SizeName, ...] = ("large", "compact")
+STYLES: tuple[StyleName, ...] = ("box", "ascii", "big")
+
+#: (width, height) in cells of the card itself, per (size, style).
+DIMENSIONS: dict[tuple[str, str], tuple[int, int]] = {
+    ("large", "box"): (12, 7),
+    ("large", "ascii"): (12, 7),
+    ("large", "big"): (12, 8),
+    ("compact", "box"): (6, 3),
+    ("compact", "ascii"): (5, 3),
+    ("compact", "big"): (9, 6),
+}
+
+#: Months whose 열끗 make 땡잡이 (3·7), 암행어사 (4·7) and 구사 (4·9): marked more strongly.
+KEY_YEOL_MONTHS = frozenset({4, 7, 9})
+
+#: Truecolor/256-colour month colours; all ten stay distinct after rich's 256 downgrade.
+MONTH_COLORS: dict[int, str] = {
+    1: "#3fbf5f",  # 송학: pine green
+    2: "#ff6fae",  # 매조: plum pink
+    3: "#ffb3d1",  # 벚꽃: pale cherry pink
+    4: "#a98bff",  # 흑싸리: wisteria purple
+    5: "#4f8fff",  # 난초: iris blue
+    6: "#d050d0",  # 모란: peony magenta
+    7: "#ff4040",  # 홍싸리: red bush clover
+    8: "#ffe14d",  # 공산: moon yellow
+    9: "#ffa51f",  # 국진: chrysanthemum gold
+    10: "#c8501e",  # 단풍: maple rust
+}
+#: Hand-picked 16-colour names: rich's automatic downgrade would merge several months.
+MONTH_COLORS_16: dict[int, str] = {
+    1: "green", 2: "bright_cyan", 3: "bright_magenta", 4: "bright_blue", 5: "cyan",
+    6: "magenta", 7: "red", 8: "bright_yellow", 9: "yellow", 10: "bright_red",
+}
+_DARK_16 = frozenset({"green", "cyan", "magenta", "red", "bright_blue", "bright_red"})
+
+#: 열끗 animals, spec §9.
+ANIMALS: dict[int, str] = {
+    2: "꾀꼬리", 4: "두견새", 5: "다리", 6: "나비", 7: "멧돼지", 9: "술잔", 10: "사슴",
+}
+ASCII_PLANTS: dict[int, str] = {
+    1: "Songhak", 2: "Maejo", 3: "Beotkkot", 4: "Heuksari", 5: "Nancho",
+    6: "Moran", 7: "Hongsari", 8: "Gongsan", 9: "Gukjin", 10: "Danpung",
+}
+ASCII_ANIMALS: dict[int, str] = {
+    2: "Warbler", 4: "Cuckoo", 5: "Bridge", 6: "Butterfly", 7: "Boar", 9: "Cup", 10: "Deer",
+}
+#: One-letter kind codes for ASCII mode: 광 G, 열 Y, 띠 T, 8월 일반 N.
+ASCII_CODES = {"gwang": "G", "yeol": "Y", "ribbon": "T", "plain": "N"}
+_ASCII_WORDS = {"gwang": "Gwang", "yeol": "Yeol", "ribbon": "Tti", "plain": "Ilban"}
+_HANGUL_SHORT = {"gwang": "광", "yeol": "열", "ribbon": "띠", "plain": "일"}
+
+#: Small ASCII plant motifs (1-cell characters only, so safe in every style).
+MOTIFS: dict[int, str] = {
+    1: "/\\/\\/", 2: "o.o.o", 3: "*.*.*", 4: "|'|'|", 5: "\\|/|/",
+    6: "@ @ @", 7: ",;,;,", 8: "~(o)~", 9: "o*o*o", 10: "v.v.v",
+}
+#: Ribbon (띠) colour: red 홍단 months and blue 청단 months, as on real cards.
+_BLUE_RIBBON_MONTHS = frozenset({6, 9, 10})
+_BACK_COLOR = "#b22222"
+_KEY_BADGE_COLOR = "#ffd700"
+STRONG_MARK = {"box": "★", "big": "★", "ascii": "*"}
+
+
+class Border(NamedTuple):
+    tl: str
+    h: str
+    tr: str
+    v: str
+    bl: str
+    br: str
+
+
+BORDERS: dict[str, Border] = {
+    "round": Border("╭", "─", "╮", "│", "╰", "╯"),
+    "double": Border("╔", "═", "╗", "║", "╚", "╝"),
+    "ascii": Border("+", "-", "+", "|", "+", "+"),
+    "ascii_strong": Border("#", "=", "#", "#", "#", "#"),
+}
+
+# 3x5 digit font; the compact "big" card folds row pairs into half blocks.
+_FONT: dict[str, tuple[str, ...]] = {
+    "0": ("###", "#.#", "#.#", "#.#", "###"),
+    "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"),
+    "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"),
+    "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"),
+    "7": ("###", "..#", "..#", "..#", "..#"),
+    "8": ("###", "#.#", "###", "#.#", "###"),
+    "9": ("###", "#.#", "###", "..#", "###"),
+}
+_HALF = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+
+
+def card_dimensions(size: str, style: str) -> tuple[int, int]:
+    """(width, height) in cells of a card drawn at ``size`` in ``style``."""
+    try:
+        return DIMENSIONS[(size, style)]
+    except KeyError:
+        raise ValueError(f"unknown card size/style {size!r}/{style!r}") from None
+
+
+def is_key_yeol(card: Card | None) -> bool:
+    """4·7·9월 열끗: ingredients of 땡잡이, 암행어사 and 구사."""
+    return card is not None and card.kind == "yeol" and card.month in KEY_YEOL_MONTHS
+
+
+def _kind_key(card: Card) -> str:
+    if card.kind != "normal":
+        return card.kind
+    return "plain" if card.month == 8 else "ribbon"
+
+
+def big_digits(number: int, half_height: bool = False) -> list[str]:
+    """``number`` as block-glyph rows: 5 rows of █, or 3 rows of half blocks."""
+    glyphs = [_FONT[d] for d in str(number)]
+    rows = [" ".join(g[r] for g in glyphs) for r in range(5)]
+    if half_height:
+        rows.append("." * len(rows[0]))
+        return [
+            "".join(_HALF[(top == "#", bottom == "#")] for top, bottom in zip(rows[i], rows[i + 1]))
+            for i in (0, 2, 4)
+        ]
+    return [row.replace("#", "█").replace(".", " ") for row in rows]
+
+
+class _Palette(NamedTuple):
+    border: str
+    accent: str
+    badge: str
+    seal: str
+    key_badge: str
+    ribbon: str
+    back: str
+
+
+def _palette(month: int | None, color_system: str | None) -> _Palette:
+    """Styles for one card; ``color_system`` None means monochrome (NO_COLOR)."""
+    if color_system is None:
+        return _Palette("", "bold", "bold reverse", "bold reverse", "bold reverse", "bold", "")
+    standard = color_system in ("standard", "windows")
+    if month is None:
+        back = "red" if standard else _BACK_COLOR
+        return _Palette(back, back, "", "", "", "", back)
+    if standard:
+        colour = MONTH_COLORS_16[month]
+        ink = "bright_white" if colour in _DARK_16 else "black"
+        ribbon = "blue" if month in _BLUE_RIBBON_MONTHS else "red"
+        return _Palette(colour, f"bold {colour}", f"bold {ink} on {colour}",
+                        "bold bright_white on red", "bold black on bright_yellow",
+                        f"bold {ribbon}", "red")
+    colour = MONTH_COLORS[month]
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    ink = "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+    ribbon = "#4f8fff" if month in _BLUE_RIBBON_MONTHS else "#e03030"
+    return _Palette(colour, f"bold {colour}", f"bold {ink} on {colour}",
+                    "bold #ffffff on #d01818", f"bold #000000 on {_KEY_BADGE_COLOR}",
+                    f"bold {ribbon}", _BACK_COLOR)
+
+
+def _seg(content: str, style: str) -> Text:
+    """Styled as a span, not as the base style, so padding added later stays unstyled."""
+    return Text.assemble((content, style))
+
+
+def _fit(text: Text | str, width: int, align: Literal["left", "center", "right"] = "center") -> Text:
+    """Pad or crop to exactly ``width`` cells (cell-aware, Hangul = 2)."""
+    out = Text(text) if isinstance(text, str) else text.copy()
+    out.align(align, width)
+    return out
+
+
+def _frame(rows: list[Text], width: int, border: Border, style: str) -> list[Text]:
+    inner = width - 2
+    lines = [_seg(border.tl + border.h * inner + border.tr, style)]
+    for row in rows:
+        line = _seg(border.v, style)
+        line.append_text(_fit(row, inner))
+        line.append(border.v, style=style)
+        lines.append(line)
+    lines.append(_seg(border.bl + border.h * inner + border.br, style))
+    return lines
+
+
+def _back_rows(style: str, inner: int, count: int, palette: _Palette) -> list[Text]:
+    if style == "ascii":
+        pattern = ("/\\" * inner)[:inner], ("\\/" * inner)[:inner]
+        return [_seg(pattern[i % 2], palette.back) for i in range(count)]
+    return [_seg("▚" * inner, palette.back) for _ in range(count)]
+
+
+def _large_rows(card: Card, style: str, p: _Palette, inner: int) -> list[Text]:
+    kind = _kind_key(card)
+    ascii_only = style == "ascii"
+    strong = STRONG_MARK[style]
+    badge = _seg(f" {card.month} ", p.badge)
+    top = badge + _fit(_seg(MOTIFS[card.month], p.border), inner - badge.cell_len, "right")
+    plant = _seg(ASCII_PLANTS[card.month] if ascii_only else PLANTS[card.month], p.accent)
+    if kind == "gwang":
+        emblem = _seg("(G)" if ascii_only else "(광)", p.seal)
+    elif kind == "yeol":
+        emblem = _seg((ASCII_ANIMALS if ascii_only else ANIMALS)[card.month], p.accent)
+    elif kind == "ribbon":
+        emblem = _seg("=[T]=" if ascii_only else "──띠──", p.ribbon)
+    else:
+        emblem = _seg("Geese" if ascii_only else "기러기", p.accent)
+    if kind == "yeol":
+        mark = "Y" if ascii_only else "열"
+        extra = _seg(f"{strong}{mark}{strong}", p.key_badge) if is_key_yeol(card) \
+            else _seg(f"[{mark}]", p.accent)
+    else:
+        extra = _seg(MOTIFS[card.month], p.border)
+    label = f"{card.month}{ASCII_CODES[kind]} {_ASCII_WORDS[kind]}" if ascii_only else card.label
+    label_style = p.seal if kind == "gwang" else "bold"
+    return [top, plant, emblem, extra, _seg(label, label_style)]
+
+
+def _compact_row(card: Card, style: str, p: _Palette) -> Text:
+    kind = _kind_key(card)
+    mark_style = p.seal if kind == "gwang" else p.accent
+    if style == "ascii":
+        if is_key_yeol(card):
+            return Text.assemble((str(card.month), p.badge), ("Y", mark_style), ("*", p.key_badge))
+        return Text.assemble((f"{card.month:>2}", p.badge), (ASCII_CODES[kind], mark_style))
+    return Text.assemble((f"{card.month:>2}", p.badge), (_HANGUL_SHORT[kind], mark_style))
+
+
+def _big_rows(card: Card, size: str, p: _Palette) -> list[Text]:
+    kind = _kind_key(card)
+    digits = [_seg(row, p.accent) for row in big_digits(card.month, size == "compact")]
+    word = card.label if size == "large" else f"{card.month} {_HANGUL_SHORT[kind]}"
+    if kind == "plain" and size == "compact":
+        word = f"{card.month} 일반"
+    label = _seg(word, p.seal if kind == "gwang" else "bold")
+    if is_key_yeol(card):
+        label.append(STRONG_MARK["big"], style=p.key_badge)
+    return digits + [label]
+
+
+def render_card_lines(
+    card: Card | None,
+    size: SizeName = "large",
+    style: StyleName = "box",
+    color_system: str | None = "truecolor",
+    *,
+    selected: bool = False,
+    dimmed: bool = False,
+) -> list[Text]:
+    """One ``Text`` per terminal line; all lines have the same cell width.
+
+    ``card`` None draws the face-down back. ``color_system`` takes rich's names
+    ("truecolor", "256", "standard", "windows") or None for no colour at all.
+    ``selected`` makes the outline bold; ``dimmed`` greys the whole card.
+    """
+    width, height = card_dimensions(size, style)
+    inner = width - 2
+    p = _palette(card.month if card else None, color_system)
+    if style == "ascii":
+        border = BORDERS["ascii_strong" if is_key_yeol(card) else "ascii"]
+    else:
+        border = BORDERS["double" if is_key_yeol(card) else "round"]
+    if card is None:
+        rows = _back_rows(style, inner, height - 2, p)
+    elif style == "big":
+        rows = _big_rows(card, size, p)
+    elif size == "large":
+        rows = _large_rows(card, style, p, inner)
+    else:
+        rows = [_compact_row(card, style, p)]
+    border_style = f"bold {p.border}".strip() if selected else p.border
+    lines = _frame(rows, width, border, border_style)
+    assert len(lines) == height and all(cell_len(line.plain) == width for line in lines)
+    if dimmed:
+        for line in lines:
+            line.stylize("dim")
+    return lines
+
+
+def render_card(
+    card: Card | None,
+    size: SizeName = "large",
+    style: StyleName = "box",
+    color_system: str | None = "truecolor",
+    *,
+    selected: bool = False,
+    dimmed: bool = False,
+) -> Text:
+    """The card as one multi-line ``Text`` (lines joined by newlines, never wrapped)."""
+    lines = render_card_lines(card, size, style, color_system, selected=selected, dimmed=dimmed)
+    text = Text("\n", no_wrap=True, overflow="crop").join(lines)
+    text.no_wrap = True
+    return text
+
+
+_AUTO = "auto"
+
+
+class CardView(Widget, can_focus=True):
+    """One card. Its extra top/bottom line lets a selected card rise without moving neighbours."""
+
+    DEFAULT_CSS = """
+    CardView {
+        width: auto;
+        height: auto;
+    }
+    CardView:focus {
+        background-tint: $foreground 10%;
+    }
+    """
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("enter", "press", "Choose card", show=False),
+        Binding("space", "press", "Choose card", show=False),
+    ]
+
+    card: reactive[Card | None] = reactive(None)
+    size_name: reactive[str] = reactive("large", layout=True)
+    style_name: reactive[str] = reactive("box", layout=True)
+    selected: reactive[bool] = reactive(False)
+    dimmed: reactive[bool] = reactive(False)
+    #: "auto" follows the app console (NO_COLOR gives None); otherwise a rich colour-system name.
+    color_system: reactive[str | None] = reactive(_AUTO)
+
+    class Clicked(Message):
+        """Posted when the card is clicked or activated with Enter/Space."""
+
+        def __init__(self, card_view: CardView) -> None:
+            self.card_view = card_view
+            self.card = card_view.card
+            super().__init__()
+
+        @property
+        def control(self) -> CardView:
+            return self.card_view
+
+    def __init__(
+        self,
+        card: Card | None = None,
+        *,
+        size_name: SizeName = "large",
+        style_name: StyleName = "box",
+        selected: bool = False,
+        dimmed: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        card_dimensions(size_name, style_name)  # fail early on a typo
+        self.set_reactive(CardView.card, card)
+        self.set_reactive(CardView.size_name, size_name)
+        self.set_reactive(CardView.style_name, style_name)
+        self.set_reactive(CardView.selected, selected)
+        self.set_reactive(CardView.dimmed, dimmed)
+        self._update_tooltip()
+
+    def _update_tooltip(self) -> None:
+        self.tooltip = self.card.label if self.card is not None else None
+
+    def watch_card(self) -> None:
+        self._update_tooltip()
+
+    def _resolved_color_system(self) -> str | None:
+        if self.color_system != _AUTO:
+            return self.color_system
+        try:
+            return self.app.console.color_system
+        except RuntimeError:  # NoActiveAppError: not inside a running app
+            return "truecolor"
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return card_dimensions(self.size_name, self.style_name)[0]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return card_dimensions(self.size_name, self.style_name)[1] + 1
+
+    def render(self) -> Text:
+        lines = render_card_lines(
+            self.card, self.size_name, self.style_name,  # type: ignore[arg-type]
+            self._resolved_color_system(), selected=self.selected, dimmed=self.dimmed,
+        )
+        width = lines[0].cell_len
+        if self.selected:
+            marker = "^" if self.style_name == "ascii" else "▲"
+            lines.append(_fit(_seg(marker, "bold"), width))
+        else:
+            lines.insert(0, Text(" " * width))
+        text = Text("\n", no_wrap=True, overflow="crop").join(lines)
+        text.no_wrap = True
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Clicked(self))
+
+    def action_press(self) -> None:
+        self.post_message(self.Clicked(self))
+
+
+class CardRow(HorizontalGroup):
+    """Cards side by side with a one-cell gap; ``set_cards`` swaps the hand in place."""
+
+    DEFAULT_CSS = """
+    CardRow {
+        width: auto;
+        height: auto;
+    }
+    CardRow > CardView {
+        margin-right: 1;
+    }
+    """
+
+    def __init__(
+        self,
+        cards: list[Card | None] | tuple[Card | None, ...] = (),
+        *,
+        size_name: SizeName = "large",
+        style_name: StyleName = "box",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._cards = list(cards)
+        self.size_name = size_name
+        self.style_name = style_name
+
+    def compose(self) -> ComposeResult:
+        for card in self._cards:
+            yield CardView(card, size_name=self.size_name, style_name=self.style_name)
+
+    @property
+    def card_views(self) -> list[CardView]:
+        return list(self.query_children(CardView))
+
+    @property
+    def selected_cards(self) -> list[Card]:
+        return [v.card for v in self.card_views if v.selected and v.card is not None]
+
+    async def set_cards(self, cards: list[Card | None] | tuple[Card | None, ...]) -> None:
+        """Show ``cards``, reusing existing views so focus and layout stay put."""
+        self._cards = list(cards)
+        views = self.card_views
+        for view, card in zip(views, self._cards):
+            view.card = card
+            view.selected = False
+        for view in views[len(self._cards):]:
+            await view.remove()
+        extra = [CardView(c, size_name=self.size_name, style_name=self.style_name)
+                 for c in self._cards[len(views):]]
+        if extra:
+            await self.mount_all(extra)
+
+    def set_style(self, size_name: SizeName, style_name: StyleName) -> None:
+        """Switch every card to a new size/style (e.g. the big-text accessibility mode)."""
+        card_dimensions(size_name, style_name)
+        self.size_name, self.style_name = size_name, style_name
+        for view in self.card_views:
+            view.size_name, view.style_name = size_name, style_name
