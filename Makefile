@@ -20,6 +20,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/engine_bench.py
 
 lint: $(STAMP)

@@ -1,7 +1,7 @@
 """§5.4 한국식 판돈 베팅: the one place that decides whether a bet is legal, and its exact chips.
 
-``verify`` raises ``IllegalAction`` with the reason; ``can`` asks without raising; ``legal_actions``
-lists what ``can`` allows. The game applies what ``verify`` returned and nothing else.
+``check`` returns the chips or the reason; ``verify`` raises it as ``IllegalAction``; ``can`` and
+``legal_actions`` ask ``check``. The game applies what ``verify`` returned and nothing else.
 """
 
 from __future__ import annotations
@@ -59,54 +59,57 @@ def _raise_target(kind: str, ctx: BetContext) -> int:
     return amount
 
 
-def verify(kind: str, ctx: BetContext) -> int:
-    """Chips that ``kind`` costs now (capped at the stack: all-in), or ``IllegalAction``."""
+def check(kind: str, ctx: BetContext) -> tuple[int, str | None]:
+    """``(chips, None)`` when ``kind`` is legal now (chips capped at the stack: all-in),
+    else ``(0, reason)``. Every betting rule of §5.4 is decided here and only here."""
     if kind == "die":
-        return 0
+        return 0, None
     if kind == "check":
-        if ctx.opened:
-            raise IllegalAction("누가 이미 걸어서 체크할 수 없어요")
-        return 0
+        return (0, "누가 이미 걸어서 체크할 수 없어요") if ctx.opened else (0, None)
     if kind == "ping":
         if ctx.opened:
-            raise IllegalAction("누가 이미 걸어서 삥을 할 수 없어요")
+            return 0, "누가 이미 걸어서 삥을 할 수 없어요"
         if ctx.acted:
-            raise IllegalAction("이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)")
+            return 0, "이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)"
         if ctx.stack <= 0:
-            raise IllegalAction("칩이 없어 걸 수 없어요")
-        return min(ctx.base_unit, ctx.stack)
+            return 0, "칩이 없어 걸 수 없어요"
+        return min(ctx.base_unit, ctx.stack), None
+    to_call = ctx.current_bet - ctx.committed_round
     if kind == "call":
-        if ctx.to_call <= 0:
-            raise IllegalAction("맞출 금액이 없어요(체크 또는 삥)")
-        return min(ctx.to_call, ctx.stack)
+        if to_call <= 0:
+            return 0, "맞출 금액이 없어요(체크 또는 삥)"
+        return min(to_call, ctx.stack), None
     if kind in RAISES:
         if kind == "full" and ctx.max_raise != "full":
-            raise IllegalAction("이 방에서는 풀을 할 수 없어요(하프까지)")
-        if kind == "ddadang" and ctx.to_call <= 0:
-            raise IllegalAction("앞사람이 건 금액이 없어 따당을 할 수 없어요")
+            return 0, "이 방에서는 풀을 할 수 없어요(하프까지)"
+        if kind == "ddadang" and to_call <= 0:
+            return 0, "앞사람이 건 금액이 없어 따당을 할 수 없어요"
         if ctx.acted:
-            raise IllegalAction("이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)")
-        if ctx.stack <= ctx.to_call:
-            raise IllegalAction("칩이 모자라 올릴 수 없어요(콜 또는 다이)")
-        return min(_raise_target(kind, ctx), ctx.stack)
-    raise IllegalAction("알 수 없는 베팅이에요")
+            return 0, "이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)"
+        if ctx.stack <= to_call:
+            return 0, "칩이 모자라 올릴 수 없어요(콜 또는 다이)"
+        return min(_raise_target(kind, ctx), ctx.stack), None
+    return 0, "알 수 없는 베팅이에요"
+
+
+def verify(kind: str, ctx: BetContext) -> int:
+    """Chips that ``kind`` costs now, or ``IllegalAction`` with the Korean reason."""
+    amount, reason = check(kind, ctx)
+    if reason is not None:
+        raise IllegalAction(reason)
+    return amount
 
 
 def can(kind: str, ctx: BetContext) -> bool:
-    try:
-        verify(kind, ctx)
-    except IllegalAction:
-        return False
-    return True
+    return check(kind, ctx)[1] is None
 
 
 def legal_actions(ctx: BetContext) -> list[dict[str, object]]:
     """Every legal betting action with the exact chips it costs, in the action bar's order."""
     actions: list[dict[str, object]] = []
     for kind in BET_ACTIONS:
-        try:
-            amount = verify(kind, ctx)
-        except IllegalAction:
+        amount, reason = check(kind, ctx)
+        if reason is not None:
             continue
         actions.append({"type": kind, "amount": amount, "allIn": amount > 0 and amount >= ctx.stack})
     return actions

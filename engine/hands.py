@@ -102,7 +102,7 @@ def special_of(a: Card, b: Card, options: Options) -> SpecialKind | None:
 def _strength(value: int) -> Strength:
     if value >= 901:
         return "높음"
-    if value >= 801 or value >= 5:
+    if value >= 5:  # 알리..세륙 (801–806) and 5–9끗
         return "중간"
     return "낮음"
 

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, Mapping
+from typing import Literal, Mapping, NamedTuple
 
 from .cards import Card
-from .hands import HandRank, evaluate, threshold
+from .hands import HandRank, hand_table, threshold
 from .options import Options
 
 OutcomeType = Literal["win", "split", "rematch"]
 Reason = Literal["normal", "ttaengjabi", "amhaeng", "gusa", "mungGusa", "tie"]
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """Winners and rematch participants are sorted by id, so the mapping's order cannot leak in."""
+class Outcome(NamedTuple):
+    """Winners and rematch participants are sorted by id, so the mapping's order cannot leak in.
+
+    Immutable; a NamedTuple because a showdown builds one per pot (frozen dataclasses are slower).
+    """
 
     type: OutcomeType
     winners: tuple[str, ...]
@@ -38,26 +39,41 @@ def resolve(hands: Mapping[str, tuple[Card, Card]], options: Options) -> Outcome
             (only,) = hands
             return Outcome("win", (only,), "normal")
         raise ValueError("쇼다운에는 한 명 이상이 필요해요")
-    ranks: dict[str, HandRank] = {p: evaluate(a, b, options) for p, (a, b) in hands.items()}
+    table = hand_table(options)
+    ranks: dict[str, HandRank] = {}
+    for player, (a, b) in hands.items():
+        rank = table[a.id * 20 + b.id]
+        if rank is None:
+            raise ValueError("같은 카드 두 장으로는 족보를 만들 수 없어요")
+        ranks[player] = rank
     return resolve_ranks(ranks, options)
 
 
 def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
     """``resolve`` on already evaluated hands (the game evaluates each hand once)."""
     players = sorted(ranks)
-    vmax = max(r.value for r in ranks.values())
+    vmax = -1
+    holders: list[str] = []  # players whose hand carries a special power
+    for p in players:
+        rank = ranks[p]
+        if rank.value > vmax:
+            vmax = rank.value
+        if rank.special is not None:
+            holders.append(p)
     reason: Reason = "normal"
-    ttaengjabi = [p for p in players if ranks[p].special == "ttaengjabi"]
-    amhaeng = [p for p in players if ranks[p].special == "amhaeng"]
-    if ttaengjabi and 901 <= vmax <= 909:
-        winners, reason = ttaengjabi, "ttaengjabi"
-    elif amhaeng and vmax in (980, 990):
-        winners, reason = amhaeng, "amhaeng"
-    else:
+    winners: list[str] | None = None
+    if holders:
+        ttaengjabi = [p for p in holders if ranks[p].special == "ttaengjabi"]
+        amhaeng = [p for p in holders if ranks[p].special == "amhaeng"]
+        if ttaengjabi and 901 <= vmax <= 909:
+            winners, reason = ttaengjabi, "ttaengjabi"
+        elif amhaeng and vmax in (980, 990):
+            winners, reason = amhaeng, "amhaeng"
+    if winners is None:
         winners = [p for p in players if ranks[p].value == vmax]
 
     rematch_reason: Reason | None = None
-    for holder in players:
+    for holder in holders:
         limit = threshold(ranks[holder], options)
         if limit is None or holder in winners:
             continue
@@ -70,7 +86,7 @@ def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
         return Outcome("rematch", (), rematch_reason, tuple(players))
 
     if len(winners) == 1:
-        return Outcome("win", tuple(winners), reason)
+        return Outcome("win", (winners[0],), reason)
     if options.tie_rule == "rematch":
         return Outcome("rematch", (), "tie", tuple(winners))
     return Outcome("split", tuple(winners), reason)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .pots import Pot
@@ -88,15 +88,18 @@ class GameState:
     result: dict[str, Any] | None = None
 
 
+_SCALARS = (int, str, float, bool, type(None))
+
+
 def to_plain(obj: Any) -> Any:
     """Dataclasses → dicts (field order kept), recursively; JSON-serialisable."""
-    if hasattr(obj, "__dataclass_fields__"):
-        return {f.name: to_plain(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, _SCALARS):
+        return obj
     if isinstance(obj, dict):
         return {k: to_plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [to_plain(v) for v in obj]
-    return obj
+        return [v if isinstance(v, _SCALARS) else to_plain(v) for v in obj]
+    return {name: to_plain(getattr(obj, name)) for name in obj.__dataclass_fields__}
 
 
 def hand_from_plain(d: dict[str, Any]) -> Hand:

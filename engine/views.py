@@ -94,10 +94,15 @@ def _pots(game: Game) -> list[dict[str, Any]]:
     hand = game.state.hand
     assert hand is not None
     pots = [p.to_dict() for p in hand.carried_pots + hand.rematch_pots]
-    live = [p for p in hand.participants if not hand.players[p].folded]
-    contrib = {p: rp.committed_total for p, rp in hand.players.items() if rp.committed_total}
-    pots += [p.to_dict() for p in build_pots(contrib, live)] if contrib else []
-    return pots
+    players = hand.players
+    live = [p for p in hand.participants if not players[p].folded]
+    contrib = {p: rp.committed_total for p, rp in players.items() if rp.committed_total}
+    if not contrib:
+        return pots
+    if not any(players[p].all_in for p in live):  # one pot: skip the level split
+        pots.append({"amount": sum(contrib.values()), "eligible": live, "main": not pots})
+        return pots
+    return pots + [p.to_dict() for p in build_pots(contrib, live)]
 
 
 def _my_hand(game: Game, viewer: str | None) -> dict[str, Any] | None:

@@ -1,0 +1,146 @@
+"""Helpers for engine game tests: random option mixes, random play, rigged decks."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from engine import DECK, Game, IllegalAction, Options
+from engine.options import SPECS
+
+TOTAL_KEYS = ("stack",)
+
+
+def random_options(rng: random.Random) -> Options:
+    """A random valid option mix (retry until the base-unit rule holds)."""
+    while True:
+        values = {s.field: rng.choice(s.choices) for s in SPECS}
+        if values["base_unit"] * 20 <= values["starting_chips"]:
+            return Options(**values)
+
+
+def total_chips(game: Game) -> int:
+    o = game.options
+    return o.starting_chips * len(game.players) + o.starting_chips * sum(
+        s.rebuys for s in game.state.seats
+    )
+
+
+def random_action(game: Game, rng: random.Random) -> tuple[str | None, dict[str, Any]] | None:
+    """A random legal action of a random pending player, or None for a timeout."""
+    pending = game.pending()
+    if not pending["players"] or rng.random() < 0.08:
+        return None
+    pid = rng.choice(pending["players"])
+    legal = game.legal_actions(pid)
+    choice = rng.choice(legal)
+    action: dict[str, Any] = {"type": choice["type"]}
+    if choice["type"] in ("rejoin", "rebuy"):
+        action["accept"] = choice["accept"]
+    if choice["type"] == "choose":
+        action["cardIds"] = rng.sample(game.state.hand.players[pid].hand, 2)
+    return pid, action
+
+
+ILLEGAL_SAMPLES: list[Any] = [
+    {"type": "call"},
+    {"type": "check"},
+    {"type": "full"},
+    {"type": "ddadang"},
+    {"type": "ping"},
+    {"type": "ready"},
+    {"type": "choose", "cardIds": [0, 0]},
+    {"type": "choose", "cardIds": [0, 1]},
+    {"type": "choose", "cardIds": [0]},
+    {"type": "choose"},
+    {"type": "rejoin", "accept": True},
+    {"type": "rebuy", "accept": True},
+    {"type": "rebuy", "accept": "yes"},
+    {"type": "call", "amount": 5},
+    {"type": "explode"},
+    {"kind": "call"},
+    "call",
+    None,
+]
+
+
+def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
+    """Card ids the viewer must not learn: others' cards not revealed at showdown, all discards."""
+    hand = game.state.hand
+    if hand is None:
+        return set()
+    revealed: set[int] = set()
+    for row in hand.showdown or []:
+        revealed |= {c["id"] for c in row["cards"]}
+    secret: set[int] = set()
+    for pid, rp in hand.players.items():
+        if pid == viewer:
+            continue
+        secret |= set(rp.hand) - revealed
+        if rp.discarded is not None:
+            secret.add(rp.discarded)
+    return secret
+
+
+def leaks(payload: Any, secret_ids: set[int]) -> list[str]:
+    """Card-shaped records in ``payload`` that name a secret card by id or by month and kind.
+
+    Every card the engine emits is ``{"id": i, "month": m, "kind": k}``; a secret card is found
+    whether its id or only its month and kind appear.
+    """
+    if not secret_ids:
+        return []
+    text = json.dumps(payload)
+    found: list[str] = []
+    for card_id in secret_ids:
+        card = DECK[card_id]
+        for needle in (
+            f'"id": {card.id}, "month"',
+            f'"month": {card.month}, "kind": "{card.kind}"',
+        ):
+            if needle in text:
+                found.append(needle)
+    return found
+
+
+def rig(game: Game, cards: dict[str, list[int]]) -> None:
+    """Give each listed player exactly ``cards[pid]`` over the current (re)match.
+
+    Cards already dealt are replaced; the deck is ordered so later deals (in participant order)
+    hand out the rest. Players not listed keep theirs; the deck avoids every listed card.
+    """
+    hand = game.state.hand
+    assert hand is not None
+    listed = {c for ids in cards.values() for c in ids}
+    for pid, ids in cards.items():
+        rp = hand.players[pid]
+        rp.hand = list(ids[: len(rp.hand)])
+    others = {c for pid, rp in hand.players.items() if pid not in cards for c in rp.hand}
+    assert not (others & listed), "rigged cards already belong to an unlisted player"
+    later: list[int] = []
+    more = max(len(ids) - len(hand.players[p].hand) for p, ids in cards.items())
+    for k in range(more):
+        for pid in hand.participants:
+            ids = cards.get(pid)
+            rp = hand.players[pid]
+            if ids is not None and len(ids) > len(rp.hand) + k and not rp.folded:
+                later.append(ids[len(rp.hand) + k])
+    rest = [c for c in range(20) if c not in listed and c not in others]
+    hand.deck = later + rest
+
+
+def act(game: Game, pid: str, kind: str, **payload: Any) -> list[dict[str, Any]]:
+    return game.apply(pid, {"type": kind, **payload})
+
+
+def must_fail(game: Game, pid: str, action: Any, message: str | None = None) -> str:
+    before = game.state_hash()
+    try:
+        game.apply(pid, action)
+    except IllegalAction as exc:
+        assert game.state_hash() == before
+        if message is not None:
+            assert message in str(exc), str(exc)
+        return str(exc)
+    raise AssertionError(f"{action!r} by {pid} was accepted")

@@ -1,0 +1,107 @@
+"""§10 properties over many random games: conservation, secrecy, replay, round-trip, termination."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import Game, IllegalAction
+
+from .gamekit import (
+    ILLEGAL_SAMPLES,
+    hidden_ids_of_others,
+    leaks,
+    random_action,
+    random_options,
+    total_chips,
+)
+
+SEEDS = 1000
+MAX_STEPS = 20000
+
+
+def _play(seed: int, check_every: int) -> None:
+    rng = random.Random(seed)
+    options = random_options(rng)
+    n = rng.randint(2, options.max_players)
+    ids = [f"p{i}" for i in range(n)]
+    game = Game.new(options, ids, seed)
+    log: list[tuple[str | None, dict]] = []
+    events_seen = list(game.last_events)
+    for step in range(MAX_STEPS):
+        if game.finished:
+            break
+        if rng.random() < 0.06:  # a random (mostly illegal) action changes nothing when refused
+            pid = rng.choice(ids + ["stranger"])
+            bad = rng.choice(ILLEGAL_SAMPLES)
+            before = game.state_hash()
+            try:
+                events = game.apply(pid, bad)
+            except IllegalAction as exc:
+                assert str(exc)
+                assert game.state_hash() == before
+            else:
+                log.append((pid, bad))
+                events_seen += events
+        if rng.random() < 0.01:
+            pid = rng.choice(ids)
+            kind = rng.choice(["disconnect", "reconnect", "leave"] if rng.random() < 0.2 else ["disconnect", "reconnect"])
+            try:
+                events_seen += game.apply(pid, {"type": kind})
+                log.append((pid, {"type": kind}))
+            except IllegalAction:
+                pass
+        if game.finished:
+            break
+        move = random_action(game, rng)
+        if move is None:
+            events = game.timeout()
+            log.append((None, {}))
+        else:
+            events = game.apply(*move)
+            log.append(move)
+        events_seen += events
+        assert game.chips_in_play() == total_chips(game)
+        for seat in game.state.seats:
+            assert seat.stack >= 0
+        if step % check_every == 0 or game.finished:
+            for viewer in ids + [None]:
+                secret = hidden_ids_of_others(game, viewer)
+                assert not leaks(game.view(viewer), secret), (seed, step, viewer)
+                assert not leaks(events, secret)
+            json.dumps(game.view(ids[0]))
+    assert game.finished, f"seed {seed} did not finish"
+    result = game.result()
+    assert result is not None and len(result["ranking"]) == n
+    # Replay from the log reproduces the state exactly; to_dict round-trips.
+    replayed = Game.replay(options, ids, seed, log)
+    assert replayed.state_hash() == game.state_hash()
+    clone = Game.from_dict(game.to_dict())
+    assert clone.state_hash() == game.state_hash()
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_random_games_keep_every_invariant(block: int) -> None:
+    for seed in range(block * SEEDS // 10, (block + 1) * SEEDS // 10):
+        _play(seed, check_every=20)
+
+
+def test_round_trip_mid_game_continues_identically() -> None:
+    rng = random.Random(5)
+    options = random_options(rng)
+    game = Game.new(options, ["a", "b", "c", "d"], "mid")
+    for _ in range(60):
+        move = random_action(game, rng)
+        game.timeout() if move is None else game.apply(*move)
+    clone = Game.from_dict(game.to_dict())
+    for _ in range(200):
+        if game.finished:
+            break
+        move = random_action(game, rng)
+        if move is None:
+            assert game.timeout() == clone.timeout()
+        else:
+            assert game.apply(*move) == clone.apply(*move)
+        assert clone.state_hash() == game.state_hash()
