@@ -515,3 +515,100 @@ def test_finished_game_refuses_actions() -> None:
     assert game.finished
     must_fail(game, a, {"type": "check"}, "게임이 이미 끝났어요")
     assert game.timeout() == []
+
+
+def test_rebuy_off_eliminates_busted_player() -> None:
+    game, (a, b, c) = new_game(3, rebuy="off", deal_mode="oneRound")
+    rig(game, {a: [G3, G8], b: [T2, N8], c: [T5, T6]})
+    set_stacks(game, {b: 5})
+    act(game, a, "ping")
+    act(game, b, "call")
+    act(game, c, "die")
+    game.timeout()
+    seat_b = next(s for s in game.state.seats if s.id == b)
+    assert seat_b.status == "eliminated" and seat_b.eliminated_at_hand == 1
+    assert b not in game.state.hand.players  # not dealt into hand 2
+
+
+def test_split_pot_dealer_goes_to_winner_nearest_previous_dealer() -> None:
+    game, (a, b, c) = new_game(3, deal_mode="oneRound", tie_rule="split")
+    rig(game, {a: [T5, T9], b: [Y6, Y9], c: [T2, T3]})  # a 4끗; b and c 5끗
+    act(game, a, "die")
+    act(game, b, "check")
+    act(game, c, "check")
+    assert game.state.hand.results[0]["type"] == "split"
+    game.timeout()
+    assert game.state.hand.participants[0] == b  # b is nearer to the old dealer a than c
+
+
+def test_rematch_dealer_stays_or_moves_to_first_participant() -> None:
+    game, (a, b, c) = new_game(3, deal_mode="oneRound")
+    rig(game, {a: [T5, T6], b: [Y2, T3], c: [Y6, T9]})  # a 1끗; b and c 5끗: tie
+    for p in (a, b, c):
+        act(game, p, "check")
+    assert game.state.hand.rematch_reason == "tie"
+    game.timeout()
+    hand = game.state.hand
+    assert hand.rematch_no == 1 and hand.participants == [b, c]  # old dealer a not in: next seat
+
+
+def test_last_standing_stops_at_300_hands_with_hands_scoring() -> None:
+    game, (a, b) = new_game(2, end_condition="lastStanding", starting_chips=5000, base_unit=2)
+    while not game.finished:
+        game.timeout()
+    assert game.state.hands_played == 300
+    result = game.result()
+    assert result["reason"] == "handCap"
+    assert {r["score"] for r in result["ranking"]} == {r["finalChips"] for r in result["ranking"]}
+
+
+def test_stats_best_hand_biggest_pot_and_rematches() -> None:
+    game, (a, b) = new_game(2, deal_mode="oneRound", hand_limit=10)
+    rig(game, {a: [G3, G8], b: [T2, T4]})
+    act(game, a, "half")
+    act(game, b, "call")
+    game.timeout()
+    while not game.finished:
+        game.timeout()
+    stats = game.result()["stats"]
+    assert stats["bestHand"] == {"playerId": a, "name": "38광땡", "handNo": 1}
+    assert stats["biggestPot"]["amount"] >= 40 and stats["handsPlayed"] == 10
+    assert stats["rematches"] == game.state.total_rematches
+    assert "최고 족보 38광땡" in game.result()["summary"]
+
+
+def test_view_shows_public_table_and_only_own_cards() -> None:
+    game, (a, b, c) = new_game(3)
+    act(game, a, "ping")
+    view = game.view(b)
+    assert view["actor"] == b and view["pot"] == 40 and view["currentBet"] == 10
+    assert view["pending"] == {"phase": "betting", "players": [b], "seconds": 20}
+    assert [x["type"] for x in view["legalActions"]] == ["die", "call", "ddadang", "quarter", "half"]
+    seats = {s["id"]: s for s in view["seats"]}
+    assert seats[a]["lastAction"] == {"type": "ping", "amount": 10} and seats[a]["bet"] == 10
+    assert seats[a]["cards"] == [{"hidden": True}] and seats[a]["dealer"]
+    assert seats[b]["cards"][0]["id"] == game.state.hand.players[b].hand[0]
+    assert view["myHand"] is None  # one card: no hand yet
+    assert game.view(c)["legalActions"] == [] and game.view(None)["legalActions"] == []
+    assert all(s["cards"] == [{"hidden": True}] for s in game.view(None)["seats"])
+    act(game, b, "call")
+    act(game, c, "call")
+    mine = game.view(a)["myHand"]
+    assert mine is not None and mine["name"] and mine["strength"] in ("높음", "중간", "낮음")
+    assert Game.new(Options(hints=False), ["x", "y"], 1).view("x")["myHand"] is None
+
+
+def test_view_after_showdown_reveals_showdown_hands_and_rematch_banner() -> None:
+    game, (a, b, c) = new_game(3, deal_mode="oneRound")
+    rig(game, {a: [T4, Y9], b: [G1, T2], c: [T5, T6]})
+    act(game, a, "check")
+    act(game, b, "check")
+    act(game, c, "die")
+    view = game.view(None)
+    assert {r["player"] for r in view["showdown"]} == {a, b}
+    assert view["rematchReason"] == "gusa"
+    seats = {s["id"]: s for s in view["seats"]}
+    assert seats[a]["revealed"] and seats[c]["revealed"] is None
+    assert not leaks(view, {T5, T6})
+    game.timeout()
+    assert game.view(a)["rematchNo"] == 1
