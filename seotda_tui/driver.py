@@ -1,0 +1,347 @@
+"""A Textual driver whose terminal is one SSH channel, so many apps share one process.
+
+Textual's own Linux driver owns the process's tty: it reads stdin in a thread,
+installs SIGWINCH/SIGTSTP handlers and changes termios. None of that is
+per-player, so this driver does none of it: bytes arrive from asyncssh on the
+event loop, go through an incremental UTF-8 decoder (Hangul can be split
+across packets) into Textual's ``XTermParser``, and output goes back to the
+channel. Window-change requests become ``Resize`` events.
+
+:func:`prepare_app` also neutralises the few process-wide things
+``App.run_async`` does (see its docstring), and sets the colour depth from the
+*client's* TERM/COLORTERM instead of the server's environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import sys
+from codecs import getincrementaldecoder
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, BinaryIO, Literal, TextIO
+
+from rich.color import ColorSystem
+from rich.console import Console
+from textual import constants, events
+from textual._parser import ParseError
+from textual._xterm_parser import XTermParser
+from textual.app import App
+from textual.driver import Driver
+from textual.filter import NoColor
+from textual.geometry import Size
+from textual.messages import InBandWindowResize
+
+log = logging.getLogger("seotda.driver")
+
+# Bounds for client-supplied sizes: a hostile client must not make the
+# compositor allocate a million-cell screen.
+MAX_COLUMNS = 500
+MAX_ROWS = 200
+# Input typed before the app is ready is kept, up to this much.
+MAX_EARLY_INPUT = 64 * 1024
+# Kitty keyboard protocol flags, as textual.drivers.linux_driver requests them.
+_KITTY_FLAGS = 0b00001 | 0b01000 | 0b10000
+
+
+def clamp_size(width: int, height: int) -> tuple[int, int]:
+    """Keep a client's terminal size within sane bounds (0 means "unknown" → 80×24)."""
+    width = width or 80
+    height = height or 24
+    return max(1, min(width, MAX_COLUMNS)), max(1, min(height, MAX_ROWS))
+
+
+def color_system_for(term: str | None, env: Mapping[str, str]) -> str | None:
+    """Colour depth for one session from the TERM/COLORTERM/NO_COLOR its client sent.
+
+    Returns ``"truecolor"``, ``"256"``, ``"standard"`` (16 colours) or None (no colour).
+    """
+    term = (term or "").lower()
+    if "NO_COLOR" in env or term in ("dumb", "unknown"):
+        return None
+    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    if term.endswith(("-direct", "-truecolor", "-24bit")):
+        return "truecolor"
+    if "256col" in term:
+        return "256"
+    return "standard"
+
+
+class ChannelLink:
+    """Glue between one SSH channel and the driver Textual will build for it.
+
+    The session owns it: it calls :meth:`feed` and :meth:`resize` with what the
+    client sends, and the driver registers itself here when Textual creates it.
+    """
+
+    def __init__(self, write: Callable[[bytes], None], size: tuple[int, int]) -> None:
+        self.write = write
+        self.size = clamp_size(*size)
+        self.driver: SSHDriver | None = None
+        self._early: list[bytes] = []
+        self._early_len = 0
+
+    def feed(self, data: bytes) -> None:
+        if self.driver is not None and self.driver.input_enabled:
+            self.driver.feed(data)
+        elif self._early_len + len(data) <= MAX_EARLY_INPUT:
+            self._early.append(data)
+            self._early_len += len(data)
+
+    def take_early_input(self) -> bytes:
+        data = b"".join(self._early)
+        self._early.clear()
+        self._early_len = 0
+        return data
+
+    def resize(self, width: int, height: int) -> None:
+        self.size = clamp_size(width, height)
+        if self.driver is not None:
+            self.driver.resize(*self.size)
+
+
+class SSHDriver(Driver):
+    """Textual driver writing to, and reading from, a :class:`ChannelLink`."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        link: ChannelLink,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=False, mouse=mouse, size=link.size)
+        self._link = link
+        # debug=True would make the parser open keys.log in the server's cwd.
+        self._parser = XTermParser(debug=False)
+        self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        self._input_enabled = False
+        self._tick_handle: asyncio.TimerHandle | None = None
+        link.driver = self
+
+    @property
+    def input_enabled(self) -> bool:
+        return self._input_enabled
+
+    # -- output ---------------------------------------------------------------
+
+    def write(self, data: str) -> None:
+        self._link.write(data.encode("utf-8", "replace"))
+
+    def start_application_mode(self) -> None:
+        write = self.write
+        write("\x1b[?1049h")  # alternate screen
+        self._set_mouse(True)
+        write("\x1b[?25l")  # hide cursor
+        write("\x1b[?1004h")  # focus in/out reports
+        if not constants.DISABLE_KITTY_KEY:
+            write(f"\x1b[>{_KITTY_FLAGS}u")
+        write("\x1b[?2026$p")  # ask whether synchronized output is supported
+        write("\x1b[?2004h")  # bracketed paste
+        write("\x1b[?7l")  # no line wrap
+        self._input_enabled = True
+        self._post_resize(*self._link.size)
+        early = self._link.take_early_input()
+        if early:
+            self.feed(early)
+
+    def disable_input(self) -> None:
+        self._input_enabled = False
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+
+    def stop_application_mode(self) -> None:
+        self.disable_input()
+        write = self.write
+        write("\x1b[?2004l")
+        write("\x1b[?7h")
+        self._set_mouse(False)
+        if not constants.DISABLE_KITTY_KEY:
+            write("\x1b[<u")
+        write("\x1b[?1049l")
+        write("\x1b[?25h")
+        write("\x1b[?1004l")
+
+    def _set_mouse(self, on: bool) -> None:
+        if self._mouse:
+            flag = "h" if on else "l"
+            for mode in (1000, 1003, 1015, 1006):
+                self.write(f"\x1b[?{mode}{flag}")
+
+    # -- input ----------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Decode and parse bytes from the client; runs on the event loop."""
+        if not self._input_enabled:
+            return
+        text = self._decode(data)
+        if not text:  # only part of a multi-byte character so far; "" would mean EOF
+            return
+        try:
+            for message in self._parser.feed(text):
+                self._dispatch(message)
+        except ParseError:
+            return
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        """Let the parser time out a lone ESC (the Escape key) once no more bytes follow."""
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+        self._tick_handle = self._loop.call_later(constants.ESCAPE_DELAY + 0.02, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        if self._input_enabled:
+            for message in self._parser.tick():
+                self._dispatch(message)
+
+    def _dispatch(self, message: Any) -> None:
+        # Sizes come only from SSH window-change requests; an in-band resize
+        # sequence typed by the client must not resize the app.
+        if isinstance(message, (events.Resize, InBandWindowResize)):
+            return
+        self.process_message(message)
+
+    def send_message(self, message: Any) -> None:
+        # Everything happens on the loop thread, so post directly.
+        self._app.post_message(message)
+
+    def resize(self, width: int, height: int) -> None:
+        self._size = (width, height)
+        if self._input_enabled:
+            self._post_resize(width, height)
+
+    def _post_resize(self, width: int, height: int) -> None:
+        size = Size(width, height)
+        self._app.post_message(events.Resize(size, size))
+
+    # -- things that must not happen on the server's machine --------------------
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        log.info("앱이 URL 열기를 요청했지만 서버에서는 열지 않아요: %s", url)
+
+    def deliver_binary(
+        self,
+        binary: BinaryIO | TextIO,
+        *,
+        delivery_key: str,
+        save_path: Path,
+        open_method: Literal["browser", "download"] = "download",
+        encoding: str | None = None,
+        mime_type: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Refuse: saving "downloads" (e.g. screenshots) would write files on the server."""
+        binary.close()
+        error = PermissionError("SSH 세션에서는 파일을 저장할 수 없어요.")
+        self._app.post_message(events.DeliveryFailed(key=delivery_key, exception=error, name=name))
+
+
+# -- making an App safe to run next to others --------------------------------------
+
+
+class _LogStream(io.TextIOBase):
+    """A text stream that forwards whole lines to a logger (never to sys.stdout)."""
+
+    def __init__(self, logger: logging.Logger, level: int, *, per_write: bool = False) -> None:
+        self._logger = logger
+        self._level = level
+        self._per_write = per_write  # one record per write() (a whole traceback), not per line
+        self._buffer = ""
+        self._busy = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self._busy:  # a logging handler wrote to sys.stdout/err, i.e. to us
+            if sys.__stderr__ is not None:
+                sys.__stderr__.write(text)
+            return len(text)
+        self._buffer += text
+        if self._per_write:
+            lines, self._buffer = ["\n" + self._buffer], ""
+        else:
+            *lines, self._buffer = self._buffer.split("\n")
+        self._busy = True
+        try:
+            for line in lines:
+                if line.strip():
+                    self._logger.log(self._level, "%s", line.rstrip())
+        finally:
+            self._busy = False
+        return len(text)
+
+    def flush(self) -> None:
+        if self._buffer:
+            self.write("\n")
+
+
+# App.run_async wraps the app in contextlib.redirect_stdout/stderr. Those are
+# process-wide and, with apps starting and ending in any order, restore each
+# other's objects. Giving every app this same capture object makes whatever
+# is left in sys.stdout harmless (it logs), and nothing keeps a dead app alive.
+_STRAY_OUTPUT = _LogStream(logging.getLogger("seotda.app.stdout"), logging.WARNING)
+_running_apps = 0
+_streams_before: tuple[Any, Any] = (None, None)
+
+_COLOR_SYSTEMS = {
+    "truecolor": ColorSystem.TRUECOLOR,
+    "256": ColorSystem.EIGHT_BIT,
+    "standard": ColorSystem.STANDARD,
+}
+
+
+def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> None:
+    """Point ``app`` at ``link`` and make it a good neighbour in a shared process.
+
+    * the driver is an :class:`SSHDriver` bound to this session's channel;
+    * colour depth comes from the session, not from the server's os.environ;
+    * stray print()s and Textual's crash reports go to the log, not to
+      another player's screen or the server's stdout.
+    """
+
+    def driver_factory(app: App[Any], **kwargs: Any) -> SSHDriver:
+        return SSHDriver(app, link=link, **kwargs)
+
+    app.driver_class = driver_factory  # type: ignore[assignment]
+    if color_system is None:
+        app.console._color_system = ColorSystem.STANDARD
+        app.no_color = True
+        app._filters.append(NoColor())
+    else:
+        app.console._color_system = _COLOR_SYSTEMS[color_system]
+    app._capture_stdout = _STRAY_OUTPUT  # type: ignore[assignment]
+    app._capture_stderr = _STRAY_OUTPUT  # type: ignore[assignment]
+    app.error_console = Console(
+        file=_LogStream(logging.getLogger("seotda.app"), logging.ERROR, per_write=True),
+        width=120,
+        color_system=None,
+        markup=False,
+        highlight=False,
+        force_terminal=False,
+    )
+
+
+async def run_app(app: App[Any], link: ChannelLink) -> None:
+    """Run a prepared app to completion; restores sys.stdout/err when the last app ends."""
+    global _running_apps, _streams_before
+    if _running_apps == 0:
+        _streams_before = (sys.stdout, sys.stderr)
+    _running_apps += 1
+    try:
+        await app.run_async(size=link.size, mouse=True)
+    finally:
+        _running_apps -= 1
+        if _running_apps == 0:
+            if sys.stdout is _STRAY_OUTPUT:
+                sys.stdout = _streams_before[0]
+            if sys.stderr is _STRAY_OUTPUT:
+                sys.stderr = _streams_before[1]

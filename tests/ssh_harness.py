@@ -1,0 +1,328 @@
+"""Drive the real SSH server from tests, seeing exactly what a player's terminal shows.
+
+Reusable by any test that wants to play through SSH::
+
+    async with ssh_server(tmp_path, app_factory) as server:
+        async with server.connect("철수") as c:
+            await c.wait_for("로비")
+            await c.press("down", "enter")
+            await c.type("안녕")
+
+The server runs in-process on 127.0.0.1 with an ephemeral port and temporary
+host-key and data folders. Each client is a real asyncssh client that asks
+for a PTY; everything it receives is fed into a ``pyte`` screen, so
+``wait_for`` checks what a person would see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+
+from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
+
+DEFAULT_TIMEOUT = 5.0
+
+KEYS: dict[str, bytes] = {
+    "enter": b"\r",
+    "tab": b"\t",
+    "shift+tab": b"\x1b[Z",
+    "escape": b"\x1b",
+    "backspace": b"\x7f",
+    "space": b" ",
+    "up": b"\x1b[A",
+    "down": b"\x1b[B",
+    "right": b"\x1b[C",
+    "left": b"\x1b[D",
+    "home": b"\x1b[H",
+    "end": b"\x1b[F",
+    "pageup": b"\x1b[5~",
+    "pagedown": b"\x1b[6~",
+    "delete": b"\x1b[3~",
+    "ctrl+c": b"\x03",
+    "ctrl+d": b"\x04",
+    "ctrl+q": b"\x11",
+}
+
+
+class _Auth(asyncssh.SSHClient):
+    """Client-side auth like OpenSSH's: keyboard-interactive answered with the password (if any)."""
+
+    def __init__(self, password: str | None) -> None:
+        self._password = password
+        self._kbdint_answered = False
+        self._password_sent = False
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Any
+    ) -> list[str] | None:
+        if not prompts:
+            return []
+        if self._password is None or self._kbdint_answered:
+            return None  # one try, then give up (asyncssh would ask forever)
+        self._kbdint_answered = True
+        return [self._password for _ in prompts]
+
+    def password_auth_requested(self) -> str | None:
+        if self._password is None or self._password_sent:
+            return None
+        self._password_sent = True
+        return self._password
+
+
+class _Session(asyncssh.SSHClientSession[bytes]):
+    def __init__(self, client: SSHClient) -> None:
+        self._client = client
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self._client._received(data)
+
+    def exit_status_received(self, status: int) -> None:
+        self._client.exit_status = status
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._client.closed.set()
+
+
+class SSHClient:
+    """One player's terminal: a PTY session rendered into a pyte screen."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, size: tuple[int, int]) -> None:
+        self.conn = conn
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.screen = pyte.Screen(*size)
+        self._stream = pyte.ByteStream(self.screen)
+        self.output = bytearray()  # everything received, raw
+        self.exit_status: int | None = None
+        self.closed = asyncio.Event()
+
+    def _received(self, data: bytes) -> None:
+        self.output += data
+        self._stream.feed(data)
+
+    # -- looking ----------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        """The screen as lines of text (wide characters appear once)."""
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    @property
+    def output_text(self) -> str:
+        return self.output.decode("utf-8", "replace")
+
+    async def _until(self, check: Any, what: str, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not check():
+            if loop.time() > deadline:
+                raise AssertionError(f"{what} 이(가) {timeout}초 안에 나오지 않았어요. 화면:\n{self.text}")
+            await asyncio.sleep(0.02)
+
+    async def wait_for(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until ``text`` is visible on the screen."""
+        await self._until(lambda: text in self.text, repr(text), timeout)
+
+    async def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        await self._until(lambda: text not in self.text, f"사라진 {text!r}", timeout)
+
+    async def wait_for_output(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until ``text`` has been received at all (even if since overdrawn)."""
+        await self._until(lambda: text in self.output_text, repr(text), timeout)
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        await asyncio.wait_for(self.closed.wait(), timeout)
+
+    # -- typing -----------------------------------------------------------------
+
+    async def send(self, data: bytes | str) -> None:
+        assert self.chan is not None
+        self.chan.write(data.encode() if isinstance(data, str) else data)
+        await asyncio.sleep(0)
+
+    async def press(self, *keys: str, pause: float = 0.05) -> None:
+        """Press named keys (see KEYS) or single characters, one at a time."""
+        for key in keys:
+            await self.send(KEYS.get(key, key))
+            await asyncio.sleep(pause)
+
+    async def type(self, text: str) -> None:
+        await self.send(text)
+
+    async def resize(self, columns: int, lines: int) -> None:
+        assert self.chan is not None
+        self.screen.resize(lines, columns)
+        self.chan.change_terminal_size(columns, lines)
+        await asyncio.sleep(0)
+
+
+class SSHHarness:
+    """A running server plus helpers to connect to it."""
+
+    def __init__(self, tmp_path: Path, app_factory: AppFactory, **overrides: Any) -> None:
+        self.tmp_path = tmp_path
+        self.app_factory = app_factory
+        self.overrides = overrides
+        self.hostkey_dir = tmp_path / "hostkeys"
+        self.data_dir = tmp_path / "data"
+        self.handle: ServerHandle | None = None
+
+    @property
+    def port(self) -> int:
+        assert self.handle is not None
+        return self.handle.port
+
+    async def start(self) -> ServerHandle:
+        config = ServerConfig(
+            app_factory=self.app_factory,
+            host="127.0.0.1",
+            port=0,
+            hostkey_dir=self.hostkey_dir,
+            data_dir=self.data_dir,
+            **self.overrides,
+        )
+        self.handle = await start_server(config)
+        return self.handle
+
+    async def stop(self) -> None:
+        if self.handle is not None:
+            await self.handle.close()
+            self.handle = None
+
+    async def open_connection(
+        self,
+        username: str,
+        *,
+        key: asyncssh.SSHKey | None = None,
+        password: str | None = None,
+        **options: Any,
+    ) -> asyncssh.SSHClientConnection:
+        """A bare authenticated connection (for exec/SFTP/forwarding tests)."""
+        conn, _ = await asyncssh.create_connection(
+            lambda: _Auth(password),
+            "127.0.0.1",
+            self.port,
+            username=username,
+            client_keys=[key] if key is not None else None,
+            agent_path=None,
+            known_hosts=None,
+            config=None,
+            **options,
+        )
+        return conn
+
+    @asynccontextmanager
+    async def connect(
+        self,
+        username: str,
+        *,
+        key: asyncssh.SSHKey | None = None,
+        password: str | None = None,
+        term_type: str | None = "xterm-256color",
+        size: tuple[int, int] = (80, 24),
+        env: Mapping[str, str] | None = None,
+    ) -> AsyncIterator[SSHClient]:
+        """Log in as ``username`` and open a shell (with a PTY unless term_type is None)."""
+        conn = await self.open_connection(username, key=key, password=password)
+        client = SSHClient(conn, size)
+        try:
+            client.chan, _ = await conn.create_session(
+                lambda: _Session(client),
+                term_type=term_type,
+                term_size=size if term_type else None,
+                env=dict(env or {}),
+                encoding=None,
+            )
+            yield client
+        finally:
+            conn.close()
+            await conn.wait_closed()
+
+
+@asynccontextmanager
+async def ssh_server(
+    tmp_path: Path, app_factory: AppFactory, **overrides: Any
+) -> AsyncIterator[SSHHarness]:
+    """Start the server on 127.0.0.1:<free port>; stop it (and every session) afterwards."""
+    harness = SSHHarness(tmp_path, app_factory, **overrides)
+    await harness.start()
+    try:
+        yield harness
+    finally:
+        await harness.stop()
+
+
+def key_pair() -> asyncssh.SSHKey:
+    """A fresh ed25519 client key."""
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def keys_text(keys: Iterable[asyncssh.SSHKey]) -> str:
+    """authorized_keys file content for ``keys``."""
+    return "".join(k.export_public_key("openssh").decode() for k in keys)
+
+
+# -- a tiny app for testing the transport itself ---------------------------------
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.events import Key, Resize  # noqa: E402
+from textual.widgets import Static  # noqa: E402
+
+from seotda_tui.auth import Identity  # noqa: E402
+from seotda_tui.session import DisconnectReason, SessionContext  # noqa: E402
+
+
+class ProbeApp(App[None]):
+    """Shows who you are, what you typed and the size it believes the terminal has.
+
+    Keys: ``!`` raises an exception (to test crash isolation), ``ctrl+q`` quits.
+    """
+
+    CSS = "Static { height: 1; }"
+
+    def __init__(self, identity: Identity, ctx: SessionContext) -> None:
+        super().__init__()
+        self.identity = identity
+        self.ctx = ctx
+        self.typed = ""
+        self.disconnects: list[DisconnectReason] = []
+        ctx.add_disconnect_callback(self.disconnects.append)
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"안녕 {self.identity.nickname}", id="hello")
+        yield Static("typed=", id="typed")
+        yield Static("", id="size")
+
+    def on_resize(self, event: Resize) -> None:
+        self.query_one("#size", Static).update(f"size={event.size.width}x{event.size.height}")
+
+    def on_key(self, event: Key) -> None:
+        if event.character == "!":
+            raise RuntimeError("probe app exploded on purpose")
+        if event.character and event.character.isprintable():
+            self.typed += event.character
+            self.query_one("#typed", Static).update(f"typed={self.typed}")
+
+
+class ProbeFactory:
+    """An app factory that remembers every app it made."""
+
+    def __init__(self) -> None:
+        self.apps: list[ProbeApp] = []
+
+    def __call__(self, identity: Identity, ctx: SessionContext) -> ProbeApp:
+        app = ProbeApp(identity, ctx)
+        self.apps.append(app)
+        return app
+
+    def latest(self, nickname: str) -> ProbeApp:
+        return [a for a in self.apps if a.identity.nickname == nickname][-1]

@@ -1,0 +1,262 @@
+"""The SSH driver on its own: bytes in, Textual events out, output to one link only."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pyte
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.geometry import Size
+from textual.widgets import Static
+
+from seotda_tui.driver import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    ChannelLink,
+    SSHDriver,
+    clamp_size,
+    color_system_for,
+    prepare_app,
+    run_app,
+)
+
+
+class Terminal:
+    """Stands in for the SSH channel: whatever the app writes lands in a pyte screen."""
+
+    def __init__(self, size: tuple[int, int] = (80, 24)) -> None:
+        self.screen = pyte.Screen(*size)
+        self._stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.link = ChannelLink(self._write, size)
+
+    def _write(self, data: bytes) -> None:
+        self.raw += data
+        self._stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+
+class KeyLogApp(App[None]):
+    """Records every key and resize it receives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys: list[events.Key] = []
+        self.sizes: list[Size] = []
+        self.deliveries: list[events.DeliveryFailed] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("키 기록기")
+
+    def on_key(self, event: events.Key) -> None:
+        self.keys.append(event)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.sizes.append(event.size)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        self.deliveries.append(event)
+
+    @property
+    def chars(self) -> str:
+        return "".join(k.character or "" for k in self.keys)
+
+
+async def until(check: Any, timeout: float = 3.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+@asynccontextmanager
+async def running(
+    app: App[Any], term: Terminal, color: str | None = "256"
+) -> AsyncIterator[asyncio.Task[None]]:
+    prepare_app(app, term.link, color)
+    task = asyncio.create_task(run_app(app, term.link))
+    await until(lambda: app.is_running and term.link.driver is not None
+                and term.link.driver.input_enabled)
+    try:
+        yield task
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+async def test_renders_to_the_link_and_restores_the_terminal() -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        await until(lambda: "키 기록기" in term.text)
+        assert term.raw.startswith(b"\x1b[?1049h")  # alternate screen first
+    assert term.raw.endswith(b"\x1b[?1049l\x1b[?25h\x1b[?1004l")  # and left at the end
+
+
+async def test_hangul_split_byte_by_byte_arrives_whole() -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        for byte in "철수 ok".encode():
+            term.link.feed(bytes([byte]))
+            await asyncio.sleep(0.005)
+        await until(lambda: app.chars == "철수 ok")
+
+
+async def test_lone_escape_becomes_the_escape_key() -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        term.link.feed(b"\x1b")
+        await until(lambda: [k.key for k in app.keys] == ["escape"])
+
+
+async def test_escape_sequence_split_across_packets_is_one_key() -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        term.link.feed(b"\x1b")
+        await asyncio.sleep(0.01)
+        term.link.feed(b"[A")
+        await until(lambda: bool(app.keys))
+        await asyncio.sleep(0.2)  # longer than the escape delay: nothing else may follow
+        assert [k.key for k in app.keys] == ["up"]
+
+
+async def test_window_change_resizes_and_is_clamped() -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        assert app.size == Size(80, 24)
+        term.link.resize(200, 60)
+        await until(lambda: app.size == Size(200, 60))
+        term.link.resize(100_000, 100_000)
+        await until(lambda: app.size == Size(MAX_COLUMNS, MAX_ROWS))
+        term.link.resize(80, 24)
+        await until(lambda: app.size == Size(80, 24))
+
+
+async def test_in_band_resize_typed_by_the_client_is_ignored() -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        term.link.feed(b"\x1b[48;60;200;0;0t")
+        term.link.feed(b"z")
+        await until(lambda: app.chars == "z")
+        await asyncio.sleep(0.05)
+        assert app.size == Size(80, 24)
+
+
+async def test_input_sent_before_the_app_started_is_kept() -> None:
+    term = Terminal()
+    term.link.feed("먼저".encode())
+    app = KeyLogApp()
+    async with running(app, term):
+        await until(lambda: app.chars == "먼저")
+
+
+async def test_screenshots_are_not_saved_on_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        app.deliver_screenshot()
+        await until(lambda: bool(app.deliveries))
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_prints_go_to_the_log_not_to_any_terminal(caplog: pytest.LogCaptureFixture) -> None:
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        with caplog.at_level(logging.WARNING, logger="seotda.app.stdout"):
+            print("새어 나온 출력")
+        await asyncio.sleep(0.05)
+    assert "새어 나온 출력" in caplog.text
+    assert "새어 나온 출력".encode() not in term.raw
+
+
+async def test_interleaved_apps_leave_sys_stdout_as_it_was() -> None:
+    before = sys.stdout, sys.stderr
+    t1, t2 = Terminal(), Terminal()
+    a1, a2 = KeyLogApp(), KeyLogApp()
+    prepare_app(a1, t1.link, "256")
+    prepare_app(a2, t2.link, "256")
+    task1 = asyncio.create_task(run_app(a1, t1.link))
+    await until(lambda: a1.is_running)
+    task2 = asyncio.create_task(run_app(a2, t2.link))
+    await until(lambda: a2.is_running)
+    a1.exit()  # first in, first out: the order redirect_stdout can't undo
+    await task1
+    a2.exit()
+    await task2
+    assert (sys.stdout, sys.stderr) == before
+
+
+async def test_two_apps_keep_their_own_colour_depth() -> None:
+    t256, tnone = Terminal(), Terminal()
+    a256, anone = KeyLogApp(), KeyLogApp()
+    async with running(a256, t256, "256"), running(anone, tnone, None):
+        await until(lambda: "키 기록기" in t256.text and "키 기록기" in tnone.text)
+        assert a256.console.color_system == "256"
+    assert b"38;5;" in t256.raw and b"38;2;" not in t256.raw
+    assert b"38;5;" not in tnone.raw and b"38;2;" not in tnone.raw
+
+
+@pytest.mark.parametrize(
+    ("term", "env", "expected"),
+    [
+        ("xterm-256color", {}, "256"),
+        ("tmux-256color", {}, "256"),
+        ("xterm-256color", {"COLORTERM": "truecolor"}, "truecolor"),
+        ("xterm", {"COLORTERM": "24bit"}, "truecolor"),
+        ("xterm-direct", {}, "truecolor"),
+        ("xterm", {}, "standard"),
+        ("linux", {}, "standard"),
+        ("vt100", {}, "standard"),
+        ("dumb", {}, None),
+        ("xterm-256color", {"NO_COLOR": "1"}, None),
+        (None, {}, "standard"),
+    ],
+)
+def test_colour_depth_comes_from_the_client(
+    term: str | None, env: dict[str, str], expected: str | None
+) -> None:
+    assert color_system_for(term, env) == expected
+
+
+def test_clamp_size() -> None:
+    assert clamp_size(0, 0) == (80, 24)
+    assert clamp_size(10**6, 10**6) == (MAX_COLUMNS, MAX_ROWS)
+    assert clamp_size(200, 60) == (200, 60)
+
+
+async def test_no_process_wide_state_is_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+    watched = [signal.SIGWINCH, signal.SIGTSTP, signal.SIGCONT, signal.SIGINT, signal.SIGTERM]
+    handlers = {sig: signal.getsignal(sig) for sig in watched}
+    environ = dict(os.environ)
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        driver = term.link.driver
+        assert driver is not None
+        assert not driver.can_suspend and not driver.is_headless and not driver.is_inline
+        assert {sig: signal.getsignal(sig) for sig in watched} == handlers
+    assert {sig: signal.getsignal(sig) for sig in watched} == handlers
+    assert dict(os.environ) == environ
