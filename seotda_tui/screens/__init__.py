@@ -1,0 +1,1 @@
+"""The app's screens: lobby, room creation form, and the table."""

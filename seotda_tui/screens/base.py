@@ -1,0 +1,53 @@
+"""Shared screen plumbing: the too-small notice, and safe delivery of manager pushes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from ..app import SeotdaApp
+    from ..rooms import RoomManager
+
+TOO_SMALL = "창을 키워 주세요\n(80×24 이상이어야 해요)"
+
+
+class Pushed(Message):
+    """A manager push, re-posted onto this screen's own task (see ``BaseScreen.deliver``)."""
+
+    def __init__(self, payload: Any) -> None:
+        super().__init__()
+        self.payload = payload
+
+
+class BaseScreen(Screen[Any]):
+    """Every screen shows only the too-small notice below 80×24 (the app toggles a class)."""
+
+    def compose(self) -> Iterable[Widget]:
+        yield Static(TOO_SMALL, classes="too-small")
+        with Vertical(classes="body"):
+            yield from self.compose_body()
+
+    def compose_body(self) -> Iterable[Widget]:
+        return []
+
+    @property
+    def seotda(self) -> SeotdaApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def manager(self) -> RoomManager:
+        return self.seotda.manager
+
+    @property
+    def nickname(self) -> str:
+        return self.seotda.nickname
+
+    def deliver(self, payload: Any) -> None:
+        """Manager callback: may run on another session's task, so only queue a message."""
+        self.post_message(Pushed(payload).set_sender(self))

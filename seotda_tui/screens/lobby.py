@@ -1,0 +1,148 @@
+"""The lobby: the live room list, and the keys to create, join or watch a room."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Static
+
+from ..rooms import RoomError, RoomSummary
+from ..widgets.texts import option_summary
+from .base import BaseScreen, Pushed
+
+COLUMNS = (("번호", "id"), ("방 이름", "name"), ("방장", "host"), ("인원", "players"),
+           ("관전", "spectators"), ("상태", "status"), ("규칙", "rules"))
+EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
+
+
+def row_cells(room: RoomSummary) -> tuple[str, ...]:
+    return (
+        room.id,
+        room.name,
+        room.host or "-",
+        f"{len(room.players)}/{room.max_players}",
+        str(len(room.spectators)),
+        room.status_label,
+        option_summary(room.options),
+    )
+
+
+class LobbyScreen(BaseScreen):
+    """Room list updated in place: rows are added, removed or patched cell by cell."""
+
+    BINDINGS = [
+        Binding("n", "create", "새 방 만들기"),
+        Binding("enter", "join", "참가"),
+        Binding("w", "watch", "관전"),
+        Binding("q", "quit", "나가기"),
+        # The same keys while a Korean input method is on (두벌식 ㅜ/ㅈ/ㅂ).
+        Binding("ㅜ", "create", show=False),
+        Binding("ㅈ", "watch", show=False),
+        Binding("ㅂ", "quit", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._unsubscribe: Callable[[], None] | None = None
+        self._cells: dict[str, tuple[str, ...]] = {}
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="lobby-title")
+        table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        for label, key in COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+        yield Static(EMPTY, id="lobby-empty")
+        yield Static("", id="lobby-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#lobby-title", Static).update(
+            f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기"
+        )
+        self._unsubscribe = self.manager.subscribe_lobby(self.deliver)
+        self.query_one(DataTable).focus()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+
+    def on_screen_resume(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def on_pushed(self, message: Pushed) -> None:
+        self.show_rooms(message.payload)
+
+    def show_rooms(self, rooms: list[RoomSummary]) -> None:
+        """Patch the table: only rows and cells that changed are touched."""
+        table = self.query_one(DataTable)
+        wanted = {room.id: row_cells(room) for room in rooms}
+        for room_id in [r for r in self._cells if r not in wanted]:
+            table.remove_row(room_id)
+            del self._cells[room_id]
+        for room_id, cells in wanted.items():
+            old = self._cells.get(room_id)
+            if old is None:
+                table.add_row(*cells, key=room_id)
+            else:
+                for (_, key), before, after in zip(COLUMNS, old, cells):
+                    if before != after:
+                        table.update_cell(room_id, key, after)
+            self._cells[room_id] = cells
+        self.query_one("#lobby-empty", Static).display = not wanted
+
+    def say(self, text: str) -> None:
+        self.query_one("#lobby-message", Static).update(text)
+
+    def _selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not self._cells or table.cursor_row < 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        except Exception:
+            return None
+        return key
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_join()
+
+    def action_create(self) -> None:
+        from .create_room import CreateRoomScreen
+
+        def created(room_id: str | None) -> None:
+            if room_id:
+                self._open(room_id)
+
+        self.app.push_screen(CreateRoomScreen(), created)
+
+    def action_join(self) -> None:
+        self._enter(self.manager.join)
+
+    def action_watch(self) -> None:
+        self._enter(self.manager.watch)
+
+    def _enter(self, how: Callable[[str, str], None]) -> None:
+        room_id = self._selected()
+        if room_id is None:
+            self.say("방을 먼저 골라 주세요 (위아래 화살표)")
+            return
+        try:
+            if self.manager.room_of(self.nickname) != room_id:
+                how(room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+            return
+        self._open(room_id)
+
+    def _open(self, room_id: str) -> None:
+        from .table import TableScreen
+
+        self.say("")
+        self.app.push_screen(TableScreen(room_id))
+
+    async def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,529 @@
+"""The room: the waiting room before a game, the table during it, the result after it.
+
+The screen only ever sees ``RoomUpdate`` pushes (its own redacted view + public events); it holds no
+game. Each part of the screen is its own widget with reactive data, so a push repaints only what
+changed — a bet by one player repaints that seat, the pot and the action bar, nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Iterable
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Button, RichLog
+
+from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
+from ..widgets.actions import ActionBar, PromptBar
+from ..widgets.lines import CountdownLine, Line
+from ..widgets.seats import SeatInfo, SeatList
+from ..widgets.texts import (
+    ACTION_NAMES,
+    BET_ORDER,
+    END_REASONS,
+    REMATCH_REASONS,
+    WIN_REASONS,
+    card_label,
+    chips,
+    event_lines,
+)
+from .base import BaseScreen, Pushed
+
+LOG_LINES = 200
+
+
+def _bindings() -> list[Binding]:
+    keys = [Binding(str(n), f"num({n})", show=False) for n in range(1, 9)]
+    # (key, Korean-IME key on a 두벌식 layout, action)
+    pairs = [
+        ("enter", None, "confirm"),
+        ("r", "ㄱ", "recommend"),
+        ("y", "ㅛ", "answer(True)"),
+        ("n", "ㅜ", "answer(False)"),
+        ("space", None, "ready"),
+        ("s", "ㄴ", "start"),
+        ("j", "ㅓ", "join"),
+        ("q", "ㅂ", "leave"),
+        ("escape", None, "leave"),
+    ]
+    for key, hangul, action in pairs:
+        keys.append(Binding(key, action, show=False))
+        if hangul:
+            keys.append(Binding(hangul, action, show=False))
+    return keys
+
+
+class TableScreen(BaseScreen):
+    """One room, seen by one session."""
+
+    BINDINGS = _bindings()
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__()
+        self.room_id = room_id
+        self.latest: RoomUpdate | None = None
+        self.selected: list[int] = []  # three-card Seotda: the ids picked so far
+        self._unsubscribe: Callable[[], None] | None = None
+        self._deadline_at: float | None = None
+        self._turn_key: Any = None
+
+    # ------------------------------------------------------------------ layout
+    def compose_body(self) -> Iterable[Widget]:
+        yield Line(id="title")
+        with Horizontal(id="table-main"):
+            with Vertical(id="table-left"):
+                yield SeatList(id="seats")
+                yield Line(id="spectators")
+                yield Line(id="pot")
+                yield Line(id="banner")
+                yield Line(id="mine")
+                yield CountdownLine(id="status")
+            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
+        yield PromptBar(id="prompts")
+        yield ActionBar(id="actions")
+        yield Line(id="message")
+
+    def on_mount(self) -> None:
+        try:
+            self._unsubscribe = self.manager.subscribe_room(self.room_id, self.nickname, self.deliver)
+        except RoomError as exc:
+            self.app.notify(str(exc))
+            self.app.pop_screen()
+            return
+        self.set_interval(1.0, self._tick)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    # ------------------------------------------------------------------ pushes
+    def on_pushed(self, message: Pushed) -> None:
+        update: RoomUpdate = message.payload
+        if update.closed:
+            self._unsubscribe = None
+            self.app.notify("방이 닫혔어요")
+            self._close()
+            return
+        self.latest = update
+        self._write_log(update)
+        self._redraw()
+
+    @property
+    def room(self) -> RoomSummary | None:
+        return self.latest.room if self.latest else None
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The game view, while a game runs (a finished game shows the waiting room + result)."""
+        if self.latest is None or self.latest.room.status != PLAYING:
+            return None
+        return self.latest.view
+
+    @property
+    def seated(self) -> bool:
+        return self.room is not None and self.nickname in self.room.players
+
+    @property
+    def in_game(self) -> bool:
+        return self.view is not None and self.latest is not None and self.latest.viewer is not None
+
+    def legal(self) -> list[dict[str, Any]]:
+        view = self.view
+        return view["legalActions"] if view and self.in_game else []
+
+    def _write_log(self, update: RoomUpdate) -> None:
+        log = self.query_one("#log", RichLog)
+        if update.snapshot:
+            log.clear()
+        for event in update.events:
+            for line in event_lines(event):
+                log.write(Text(line))
+
+    def _redraw(self) -> None:
+        assert self.latest is not None
+        room, view = self.latest.room, self.view
+        if self.latest.deadline is not None and view is not None:
+            self._deadline_at = time.monotonic() + self.latest.deadline
+        else:
+            self._deadline_at = None
+        self._render_title(room, view)
+        if view is None:
+            self._render_waiting(room)
+        else:
+            self._render_game(room, view)
+        self._tick()
+
+    def _render_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
+        parts = [f"{room.name} · {room.status_label}"]
+        if view is not None:
+            limit = room.options.hand_limit if room.options.end_condition == "hands" else None
+            hand_no = view.get("handNo", 0)
+            parts.append(f"{hand_no}판" + (f"/{limit}판" if limit else ""))
+            parts.append(f"학교 {view['baseUnit']}")
+        else:
+            parts.append(f"{len(room.players)}/{room.max_players}명")
+        parts.append(f"방장 {room.host or '-'}")
+        self.query_one("#title", Line).show((" · ".join(parts), "bold"))
+        watchers = ", ".join(room.spectators)
+        self.query_one("#spectators", Line).show(f"관전: {watchers}" if watchers else "")
+
+    # ------------------------------------------------------------------ waiting room / result
+    def _render_waiting(self, room: RoomSummary) -> None:
+        infos = []
+        for nick in room.players:
+            badges = []
+            if nick == room.host:
+                badges.append("방장")
+            if nick in room.offline:
+                badges.append("연결 끊김")
+            infos.append(SeatInfo(nick, badges=tuple(badges), me=nick == self.nickname))
+        self.query_one(SeatList).set_seats(infos)
+        self.query_one("#pot", Line).show("")
+        self.query_one("#mine", Line).show("")
+        self.query_one("#banner", Line).show(*self._result_parts())
+        is_host = room.host == self.nickname
+        enough = len(room.players) >= 2
+        if room.status == FINISHED:
+            status = "게임이 끝났어요. " + (
+                "s 키로 다시 시작할 수 있어요" if is_host else f"방장 {room.host or '-'}님이 다시 시작할 수 있어요"
+            )
+        elif is_host:
+            status = "s 키로 시작해요" if enough else "2명 이상 앉으면 s 키로 시작할 수 있어요"
+        else:
+            status = f"방장 {room.host or '-'}님이 시작하기를 기다려요"
+        self.query_one("#status", CountdownLine).show(status)
+        prompts: list[tuple[str, str, bool]] = []
+        if self.seated:
+            if is_host:
+                prompts.append(("start", "s 시작", enough))
+        else:
+            prompts.append(("join", "j 참가", room.joinable))
+        prompts.append(("leave", "q 나가기", True))
+        self.query_one(PromptBar).set_prompts(prompts)
+        self.query_one(ActionBar).display = False
+
+    def _result_parts(self) -> list[tuple[str, str]]:
+        result = self.latest.result if self.latest else None
+        if not result:
+            return []
+        parts = [(f"게임 끝! {result.get('summary', '')}", "bold")]
+        why = END_REASONS.get(result.get("reason", ""))
+        if why:
+            parts.append((f" ({why})", ""))
+        for row in result.get("ranking", []):
+            parts.append(
+                (f"\n  {row['rank']}위 {row['playerId']}  {chips(row['finalChips'])}칩"
+                 + (f"  점수 {row['score']:+,}" if result.get("reason") != "lastStanding" else ""), "")
+            )
+        return parts
+
+    # ------------------------------------------------------------------ the game
+    def _render_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
+        self.query_one(SeatList).set_seats(self._seat_infos(room, view))
+        self.query_one("#pot", Line).show(*self._pot_parts(view))
+        self.query_one("#banner", Line).show(*self._banner_parts(view))
+        self.query_one("#mine", Line).show(*self._mine_parts(view))
+        self.query_one("#status", CountdownLine).show(*self._status_parts(view))
+        bar = self.query_one(ActionBar)
+        bar.display = self.in_game
+        bar.set_legal([a for a in self.legal() if a["type"] in ACTION_NAMES])
+        self.query_one(PromptBar).set_prompts(self._game_prompts(view))
+        turn = (view.get("handNo"), view.get("rematchNo"), view.get("street"), view.get("handPhase"))
+        if self.legal() and turn != self._turn_key:
+            self._turn_key = turn
+            self.app.bell()  # §9 "your turn"
+        elif not self.legal():
+            self._turn_key = None
+
+    def _seat_infos(self, room: RoomSummary, view: dict[str, Any]) -> list[SeatInfo]:
+        shown = {h["player"]: h for h in view.get("showdown") or []}
+        winners = {w for r in view.get("results") or [] for w in r.get("winners", [])}
+        infos = []
+        for s in view["seats"]:
+            nick = s["id"]
+            badges: list[str] = []
+            if s["status"] == "left":
+                badges.append("나감")
+            elif nick in room.offline or not s["connected"]:
+                badges.append("연결 끊김")
+            if s["status"] == "eliminated":
+                badges.append("탈락")
+            elif s["status"] == "busted":
+                badges.append("파산")
+            if s.get("folded") and s["status"] != "left":
+                badges.append("다이")
+            if s.get("allIn"):
+                badges.append("올인")
+            if s["away"]:
+                badges.append("자리 비움")
+            if view.get("handPhase") == "choose" and s.get("chosen") and not s.get("folded"):
+                badges.append("선택 완료")
+            if view.get("handPhase") == "handEnd" and nick in winners:
+                badges.append("승")
+            last = s.get("lastAction")
+            action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
+            if s.get("revealed"):
+                cards = " · ".join(card_label(c) for c in s["revealed"])
+            elif s.get("inHand"):
+                cards = " ".join(
+                    card_label(c) if "id" in c else "[?]" for c in s.get("cards", [])
+                )
+            else:
+                cards = ""
+            infos.append(
+                SeatInfo(
+                    name=nick,
+                    stack=s["stack"],
+                    bet=s.get("bet", 0) if view.get("handPhase") == "betting" else 0,
+                    action=action,
+                    cards=cards,
+                    badges=tuple(badges),
+                    dealer=s["dealer"],
+                    actor=view.get("actor") == nick,
+                    me=nick == self.nickname,
+                    hand_name=shown[nick]["name"] if nick in shown else "",
+                )
+            )
+        return infos
+
+    @staticmethod
+    def _pot_parts(view: dict[str, Any]) -> list[tuple[str, str]]:
+        parts = [(f"판돈 {chips(view.get('pot', 0))}칩", "bold yellow")]
+        pots = view.get("pots") or []
+        if len(pots) > 1:
+            parts.append(("  (" + " · ".join(chips(p["amount"]) for p in pots) + ")", ""))
+        if view.get("handPhase") == "betting" and view.get("currentBet"):
+            parts.append((f"  이번 라운드 {chips(view['currentBet'])}", ""))
+        return parts
+
+    def _banner_parts(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        phase = view.get("handPhase")
+        parts: list[tuple[str, str]] = []
+        if view.get("rematchNo"):
+            reason = REMATCH_REASONS.get(view.get("rematchReason") or "", "")
+            parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
+        if phase == "handEnd":
+            for r in view.get("results") or []:
+                if r.get("type") == "rematch":
+                    reason = REMATCH_REASONS.get(r.get("reason", ""), "")
+                    parts.append((f"{reason} 재경기!  ", "bold magenta"))
+                    continue
+                who = ", ".join(r.get("winners", []))
+                verb = "나눠 가짐" if r.get("type") == "split" else "승리"
+                why = WIN_REASONS.get(r.get("reason", ""), "")
+                parts.append((f"{who} {verb} +{chips(r['amount'])}칩", "bold green"))
+                if why:
+                    parts.append((f" {why}", "bold red"))
+                parts.append(("  ", ""))
+        elif phase == "rejoin" and view.get("rejoin"):
+            parts.append((f"재참가를 기다려요 (판돈 {chips(view['rejoin']['cost'])}칩)", ""))
+        if view.get("phase") == "rebuy":
+            parts.append((f"리바이를 기다려요: {', '.join(view.get('rebuyPending', []))}", ""))
+        return parts
+
+    def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        return next((s for s in view["seats"] if s["id"] == self.nickname), None)
+
+    def _mine_parts(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        seat = self._own_seat(view) if self.in_game else None
+        if seat is None or not seat.get("inHand"):
+            return [("관전 중이에요", "dim")] if not self.in_game else []
+        cards = [c for c in seat.get("cards", []) if "id" in c]
+        choosing = self._choosing(view)
+        parts: list[tuple[str, str]] = [("내 패: ", "")]
+        for i, card in enumerate(cards):
+            label = card_label(card)
+            if choosing:
+                mark = "*" if card["id"] in self.selected else " "
+                parts.append((f"{i + 1}[{mark}{label}] ", "bold reverse" if mark == "*" else "bold"))
+            else:
+                chosen = seat.get("chosenIds")
+                dim = chosen is not None and card["id"] not in chosen
+                parts.append((label + "  ", "dim strike" if dim else "bold"))
+        hint = view.get("myHand")
+        if hint:
+            style = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}.get(
+                hint.get("strength", ""), "bold"
+            )
+            parts.append((f" {hint['name']}", style))
+            if hint.get("hint") and hint["hint"] != hint["name"]:
+                parts.append((f"  {hint['hint']}", "dim"))
+        return parts
+
+    def _choosing(self, view: dict[str, Any]) -> bool:
+        return any(a["type"] == "choose" for a in self.legal()) and view.get("handPhase") == "choose"
+
+    def _status_parts(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        pending = view.get("pending") or {}
+        phase = pending.get("phase")
+        me = self.nickname
+        if phase == "finished":
+            return [("게임이 끝났어요", "bold")]
+        if phase == "betting":
+            actor = view.get("actor")
+            if actor == me:
+                return [("내 차례예요! ", "bold reverse"), ("1~8 키나 버튼으로 행동하세요", "")]
+            return [(f"{actor}님 차례", "")]
+        waiting = pending.get("players", [])
+        if phase == "choose":
+            if self._choosing(view):
+                return [("카드 2장을 고르세요: 1·2·3 키, Enter 확정", "bold reverse")]
+            return [(f"카드를 고르는 중: {', '.join(waiting)}", "")]
+        if phase == "rejoin":
+            if me in waiting:
+                return [("구사 재경기에 다시 참가할까요? y/n", "bold reverse")]
+            return [(f"재참가 여부를 기다려요: {', '.join(waiting)}", "")]
+        if phase == "rebuy":
+            if me in waiting:
+                return [("칩이 떨어졌어요. 칩을 다시 받을까요? y/n", "bold reverse")]
+            return [(f"리바이 여부를 기다려요: {', '.join(waiting)}", "")]
+        if phase == "handEnd":
+            if any(a["type"] == "ready" for a in self.legal()):
+                return [("판이 끝났어요. Space 다음 판 준비", "")]
+            return [("다음 판을 기다려요", "")]
+        return []
+
+    def _game_prompts(self, view: dict[str, Any]) -> list[tuple[str, str, bool]]:
+        prompts: list[tuple[str, str, bool]] = []
+        legal = self.legal()
+        kinds = {a["type"]: a for a in legal}
+        if self._choosing(view):
+            seat = self._own_seat(view) or {}
+            for i, card in enumerate(c for c in seat.get("cards", []) if "id" in c):
+                mark = "*" if card["id"] in self.selected else ""
+                prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_label(card)}", True))
+            prompts.append(("confirm", "Enter 확정", len(self.selected) == 2))
+            if view.get("myHand") and view["myHand"].get("recommended"):
+                prompts.append(("recommend", "r 추천", True))
+        elif "rejoin" in kinds:
+            accept = next((a for a in legal if a["type"] == "rejoin" and a["accept"]), None)
+            cost = f" (+{chips(accept['amount'])})" if accept else ""
+            prompts.append(("answer(True)", f"y 재참가{cost}", accept is not None))
+            prompts.append(("answer(False)", "n 안 함", True))
+        elif "rebuy" in kinds:
+            prompts.append(("answer(True)", "y 칩 다시 받기", True))
+            prompts.append(("answer(False)", "n 그만하기", True))
+        elif "ready" in kinds:
+            prompts.append(("ready", "Space 준비", True))
+        prompts.append(("leave", "q 나가기", True))
+        return prompts
+
+    def _tick(self) -> None:
+        status = self.query_one("#status", CountdownLine)
+        if self._deadline_at is None:
+            status.seconds = None
+        else:
+            status.seconds = max(0, int(self._deadline_at - time.monotonic() + 0.999))
+
+    # ------------------------------------------------------------------ actions
+    def say(self, text: str) -> None:
+        self.query_one("#message", Line).show((text, "bold red") if text else "")
+
+    def _act(self, action: dict[str, Any]) -> None:
+        error = self.manager.act(self.room_id, self.nickname, action)
+        self.say(error or "")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button_id = event.button.id or ""
+        if button_id.startswith("bet-"):
+            self._act({"type": button_id[4:]})
+            return
+        action = self.query_one(PromptBar).action_for(event.button)
+        if action:
+            self.run_action(action)
+
+    def action_num(self, n: int) -> None:
+        view = self.view
+        if view is None or not self.in_game:
+            return
+        if self._choosing(view):
+            seat = self._own_seat(view) or {}
+            cards = [c["id"] for c in seat.get("cards", []) if "id" in c]
+            if n <= len(cards):
+                card = cards[n - 1]
+                if card in self.selected:
+                    self.selected.remove(card)
+                else:
+                    self.selected = (self.selected + [card])[-2:]
+                self._redraw()
+            return
+        kind = BET_ORDER[n - 1]
+        if any(a["type"] == kind for a in self.legal()):
+            self._act({"type": kind})
+        elif self.legal():
+            self.say(f"지금은 {ACTION_NAMES[kind]}를 할 수 없어요")
+
+    def action_confirm(self) -> None:
+        view = self.view
+        if view is None or not self._choosing(view):
+            return
+        if len(self.selected) != 2:
+            self.say("카드 두 장을 골라 주세요")
+            return
+        chosen, self.selected = list(self.selected), []
+        self._act({"type": "choose", "cardIds": chosen})
+
+    def action_recommend(self) -> None:
+        view = self.view
+        if view is None or not self._choosing(view) or not view.get("myHand"):
+            return
+        self.selected = list(view["myHand"].get("recommended") or [])[:2]
+        self._redraw()
+
+    def action_answer(self, accept: bool) -> None:
+        for action in self.legal():
+            if action["type"] in ("rejoin", "rebuy") and action.get("accept") == accept:
+                self._act({"type": action["type"], "accept": accept})
+                return
+
+    def action_ready(self) -> None:
+        if any(a["type"] == "ready" for a in self.legal()):
+            self._act({"type": "ready"})
+
+    def action_start(self) -> None:
+        try:
+            self.manager.start(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    def action_join(self) -> None:
+        if self.seated:
+            return
+        try:
+            self.manager.join(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    def action_leave(self) -> None:
+        from .confirm import ConfirmScreen
+
+        if self.in_game:
+            question = "게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?"
+            self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
+        else:
+            self._leave_confirmed(True)
+
+    def _leave_confirmed(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.manager.leave(self.room_id, self.nickname)
+        self._close()
+
+    def _close(self) -> None:
+        """Back to the lobby (also from under a modal that is still open)."""
+        while self.app.screen is not self and len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        if self.app.screen is self:
+            self.app.pop_screen()

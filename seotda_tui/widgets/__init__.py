@@ -1,0 +1,1 @@
+"""Table widgets: seats, action bar, prompts, and (card.py) the hwatu cards."""

@@ -1,0 +1,246 @@
+"""Textual pilot tests: two (or three) apps sharing one RoomManager, as two SSH sessions would."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from types import SimpleNamespace
+from typing import Any
+
+from engine import DECK
+from seotda_tui.app import SeotdaApp, make_app_factory
+from seotda_tui.clock import FakeClock
+from seotda_tui.rooms import RoomManager
+from seotda_tui.screens.create_room import CreateRoomScreen
+from seotda_tui.screens.lobby import LobbyScreen
+from seotda_tui.screens.table import TableScreen
+from seotda_tui.widgets.seats import SeatList
+
+SIZE = (80, 24)
+
+
+def screen_text(app: SeotdaApp) -> str:
+    """What the terminal would show, as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def manager() -> RoomManager:
+    return RoomManager(clock=FakeClock(), seed_source=lambda: 42)
+
+
+def app_for(m: RoomManager, nick: str) -> SeotdaApp:
+    return make_app_factory(m)(SimpleNamespace(nickname=nick), None)
+
+
+async def settle(*pilots: Any) -> None:
+    for _ in range(2):
+        for pilot in pilots:
+            await pilot.pause()
+
+
+def own_cards(m: RoomManager, room_id: str, nick: str) -> list[str]:
+    """The truth, read from the server side."""
+    game = m._rooms[room_id].game
+    return [DECK[i].label for i in game.state.hand.players[nick].hand]
+
+
+async def test_lobby_lists_rooms_live() -> None:
+    m = manager()
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert "아직 방이 없어요" in screen_text(app)
+        room = m.create_room("민수", "민수네 판", {})
+        await settle(pilot)
+        text = screen_text(app)
+        assert "민수네 판" in text and "1/10" in text and "대기 중" in text
+        m.join(room.id, "지영")
+        await settle(pilot)
+        assert "2/10" in screen_text(app)
+        m.leave(room.id, "민수")
+        m.leave(room.id, "지영")
+        await settle(pilot)
+        assert "민수네 판" not in screen_text(app)
+
+
+async def test_create_form_covers_every_option_and_shows_engine_errors() -> None:
+    m = manager()
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, CreateRoomScreen)
+        assert len(form.values()) == 20
+        form.set_value("starting_chips", 500)
+        form.set_value("base_unit", 50)
+        await settle(pilot)
+        await pilot.click("#form-create")
+        await settle(pilot)
+        assert isinstance(app.screen, CreateRoomScreen)
+        assert "시작 칩(500)보다 클 수 없어요" in screen_text(app)
+        assert m.rooms() == []
+        form.set_value("base_unit", 10)
+        form.set_value("card_mode", "three")
+        form.set_value("hints", False)
+        await settle(pilot)
+        await pilot.click("#form-create")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        (room,) = m.rooms()
+        assert room.options.card_mode == "three" and room.options.hints is False
+        assert room.max_players == 6 and room.host == "영희"
+
+
+async def test_too_small_terminal_shows_only_the_notice() -> None:
+    app = app_for(manager(), "영희")
+    async with app.run_test(size=(70, 20)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "창을 키워 주세요" in text and "로비" not in text
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        text = screen_text(app)
+        assert "창을 키워 주세요" not in text and "로비" in text
+
+
+async def test_two_players_create_join_start_and_see_only_their_own_cards() -> None:
+    m = manager()
+    host, guest = app_for(m, "영희"), app_for(m, "철수")
+    async with host.run_test(size=SIZE) as ph, guest.run_test(size=SIZE) as pg:
+        await ph.press("n")
+        await settle(ph)
+        await ph.click("#form-create")
+        await settle(ph, pg)
+        assert isinstance(host.screen, TableScreen)
+        (room,) = m.rooms()
+        # the guest sees the room in the lobby and joins it with Enter
+        assert "영희의 방" in screen_text(guest)
+        await pg.press("enter")
+        await settle(ph, pg)
+        assert isinstance(guest.screen, TableScreen)
+        assert "철수" in screen_text(host)
+        # only the host may start: the guest's "s" does nothing
+        await pg.press("s")
+        await settle(ph, pg)
+        assert m.room(room.id).status == "waiting"
+        await ph.press("s")
+        await settle(ph, pg)
+        assert m.room(room.id).status == "playing"
+        for app, me, other in ((host, "영희", "철수"), (guest, "철수", "영희")):
+            mine, theirs = own_cards(m, room.id, me), own_cards(m, room.id, other)
+            text = screen_text(app)
+            assert all(label in text for label in mine)
+            assert not any(label in text for label in theirs if label not in mine)
+            seats = {i.name: i for i in app.screen.query_one(SeatList).infos}
+            assert seats[other].cards == "[?]" and seats[me].cards == " ".join(mine)
+
+
+async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    actor = m._rooms[room.id].game.state.hand.actor
+    other = "철수" if actor == "영희" else "영희"
+    a, b = app_for(m, actor), app_for(m, other)
+    async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
+        await settle(pa, pb)  # both go straight to the table: they hold seats
+        assert isinstance(a.screen, TableScreen) and isinstance(b.screen, TableScreen)
+        assert "내 차례예요" in screen_text(a) and f"{actor}님 차례" in screen_text(b)
+        assert "3 삥 (+10)" in screen_text(a)
+        await pa.press("3")  # 삥
+        await settle(pa, pb)
+        seats = {i.name: i for i in b.screen.query_one(SeatList).infos}
+        assert seats[actor].bet == 10 and seats[actor].action == "삥"
+        text = screen_text(b)
+        assert f"{actor} 삥 10" in text and "판돈 30칩" in text and "4 콜 (+10)" in text
+        # an illegal key explains itself in Korean and changes nothing
+        await pa.press("2")
+        await settle(pa)
+        assert m._rooms[room.id].game.state.hand.actor == other
+
+
+async def test_reconnect_returns_to_the_same_seat_and_cards() -> None:
+    m = RoomManager(clock=FakeClock(), seed_source=lambda: 42, reconnect_grace=60)
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    cards = own_cards(m, room.id, "철수")
+    first = app_for(m, "철수")
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(first.screen, TableScreen)
+    assert m.room(room.id).offline == ("철수",)
+    again = app_for(m, "철수")
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(again.screen, TableScreen)
+        assert m.room(room.id).offline == ()
+        assert all(label in screen_text(again) for label in cards)
+
+
+async def test_offline_seat_shows_connection_lost_to_others() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    m.session_connected("철수")
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        m.session_disconnected("철수")
+        await settle(pilot)
+        seats = {i.name: i for i in app.screen.query_one(SeatList).infos}
+        assert "연결 끊김" in seats["철수"].badges
+        assert "[연결 끊김]" in screen_text(app)
+
+
+async def test_three_card_choose_and_spectator() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {"cardMode": "three"})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    async with AsyncExitStack() as stack:
+        apps = {nick: app_for(m, nick) for nick in ("영희", "철수", "구경꾼")}
+        pilots = {nick: await stack.enter_async_context(app.run_test(size=SIZE)) for nick, app in apps.items()}
+        await settle(*pilots.values())
+        # the spectator watches from the lobby with "w"
+        await pilots["구경꾼"].press("w")
+        await settle(*pilots.values())
+        watcher = apps["구경꾼"].screen
+        assert isinstance(watcher, TableScreen) and "관전 중이에요" in screen_text(apps["구경꾼"])
+        assert not watcher.query_one("#actions").display
+        # both check through the first betting round → everyone holds three cards
+        for _ in range(2):
+            actor = m._rooms[room.id].game.state.hand.actor
+            await pilots[actor].press("2")
+            await settle(*pilots.values())
+        assert m._rooms[room.id].game.state.hand.phase == "choose"
+        text = screen_text(apps["영희"])
+        assert "카드 2장을 고르세요" in text
+        for nick in ("영희", "철수"):
+            await pilots[nick].press("1", "3", "enter")
+            await settle(*pilots.values())
+        hand = m._rooms[room.id].game.state.hand
+        for nick in ("영희", "철수"):
+            rp = hand.players[nick]
+            assert rp.chosen == [rp.hand[0], rp.hand[2]]
+        assert hand.phase == "betting"
+        spectator_text = screen_text(apps["구경꾼"])
+        for nick in ("영희", "철수"):
+            for card_id in hand.players[nick].hand:
+                assert DECK[card_id].label not in spectator_text
+
+
+async def test_korean_input_method_keys_work() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("ㄴ")  # "s" with a 두벌식 input method on
+        await settle(pilot)
+        assert m.room(room.id).status == "playing"
