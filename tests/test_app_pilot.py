@@ -14,6 +14,7 @@ from seotda_tui.screens.create_room import CreateRoomScreen
 from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.table import TableScreen
 from seotda_tui.widgets.seats import SeatList
+from seotda_tui.widgets.texts import card_short
 
 SIZE = (80, 24)
 
@@ -133,7 +134,9 @@ async def test_two_players_create_join_start_and_see_only_their_own_cards() -> N
             assert all(label in text for label in mine)
             assert not any(label in text for label in theirs if label not in mine)
             seats = {i.name: i for i in app.screen.query_one(SeatList).infos}
-            assert seats[other].cards == "[?]" and seats[me].cards == " ".join(mine)
+            ids = m._rooms[room.id].game.state.hand.players[me].hand
+            assert seats[other].cards == "[?]"
+            assert seats[me].cards == " ".join(card_short({"id": i}) for i in ids)
 
 
 async def test_a_bet_by_one_shows_on_the_others_screen() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
 
@@ -53,8 +54,9 @@ class LobbyScreen(BaseScreen):
         table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
         for label, key in COLUMNS:
             table.add_column(label, key=key)
-        yield table
-        yield Static(EMPTY, id="lobby-empty")
+        with Vertical(id="lobby-list"):
+            yield table
+            yield Static(EMPTY, id="lobby-empty")
         yield Static("", id="lobby-message")
         yield Footer()
 

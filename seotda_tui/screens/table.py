@@ -27,6 +27,7 @@ from ..widgets.texts import (
     REMATCH_REASONS,
     WIN_REASONS,
     card_label,
+    card_short,
     chips,
     event_lines,
 )
@@ -267,11 +268,9 @@ class TableScreen(BaseScreen):
             last = s.get("lastAction")
             action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
             if s.get("revealed"):
-                cards = " · ".join(card_label(c) for c in s["revealed"])
+                cards = " ".join(card_short(c) for c in s["revealed"])
             elif s.get("inHand"):
-                cards = " ".join(
-                    card_label(c) if "id" in c else "[?]" for c in s.get("cards", [])
-                )
+                cards = " ".join(card_short(c) for c in s.get("cards", []))
             else:
                 cards = ""
             infos.append(
@@ -292,6 +291,8 @@ class TableScreen(BaseScreen):
 
     @staticmethod
     def _pot_parts(view: dict[str, Any]) -> list[tuple[str, str]]:
+        if view.get("handPhase") == "handEnd" and not view.get("pot"):
+            return []  # paid out: the banner says who won
         parts = [(f"판돈 {chips(view.get('pot', 0))}칩", "bold yellow")]
         pots = view.get("pots") or []
         if len(pots) > 1:
@@ -349,9 +350,7 @@ class TableScreen(BaseScreen):
             style = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}.get(
                 hint.get("strength", ""), "bold"
             )
-            parts.append((f" {hint['name']}", style))
-            if hint.get("hint") and hint["hint"] != hint["name"]:
-                parts.append((f"  {hint['hint']}", "dim"))
+            parts.append((f" {hint.get('hint') or hint['name']}", style))
         return parts
 
     def _choosing(self, view: dict[str, Any]) -> bool:

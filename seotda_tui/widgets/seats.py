@@ -68,9 +68,6 @@ class SeatRow(Widget):
         line.append("▶ " if i.actor else "  ", "bold yellow")
         line.append(_pad(i.name, self.name_cells), "bold" if i.me else "")
         line.append(" 선 " if i.dealer else "    ", "bold cyan")
-        for badge in i.badges:
-            line.append(f"[{badge}]", BADGE_STYLES.get(badge, ""))
-            line.append(" ")
         if i.stack is not None:
             stack = f"{chips(i.stack)}칩"
             line.append(" " * max(0, 9 - cell_len(stack)) + stack)
@@ -81,7 +78,10 @@ class SeatRow(Widget):
         if i.cards:
             line.append(f"  {i.cards}", "bold" if i.me else "")
         if i.hand_name:
-            line.append(f"  = {i.hand_name}", "bold green")
+            line.append(f" {i.hand_name}", "bold green")
+        for badge in i.badges:
+            line.append(" ")
+            line.append(f"[{badge}]", BADGE_STYLES.get(badge, ""))
         return line
 
 

@@ -40,7 +40,7 @@ END_REASONS = {
 
 #: Korean labels of every option value, for the create-room form and the lobby.
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "card_mode": {"two": "2장 섯다", "three": "3장 섯다 (3장 중 2장)"},
+    "card_mode": {"two": "2장 섯다", "three": "3장 섯다 (골라 쓰기)"},
     "deal_mode": {"twoRounds": "1장씩 두 번", "oneRound": "2장 한 번에"},
     "starting_chips": {v: f"{v:,}칩" for v in (500, 1000, 2000, 5000)},
     "base_unit": {v: f"{v}칩" for v in (2, 10, 20, 50)},
@@ -75,6 +75,18 @@ def card_label(card: Mapping[str, Any]) -> str:
     if card.get("hidden") or "id" not in card:
         return "??"
     return DECK[int(card["id"])].label
+
+
+_SHORT_KIND = {"gwang": "광", "yeol": "열"}
+
+
+def card_short(card: Mapping[str, Any]) -> str:
+    """"3광", "7열", "9띠", "8일" (8월 일반): a seat line has no room for full labels."""
+    if card.get("hidden") or "id" not in card:
+        return "[?]"
+    c = DECK[int(card["id"])]
+    kind = _SHORT_KIND.get(c.kind) or ("일" if c.month == 8 else "띠")
+    return f"{c.month}{kind}"
 
 
 def cards_label(cards: list[Mapping[str, Any]]) -> str:
