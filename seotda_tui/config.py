@@ -1,0 +1,243 @@
+"""Server settings from one TOML file, ``SEOTDA_*`` environment variables and flags.
+
+Precedence (later wins): built-in defaults < TOML file (``--config``) < environment < flags.
+Every setting has one name used in all three places: TOML ``[section] key``, environment
+``SEOTDA_KEY`` (upper case), flag ``--key`` (dashes). A bad value raises ``ConfigError`` naming the
+key and where it came from; ``seotda-server --check-config`` prints the effective settings.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from engine import Options, OptionsError
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names the key."""
+
+
+def _positive_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError("양의 정수여야 해요 (must be a positive integer)")
+    return value
+
+
+def _port(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
+        raise ValueError("0..65535 사이의 정수여야 해요 (must be a port number)")
+    return value
+
+
+def _non_negative_number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ValueError("0 이상의 수여야 해요 (must be a number ≥ 0)")
+    return float(value)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("문자열이어야 해요 (must be a string)")
+    return value
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value in (None, "") else _text(value)
+
+
+def _path(value: Any) -> Path:
+    return Path(_text(value)).expanduser()
+
+
+def _optional_path(value: Any) -> Path | None:
+    return None if value in (None, "") else _path(value)
+
+
+def _choice(*choices: str) -> Callable[[Any], str]:
+    def parse(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"{', '.join(choices)} 중 하나여야 해요 (must be one of them)")
+        return str(value)
+
+    return parse
+
+
+@dataclass(frozen=True)
+class _Key:
+    section: str
+    name: str
+    parse: Callable[[Any], Any]
+    help: str
+
+
+KEYS: tuple[_Key, ...] = (
+    _Key("server", "host", _text, "들을 주소"),
+    _Key("server", "port", _port, "들을 포트 (0 = 빈 포트)"),
+    _Key("server", "hostkey_dir", _path, "호스트 키 폴더"),
+    _Key("server", "data_dir", _path, "SQLite 데이터 폴더"),
+    _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
+    _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
+    _Key("auth", "password", _optional_text, "공용 서버 비밀번호 (password 모드)"),
+    _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),
+    _Key("limits", "max_sessions", _positive_int, "동시 접속 상한"),
+    _Key("limits", "max_sessions_per_ip", _positive_int, "IP당 동시 접속 상한"),
+    _Key("limits", "connect_rate", _non_negative_number, "IP당 초당 새 연결 (토큰 버킷 속도)"),
+    _Key("limits", "connect_burst", _positive_int, "IP당 연결 버스트 (토큰 버킷 크기)"),
+    _Key("limits", "auth_failures", _positive_int, "차단까지 허용하는 인증 실패 횟수"),
+    _Key("limits", "auth_jail_seconds", _non_negative_number, "인증 실패 차단 시간(초)"),
+    _Key("limits", "login_grace", _non_negative_number, "SSH 로그인 제한 시간(초)"),
+    _Key("limits", "idle_timeout", _non_negative_number, "로비 무활동 종료 시간(초, 0 = 끔)"),
+    _Key("limits", "idle_warning", _non_negative_number, "무활동 종료 전 경고 시간(초)"),
+    _Key("limits", "keepalive_interval", _non_negative_number, "SSH keepalive 간격(초)"),
+    _Key("limits", "keepalive_count_max", _positive_int, "응답 없는 keepalive 허용 횟수"),
+    _Key("limits", "input_rate", _positive_int, "세션당 입력 바이트/초 상한"),
+    _Key("limits", "input_burst", _positive_int, "세션당 입력 버스트 바이트"),
+    _Key("limits", "reconnect_grace", _non_negative_number, "끊긴 플레이어 자리 유지 시간(초)"),
+    _Key("log", "log_level", _choice("debug", "info", "warning", "error"), "로그 수준"),
+    _Key("log", "log_format", _choice("kv", "json"), "로그 형식 (key=value 또는 JSON)"),
+)
+_BY_NAME = {k.name: k for k in KEYS}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective server settings (defaults are what a 1-vCPU VPS survives)."""
+
+    host: str = "0.0.0.0"
+    port: int = 2222
+    hostkey_dir: Path = Path("hostkeys")
+    data_dir: Path = Path("data")
+    motd: str = ""
+    auth_mode: str = "open"
+    password: str | None = None
+    authorized_keys: Path | None = None
+    max_sessions: int = 200
+    max_sessions_per_ip: int = 8
+    connect_rate: float = 1.0
+    connect_burst: int = 10
+    auth_failures: int = 15
+    auth_jail_seconds: float = 300.0
+    login_grace: float = 20.0
+    idle_timeout: float = 1800.0
+    idle_warning: float = 60.0
+    keepalive_interval: float = 15.0
+    keepalive_count_max: int = 4
+    input_rate: int = 4096
+    input_burst: int = 16384
+    reconnect_grace: float = 60.0
+    log_level: str = "info"
+    log_format: str = "kv"
+    room_defaults: Options = field(default_factory=Options)
+
+    def describe(self) -> str:
+        """The effective settings as TOML-like text (passwords masked)."""
+        lines: list[str] = []
+        section = None
+        for key in KEYS:
+            if key.section != section:
+                section = key.section
+                lines.append(f"[{section}]")
+            value = getattr(self, key.name)
+            if key.name == "password" and value:
+                value = "********"
+            lines.append(f"{key.name} = {_show(value)}")
+        lines.append("[room_defaults]")
+        lines += [f"{k} = {_show(v)}" for k, v in self.room_defaults.to_dict().items()]
+        return "\n".join(lines)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return '""'
+    if isinstance(value, (int, float)):
+        return str(value)
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _from_env_text(key: _Key, raw: str) -> Any:
+    """Environment values are text: read numbers for numeric keys."""
+    sample = getattr(Settings(), key.name)
+    if isinstance(sample, bool):
+        return raw.lower() in ("1", "true", "yes", "on")
+    if isinstance(sample, int):
+        try:
+            return int(raw)
+        except ValueError:
+            return raw
+    if isinstance(sample, float):
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
+    return raw
+
+
+def load_settings(
+    config_file: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    flags: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Merge defaults < TOML < environment < flags; ``flags`` values of None are "not given"."""
+    values: dict[str, Any] = {}
+    room: dict[str, Any] = {}
+    if config_file is not None:
+        values, room = _read_toml(config_file)
+    for key in KEYS:
+        raw = (env or {}).get(f"SEOTDA_{key.name.upper()}")
+        if raw is not None:
+            values[key.name] = _parse(key, _from_env_text(key, raw), f"SEOTDA_{key.name.upper()}")
+    for name, value in (flags or {}).items():
+        if value is None:
+            continue
+        key = _BY_NAME.get(name)
+        if key is None:
+            raise ConfigError(f"알 수 없는 설정이에요: --{name.replace('_', '-')}")
+        values[name] = _parse(key, value, f"--{name.replace('_', '-')}")
+    if values.get("password") and "auth_mode" not in values:
+        values["auth_mode"] = "password"
+    if values.get("authorized_keys") and "auth_mode" not in values:
+        values["auth_mode"] = "keys"
+    try:
+        defaults = Options.from_dict(room)
+    except OptionsError as exc:
+        raise ConfigError(f"[room_defaults]: {exc}") from exc
+    settings = Settings(**values, room_defaults=defaults)
+    if settings.auth_mode == "password" and not settings.password:
+        raise ConfigError("auth_mode = \"password\" 에는 password 설정이 필요해요")
+    if settings.auth_mode == "keys" and settings.authorized_keys is None:
+        raise ConfigError("auth_mode = \"keys\" 에는 authorized_keys 설정이 필요해요")
+    return settings
+
+
+def _parse(key: _Key, value: Any, where: str) -> Any:
+    try:
+        return key.parse(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from exc
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"설정 파일이 없어요: {path}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: TOML 형식이 올바르지 않아요: {exc}") from exc
+    values: dict[str, Any] = {}
+    sections = {k.section for k in KEYS} | {"room_defaults"}
+    for section, table in data.items():
+        if section not in sections or not isinstance(table, dict):
+            raise ConfigError(f"{path}: 알 수 없는 설정 구역이에요: [{section}]")
+        if section == "room_defaults":
+            continue
+        for name, value in table.items():
+            key = _BY_NAME.get(name)
+            if key is None or key.section != section:
+                raise ConfigError(f"{path}: 알 수 없는 설정이에요: [{section}] {name}")
+            values[name] = _parse(key, value, f"{path}: [{section}] {name}")
+    return values, dict(data.get("room_defaults", {}))

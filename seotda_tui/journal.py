@@ -1,0 +1,163 @@
+"""Crash-safe game journal in SQLite: a room's options, seed, seats and every applied action.
+
+An action is committed (one transaction, WAL, ``synchronous=FULL``) before anyone sees its effect,
+so after a crash ``Game.replay(options, players, seed, log)`` rebuilds exactly what players saw.
+Finished games keep their result. Nothing here knows about sockets or screens.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import Game, Options
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    room_id     TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    host        TEXT NOT NULL,
+    options     TEXT NOT NULL,
+    seed        TEXT NOT NULL,
+    players     TEXT NOT NULL,
+    bots        TEXT NOT NULL DEFAULT '{}',
+    started_at  REAL NOT NULL,
+    finished_at REAL,
+    result      TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    room_id TEXT NOT NULL REFERENCES games(room_id),
+    seq     INTEGER NOT NULL,
+    player  TEXT,
+    action  TEXT NOT NULL,
+    at      REAL NOT NULL,
+    PRIMARY KEY (room_id, seq)
+);
+"""
+
+
+@dataclass(frozen=True)
+class JournaledGame:
+    """An unfinished game as it was journaled; ``rebuild()`` replays it."""
+
+    room_id: str
+    name: str
+    host: str
+    options: Options
+    seed: str
+    players: list[str]
+    bots: dict[str, str]
+    log: list[tuple[str | None, dict[str, Any]]]
+    last_at: float
+
+    def rebuild(self) -> Game:
+        return Game.replay(self.options, self.players, self.seed, self.log)
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+        self._seq: dict[str, int] = {}
+
+    def close(self) -> None:
+        self._db.close()
+
+    def start_game(
+        self,
+        room_id: str,
+        name: str,
+        host: str,
+        options: Options,
+        seed: str,
+        players: list[str],
+        bots: dict[str, str] | None = None,
+    ) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
+            self._db.execute(
+                "INSERT OR REPLACE INTO games (room_id, name, host, options, seed, players, bots,"
+                " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    room_id,
+                    name,
+                    host,
+                    json.dumps(options.to_dict()),
+                    seed,
+                    json.dumps(players, ensure_ascii=False),
+                    json.dumps(bots or {}, ensure_ascii=False),
+                    time.time(),
+                ),
+            )
+        self._seq[room_id] = 0
+
+    def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
+        """Append one applied action (``player=None`` = a timeout) in its own transaction."""
+        seq = self._seq.get(room_id)
+        if seq is None:
+            row = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE room_id = ?", (room_id,)
+            ).fetchone()
+            seq = int(row[0])
+        seq += 1
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT INTO actions (room_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
+                (room_id, seq, player, json.dumps(action, ensure_ascii=False), time.time()),
+            )
+        self._seq[room_id] = seq
+
+    def finish(self, room_id: str, result: dict[str, Any] | None) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "UPDATE games SET finished_at = ?, result = ? WHERE room_id = ?",
+                (time.time(), json.dumps(result, ensure_ascii=False), room_id),
+            )
+        self._seq.pop(room_id, None)
+
+    def open_games(self) -> list[JournaledGame]:
+        """Every game that was started and never finished, with its action log."""
+        games: list[JournaledGame] = []
+        rows = self._db.execute(
+            "SELECT room_id, name, host, options, seed, players, bots, started_at FROM games"
+            " WHERE finished_at IS NULL ORDER BY started_at"
+        ).fetchall()
+        for room_id, name, host, options, seed, players, bots, started in rows:
+            log_rows = self._db.execute(
+                "SELECT player, action, at FROM actions WHERE room_id = ? ORDER BY seq", (room_id,)
+            ).fetchall()
+            games.append(
+                JournaledGame(
+                    room_id=room_id,
+                    name=name,
+                    host=host,
+                    options=Options.from_dict(json.loads(options)),
+                    seed=seed,
+                    players=json.loads(players),
+                    bots=json.loads(bots),
+                    log=[(p, json.loads(a)) for p, a, _ in log_rows],
+                    last_at=log_rows[-1][2] if log_rows else started,
+                )
+            )
+        return games
+
+    def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT room_id, name, finished_at, result FROM games WHERE finished_at IS NOT NULL"
+            " ORDER BY finished_at DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [
+            {"roomId": r, "name": n, "finishedAt": f, "result": json.loads(res) if res else None}
+            for r, n, f, res in rows
+        ]
