@@ -1,0 +1,85 @@
+"""End to end over real SSH: two players' terminals (pyte screens) share one RoomManager."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+from engine import DECK
+from seotda_tui.app import make_app_factory
+from seotda_tui.rooms import RoomManager
+
+from .ssh_harness import SSHClient, ssh_server
+
+
+def truth(manager: RoomManager, nick: str) -> list[str]:
+    """The player's real cards, read on the server side."""
+    room = manager._rooms[manager.room_of(nick)]  # type: ignore[index]
+    return [DECK[i].label for i in room.game.state.hand.players[nick].hand]  # type: ignore[union-attr]
+
+
+def actor(manager: RoomManager, nick: str) -> str:
+    room = manager._rooms[manager.room_of(nick)]  # type: ignore[index]
+    return room.game.state.hand.actor  # type: ignore[union-attr,return-value]
+
+
+async def shows_own_cards_only(client: SSHClient, mine: list[str], theirs: list[str]) -> None:
+    await client.wait_for("내 패: " + "  ".join(mine))
+    assert not any(label in client.text for label in theirs if label not in mine)
+
+
+async def test_two_players_over_ssh(tmp_path: Path) -> None:
+    manager = RoomManager(seed_source=lambda: 7, reconnect_grace=30)
+    async with ssh_server(tmp_path, make_app_factory(manager)) as server, AsyncExitStack() as stack:
+        host = await stack.enter_async_context(server.connect("영희", size=(80, 24)))
+        guest_cm = server.connect("철수", size=(80, 24))
+        guest = await guest_cm.__aenter__()
+        try:
+            await host.wait_for("영희님 환영해요")
+            await guest.wait_for("철수님 환영해요")
+            # 영희 creates a room with the default options (Enter in the name field)
+            await host.press("n")
+            await host.wait_for("새 방 만들기")
+            await host.press("enter")
+            await host.wait_for("대기 중")
+            # 철수 sees it in the lobby and joins
+            await guest.wait_for("영희의 방")
+            await guest.press("enter")
+            await guest.wait_for("방장 영희님이 시작하기를")
+            await host.wait_for("철수님이 앉았어요")
+            await host.press("s")
+            await host.wait_for("게임 중")
+            await guest.wait_for("게임 중")
+            await shows_own_cards_only(host, truth(manager, "영희"), truth(manager, "철수"))
+            await shows_own_cards_only(guest, truth(manager, "철수"), truth(manager, "영희"))
+
+            # a bet by one shows on the other's screen
+            first = actor(manager, "영희")
+            mover, watcher = (host, guest) if first == "영희" else (guest, host)
+            await mover.wait_for("내 차례예요")
+            await mover.press("3")  # 삥
+            await watcher.wait_for(f"{first} 삥 10")
+            await watcher.wait_for("내 차례예요")
+            await watcher.wait_for("4 콜 (+10)")
+
+            # resizing: the layout follows, and below 80×24 only the notice shows
+            await guest.resize(200, 60)
+            await guest.wait_for("내 차례예요" if watcher is guest else "님 차례")
+            await guest.resize(70, 20)
+            await guest.wait_for("창을 키워 주세요")
+            await guest.resize(80, 24)
+            await guest.wait_gone("창을 키워 주세요")
+            await guest.wait_for("판돈 30칩")
+
+            # 철수 drops; 영희 sees the seat kept but disconnected
+            cards = truth(manager, "철수")
+        finally:
+            await guest_cm.__aexit__(None, None, None)
+        await host.wait_for("[연결 끊김]")
+        assert manager.room(manager.room_of("철수")).offline == ("철수",)  # type: ignore[arg-type,union-attr]
+        # ...and comes back to the same seat with the same cards, mid-hand
+        back = await stack.enter_async_context(server.connect("철수", size=(80, 24)))
+        await back.wait_for("게임 중")
+        await shows_own_cards_only(back, cards, truth(manager, "영희"))
+        await host.wait_for("철수님이 다시 들어왔어요")
+        assert "[연결 끊김]" not in host.text
