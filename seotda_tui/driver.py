@@ -21,7 +21,7 @@ import sys
 from codecs import getincrementaldecoder
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, TextIO
+from typing import IO, Any, BinaryIO, Literal, TextIO, cast
 
 from rich.color import ColorSystem
 from rich.console import Console
@@ -321,7 +321,7 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
     app._capture_stdout = _STRAY_OUTPUT  # type: ignore[assignment]
     app._capture_stderr = _STRAY_OUTPUT  # type: ignore[assignment]
     app.error_console = Console(
-        file=_LogStream(logging.getLogger("seotda.app"), logging.ERROR, per_write=True),
+        file=cast(IO[str], _LogStream(logging.getLogger("seotda.app"), logging.ERROR, per_write=True)),
         width=120,
         color_system=None,
         markup=False,

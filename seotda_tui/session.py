@@ -20,7 +20,7 @@ import asyncssh
 from textual.app import App
 
 from .auth import Identity
-from .driver import ChannelLink, clamp_size, color_system_for, prepare_app, run_app
+from .driver import ChannelLink, color_system_for, prepare_app, run_app
 
 if TYPE_CHECKING:
     from .server import ServerState
@@ -141,7 +141,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     # -- asyncssh callbacks ------------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
 
     def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:

@@ -24,8 +24,13 @@ from typing import Any
 
 import asyncssh
 import pyte
+from textual.app import App, ComposeResult
+from textual.events import Key, Resize
+from textual.widgets import Static
 
+from seotda_tui.auth import Identity
 from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
+from seotda_tui.session import DisconnectReason, SessionContext
 
 DEFAULT_TIMEOUT = 5.0
 
@@ -272,13 +277,6 @@ def keys_text(keys: Iterable[asyncssh.SSHKey]) -> str:
 
 
 # -- a tiny app for testing the transport itself ---------------------------------
-
-from textual.app import App, ComposeResult  # noqa: E402
-from textual.events import Key, Resize  # noqa: E402
-from textual.widgets import Static  # noqa: E402
-
-from seotda_tui.auth import Identity  # noqa: E402
-from seotda_tui.session import DisconnectReason, SessionContext  # noqa: E402
 
 
 class ProbeApp(App[None]):

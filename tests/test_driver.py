@@ -23,7 +23,6 @@ from seotda_tui.driver import (
     MAX_COLUMNS,
     MAX_ROWS,
     ChannelLink,
-    SSHDriver,
     clamp_size,
     color_system_for,
     prepare_app,

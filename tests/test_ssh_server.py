@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import stat
 from pathlib import Path
 
@@ -80,15 +81,18 @@ async def test_initial_size_comes_from_the_pty_request(tmp_path: Path) -> None:
 
 async def test_colour_depth_follows_each_client(tmp_path: Path) -> None:
     apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps) as server:
-        async with server.connect("eight", term_type="xterm-256color") as c256:
-            async with server.connect("true", term_type="xterm", env={"COLORTERM": "truecolor"}) as ctc:
-                await c256.wait_for("안녕 eight")
-                await ctc.wait_for("안녕 true")
-                assert apps.latest("eight").ctx.color_system == "256"
-                assert apps.latest("true").ctx.color_system == "truecolor"
-                assert b"38;5;" in c256.output and b"38;2;" not in c256.output
-                assert b"38;2;" in ctc.output
+    truecolor = {"COLORTERM": "truecolor"}
+    async with (
+        ssh_server(tmp_path, apps) as server,
+        server.connect("eight", term_type="xterm-256color") as c256,
+        server.connect("true", term_type="xterm", env=truecolor) as ctc,
+    ):
+        await c256.wait_for("안녕 eight")
+        await ctc.wait_for("안녕 true")
+        assert apps.latest("eight").ctx.color_system == "256"
+        assert apps.latest("true").ctx.color_system == "truecolor"
+        assert b"38;5;" in c256.output and b"38;2;" not in c256.output
+        assert b"38;2;" in ctc.output
 
 
 # -- what is refused ---------------------------------------------------------------------
@@ -224,40 +228,42 @@ async def test_authorized_keys_allowlist(tmp_path: Path) -> None:
 
 async def test_sessions_are_independent_and_a_crash_stays_local(tmp_path: Path) -> None:
     apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps) as server:
-        async with server.connect("alice") as a, server.connect("bob") as b:
-            await a.wait_for("안녕 alice")
-            await b.wait_for("안녕 bob")
-            await a.type("aaa")
-            await b.type("bb")
-            await a.wait_for("typed=aaa")
-            await b.wait_for("typed=bb")
-            assert "typed=aaa" not in b.text
-            await b.type("!")  # ProbeApp raises on "!"
-            await b.wait_closed()
-            assert "문제가 생겨" in b.output_text
-            assert apps.latest("bob").disconnects == [DisconnectReason.APP_CRASHED]
-            await a.type("a")
-            await a.wait_for("typed=aaaa")
-            async with server.connect("carol") as c:  # the server still takes players
-                await c.wait_for("안녕 carol")
+    async with (
+        ssh_server(tmp_path, apps) as server,
+        server.connect("alice") as a,
+        server.connect("bob") as b,
+    ):
+        await a.wait_for("안녕 alice")
+        await b.wait_for("안녕 bob")
+        await a.type("aaa")
+        await b.type("bb")
+        await a.wait_for("typed=aaa")
+        await b.wait_for("typed=bb")
+        assert "typed=aaa" not in b.text
+        await b.type("!")  # ProbeApp raises on "!"
+        await b.wait_closed()
+        assert "문제가 생겨" in b.output_text
+        assert apps.latest("bob").disconnects == [DisconnectReason.APP_CRASHED]
+        await a.type("a")
+        await a.wait_for("typed=aaaa")
+        async with server.connect("carol") as c:  # the server still takes players
+            await c.wait_for("안녕 carol")
 
 
 async def test_same_nickname_replaces_the_first_session(tmp_path: Path) -> None:
     apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps) as server:
-        async with server.connect("alice") as first:
-            await first.wait_for("안녕 alice")
-            async with server.connect("alice") as second:
-                await first.wait_closed()
-                assert "다른 곳에서 같은 닉네임으로 접속" in first.output_text
-                await second.wait_for("안녕 alice")
-                old, new = apps.apps
-                assert old.disconnects == [DisconnectReason.REPLACED]
-                assert new.disconnects == []
-                await second.type("x")
-                await second.wait_for("typed=x")
-                assert server.handle is not None and server.handle.nicknames() == ["alice"]
+    async with ssh_server(tmp_path, apps) as server, server.connect("alice") as first:
+        await first.wait_for("안녕 alice")
+        async with server.connect("alice") as second:
+            await first.wait_closed()
+            assert "다른 곳에서 같은 닉네임으로 접속" in first.output_text
+            await second.wait_for("안녕 alice")
+            old, new = apps.apps
+            assert old.disconnects == [DisconnectReason.REPLACED]
+            assert new.disconnects == []
+            await second.type("x")
+            await second.wait_for("typed=x")
+            assert server.handle is not None and server.handle.nicknames() == ["alice"]
 
 
 async def test_client_dropping_ends_its_app(tmp_path: Path) -> None:
@@ -351,3 +357,69 @@ async def test_endless_password_guessing_is_cut_off(tmp_path: Path) -> None:
             )
     finally:
         await server.stop()
+
+
+# -- the real OpenSSH client ---------------------------------------------------------------
+
+
+def _openssh(port: int, user: str, *extra: str, command: tuple[str, ...] = ()) -> list[str]:
+    return [
+        "ssh", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        "-o", "PubkeyAuthentication=no", "-o", "ConnectTimeout=5", *extra, f"{user}@127.0.0.1",
+        *command,
+    ]
+
+
+async def _run_openssh(args: list[str], script: list[tuple[str, bytes]]) -> tuple[int, str, str]:
+    """Run ssh; for each (text, keys): wait until text appeared in its output, then send keys."""
+    proc = await asyncio.create_subprocess_exec(
+        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    seen = b""
+    try:
+        for text, keys in script:
+            while text.encode() not in seen:
+                chunk = await asyncio.wait_for(proc.stdout.read(4096), 5)
+                assert chunk, f"ssh ended before {text!r}: {seen.decode(errors='replace')}"
+                seen += chunk
+            proc.stdin.write(keys)
+            await proc.stdin.drain()
+        rest, err = await asyncio.wait_for(proc.communicate(), 5)
+        return proc.returncode or 0, (seen + rest).decode(errors="replace"), err.decode()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+needs_openssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client")
+
+
+@needs_openssh
+async def test_openssh_client_plays_and_quits_cleanly(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps) as server:
+        code, out, _ = await _run_openssh(
+            _openssh(server.port, "철수", "-tt"),
+            [("안녕 철수", "한글".encode()), ("typed=한글", b"\x11")],  # then ctrl+q
+        )
+        assert code == 0
+        assert out.rstrip().endswith("\x1b[?1049l\x1b[?25h\x1b[?1004l")
+
+
+@needs_openssh
+async def test_openssh_client_is_refused_where_it_should_be(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps) as server:
+        code, out, _ = await _run_openssh(_openssh(server.port, "alice", "-T"), [])
+        assert code == 1 and "터미널(PTY)" in out
+        code, _, err = await _run_openssh(_openssh(server.port, "alice", command=("ls",)), [])
+        assert code == 255 and "exec request failed" in err
+        code, out, _ = await _run_openssh(_openssh(server.port, "a b", "-tt"), [])
+        assert code == 1 and "공백" in out
+        code, _, err = await _run_openssh(_openssh(server.port, "evil\x1b[2J", "-tt"), [])
+        assert code == 255 and "Prohibited character" in err  # asyncssh's own SASLprep check
+        assert apps.apps == []
