@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -57,7 +58,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="호스트 키를 두는 폴더 (기본 hostkeys/)")
     parser.add_argument("--data-dir", type=Path, default=Path("data"),
                         help="SQLite 파일을 두는 폴더 (기본 data/)")
-    parser.add_argument("--password", default=None, help="모두가 함께 쓰는 서버 비밀번호")
+    parser.add_argument("--password", default=os.environ.get("SEOTDA_PASSWORD") or None,
+                        help="모두가 함께 쓰는 서버 비밀번호 (환경 변수 SEOTDA_PASSWORD 로도 줄 수 있어요)")
     parser.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
                         help="이 파일(authorized_keys 형식)에 있는 키만 받아요")
     parser.add_argument("--reconnect-grace", type=float, default=60.0, metavar="SECONDS",
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     except HostKeyError as exc:
         log.error("%s", exc)
         return 1
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # port in use, unreadable --authorized-keys, ...
         log.error("서버를 시작할 수 없어요: %s", exc)
         return 1
     return 0

@@ -91,8 +91,8 @@ class SessionContext:
 class _PasswordPrompt:
     """A minimal masked line editor, used before any app runs."""
 
-    def __init__(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        self._chan = chan
+    def __init__(self, write: Callable[[bytes], None]) -> None:
+        self._write = write
         self._decode = getincrementaldecoder("utf-8")(errors="ignore").decode
         self._chars: list[str] = []
         self.result: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
@@ -102,7 +102,7 @@ class _PasswordPrompt:
             return
         for ch in self._decode(data):
             if ch in "\r\n":
-                self._chan.write(b"\r\n")
+                self._write(b"\r\n")
                 self.result.set_result("".join(self._chars))
                 return
             if ch in "\x03\x04":
@@ -111,10 +111,10 @@ class _PasswordPrompt:
             if ch in "\x7f\x08":
                 if self._chars:
                     self._chars.pop()
-                    self._chan.write(b"\b \b")
+                    self._write(b"\b \b")
             elif ch.isprintable() and len(self._chars) < 256:
                 self._chars.append(ch)
-                self._chan.write(b"*")
+                self._write(b"*")
 
     def cancel(self) -> None:
         if not self.result.done():
@@ -301,11 +301,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     async def _ask_password(self) -> bool:
         """In --password mode, a not-yet-registered key also has to know the password."""
-        chan = self._chan
-        assert chan is not None
         for attempt in range(PASSWORD_TRIES):
-            self._prompt = _PasswordPrompt(chan)
-            chan.write("서버 비밀번호: ".encode())
+            self._prompt = _PasswordPrompt(self._write)
+            self._write("서버 비밀번호: ".encode())
             try:
                 answer = await asyncio.wait_for(self._prompt.result, PASSWORD_TIMEOUT)
             except TimeoutError:
@@ -318,7 +316,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 return True
             await asyncio.sleep(0.3)
             if attempt < PASSWORD_TRIES - 1:
-                chan.write("비밀번호가 맞지 않아요. 다시 입력해 주세요.\r\n".encode())
+                self._write("비밀번호가 맞지 않아요. 다시 입력해 주세요.\r\n".encode())
         return False
 
     async def _play(self, ctx: SessionContext) -> int:
