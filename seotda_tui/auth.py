@@ -20,7 +20,6 @@ Modes:
 from __future__ import annotations
 
 import hmac
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,7 +75,11 @@ class AuthPolicy:
         """
         if self.authorized is not None and self.authorized.validate(key, "", peer_ip) is None:
             return False
-        owner = self.store.key_for(unicodedata.normalize("NFC", username))
+        try:
+            nickname = validate_nickname(username)
+        except ValueError:
+            return True  # let it in: the session will say what is wrong with the name
+        owner = self.store.key_for(nickname)
         return owner is None or owner == key.get_fingerprint("sha256")
 
     def check_password(self, candidate: str) -> bool:

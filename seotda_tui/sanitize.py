@@ -38,6 +38,14 @@ BIDI_CONTROLS = frozenset(
 # room or join neighbours in ways terminals disagree about.
 _INVISIBLES = frozenset("\u115f\u1160\u3164\uffa0\u180e\ufe0e\ufe0f\u034f")
 
+# SSH user names go through SASLprep (NFKC), which turns a lone "ㅋ" into the
+# conjoining jamo U+110F; terminals draw those badly, so map them back.
+_COMPAT_JAMO = {
+    unicodedata.normalize("NFKC", chr(cp)): chr(cp)
+    for cp in range(0x3131, 0x318F)
+    if len(unicodedata.normalize("NFKC", chr(cp))) == 1
+}
+
 _WHITESPACE_CONTROLS = frozenset("\t\n\r\v\f\u0085\u2028\u2029")
 _MAX_COMBINING_PER_CHAR = 2
 # Rich/Textual markup uses these; refusing them in nicknames keeps a name like
@@ -119,6 +127,7 @@ def validate_nickname(name: str) -> str:
     identity, so the player must pick one that is already clean.
     """
     name = unicodedata.normalize("NFC", name)
+    name = "".join(_COMPAT_JAMO.get(ch, ch) for ch in name)
     if not name:
         raise ValueError("닉네임이 비어 있어요. 'ssh 닉네임@서버' 형식으로 접속해 주세요.")
     if "\x1b" in name or "\x9b" in name or any(_is_control(ch) for ch in name):

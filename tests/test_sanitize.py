@@ -61,6 +61,12 @@ def test_bad_nicknames_are_refused_in_korean(name: str, fragment: str) -> None:
     assert fragment in str(info.value)
 
 
+def test_lone_conjoining_jamo_become_compatibility_jamo() -> None:
+    # what SASLprep (NFKC) makes of "ㅋㅋ" on its way through SSH
+    assert validate_nickname("\u110f\u110f") == "ㅋㅋ"
+    assert validate_nickname("ㅇㅇ") == "ㅇㅇ"
+
+
 def test_nickname_limit_counts_cells_not_characters() -> None:
     assert validate_nickname("가" * 8) == "가" * 8  # 16 cells
     assert validate_nickname("x" * 16) == "x" * 16

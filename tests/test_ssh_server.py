@@ -48,6 +48,17 @@ async def test_korean_nickname_is_the_identity(tmp_path: Path) -> None:
         assert server.handle is not None and server.handle.nicknames() == ["철수"]
 
 
+async def test_jamo_nickname_survives_saslprep(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    mine, other = key_pair(), key_pair()
+    async with ssh_server(tmp_path, apps) as server:
+        async with server.connect("ㅋㅋ", key=mine) as c:
+            await c.wait_for("안녕 ㅋㅋ")
+            assert apps.latest("ㅋㅋ").identity.nickname == "ㅋㅋ"
+        with pytest.raises(asyncssh.PermissionDenied):  # bound: the other key fails at the key stage
+            await server.open_connection("ㅋㅋ", key=other, kbdint_auth=False, password_auth=False)
+
+
 async def test_hangul_split_across_packets_arrives_intact(tmp_path: Path) -> None:
     apps = ProbeFactory()
     async with ssh_server(tmp_path, apps) as server, server.connect("영희") as c:
