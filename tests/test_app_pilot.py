@@ -247,3 +247,94 @@ async def test_korean_input_method_keys_work() -> None:
         await pilot.press("ㄴ")  # "s" with a 두벌식 input method on
         await settle(pilot)
         assert m.room(room.id).status == "playing"
+
+
+def play_until(m: RoomManager, room_id: str, done: Any, limit: int = 2000) -> None:
+    """Drive the game server-side: raise as hard as allowed, call otherwise, ready up."""
+    for _ in range(limit):
+        game = m._rooms[room_id].game
+        if done(game):
+            return
+        pending = game.pending()
+        for nick in pending["players"]:
+            legal = game.legal_actions(nick)
+            kinds = [a["type"] for a in legal]
+            for kind in ("full", "half", "call", "check", "ready", "choose"):
+                if kind in kinds:
+                    action: dict[str, Any] = {"type": kind}
+                    if kind == "choose":
+                        action["cardIds"] = game.state.hand.players[nick].hand[:2]
+                    m.act(room_id, nick, action)
+                    break
+            else:
+                m.act(room_id, nick, {"type": legal[0]["type"], "accept": False} if legal else {})
+            break
+    raise AssertionError("the game never got there")
+
+
+async def test_rebuy_prompt_and_answer() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {"startingChips": 500, "maxRaise": "full"})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    play_until(m, room.id, lambda g: g.state.phase == "rebuy")
+    busted = m._rooms[room.id].game.state.rebuy_pending[0]
+    app = app_for(m, busted)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "y 칩 다시 받기" in text and "n 그만하기" in text and "[파산]" in text
+        await pilot.press("y")
+        await settle(pilot)
+        seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == busted)
+        assert seat.rebuys == 1 and seat.stack_at_hand_start == 500  # then paid the school
+        assert "칩 다시 받기" not in screen_text(app)
+
+
+async def test_game_end_shows_result_and_room_waits_again() -> None:
+    clock = FakeClock()
+    m = RoomManager(clock=clock, seed_source=lambda: 3)
+    room = m.create_room("영희", "판", {"handLimit": 10})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    host = app_for(m, "영희")
+    async with host.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(200):  # nobody acts: timeouts play the ten hands out
+            if m.room(room.id).status != "playing":
+                break
+            clock.advance(20)
+        await settle(pilot)
+        text = screen_text(host)
+        assert m.room(room.id).status_label == "종료"
+        assert "게임 끝! 10판 종료" in text and "1위 철수  1,000칩  손익 +0" in text
+        assert "s 키로 다시 시작할 수 있어요" in text
+        await pilot.press("s")
+        await settle(pilot)
+        assert m.room(room.id).status == "playing"
+        assert host.screen.query_one("#banner").plain == ""  # the old result is gone
+
+
+async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    m.join(room.id, "민수")
+    m.start(room.id, "영희")
+    app = app_for(m, "민수")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+        assert "정말 나갈까요?" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen) and "민수" in m.room(room.id).players
+        await pilot.press("q")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert m.room(room.id).left == ("민수",) and m.room_of("민수") is None
+        seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == "민수")
+        assert seat.status == "left"

@@ -14,10 +14,15 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
+from textual import events
 from textual.widgets import Button, RichLog
+
+from engine import DECK
 
 from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
+from ..widgets.card import CardView
+from ..widgets.hand import HandCards
 from ..widgets.lines import CountdownLine, Line
 from ..widgets.seats import SeatInfo, SeatList
 from ..widgets.texts import (
@@ -32,6 +37,9 @@ from ..widgets.texts import (
     event_lines,
 )
 from .base import BaseScreen, Pushed
+
+#: Terminal height from which the own cards are drawn large (12×7) instead of compact (6×3).
+LARGE_CARDS_HEIGHT = 36
 
 LOG_LINES = 200
 
@@ -80,7 +88,9 @@ class TableScreen(BaseScreen):
                 yield Line(id="spectators")
                 yield Line(id="pot")
                 yield Line(id="banner")
-                yield Line(id="mine")
+                with Horizontal(id="hand"):
+                    yield HandCards(id="hand-cards")
+                    yield Line(id="mine")
                 yield CountdownLine(id="status")
             yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
         yield PromptBar(id="prompts")
@@ -185,6 +195,7 @@ class TableScreen(BaseScreen):
         self.query_one(SeatList).set_seats(infos)
         self.query_one("#pot", Line).show("")
         self.query_one("#mine", Line).show("")
+        self.query_one(HandCards).show([])
         self.query_one("#banner", Line).show(*self._result_parts())
         is_host = room.host == self.nickname
         enough = len(room.players) >= 2
@@ -215,11 +226,17 @@ class TableScreen(BaseScreen):
         why = END_REASONS.get(result.get("reason", ""))
         if why:
             parts.append((f" ({why})", ""))
+        by_score = self.latest is not None and (
+            self.latest.room.options.end_condition == "hands" or result.get("reason") == "handCap"
+        )
+        start = self.latest.room.options.starting_chips if self.latest else 0
         for row in result.get("ranking", []):
-            parts.append(
-                (f"\n  {row['rank']}위 {row['playerId']}  {chips(row['finalChips'])}칩"
-                 + (f"  점수 {row['score']:+,}" if result.get("reason") != "lastStanding" else ""), "")
-            )
+            line = f"\n  {row['rank']}위 {row['playerId']}  {chips(row['finalChips'])}칩"
+            if by_score:  # §6.6 score = chips - starting chips × rebuys; shown net of the start
+                line += f"  손익 {row['score'] - start:+,}"
+            if row.get("rebuys"):
+                line += f"  리바이 {row['rebuys']}번"
+            parts.append((line, ""))
         return parts
 
     # ------------------------------------------------------------------ the game
@@ -228,6 +245,7 @@ class TableScreen(BaseScreen):
         self.query_one("#pot", Line).show(*self._pot_parts(view))
         self.query_one("#banner", Line).show(*self._banner_parts(view))
         self.query_one("#mine", Line).show(*self._mine_parts(view))
+        self._show_cards(view)
         self.query_one("#status", CountdownLine).show(*self._status_parts(view))
         bar = self.query_one(ActionBar)
         bar.display = self.in_game
@@ -350,8 +368,33 @@ class TableScreen(BaseScreen):
             style = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}.get(
                 hint.get("strength", ""), "bold"
             )
-            parts.append((f" {hint.get('hint') or hint['name']}", style))
+            parts.append((f"\n{hint.get('hint') or hint['name']}", style))
         return parts
+
+    def _show_cards(self, view: dict[str, Any]) -> None:
+        """Draw the own cards; raised = picked for the 3-card choice, dimmed = thrown away."""
+        seat = self._own_seat(view) if self.in_game else None
+        cards = [DECK[c["id"]] for c in (seat or {}).get("cards", []) if "id" in c]
+        chosen = (seat or {}).get("chosenIds")
+        dimmed = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        selected = frozenset(self.selected) if self._choosing(view) else frozenset()
+        size = "large" if self.app.size.height >= LARGE_CARDS_HEIGHT else "compact"
+        self.query_one(HandCards).show(cards, selected, dimmed, size)  # type: ignore[arg-type]
+
+    def on_card_view_clicked(self, event: CardView.Clicked) -> None:
+        """Clicking a card picks it for the 3-card choice (like its number key)."""
+        event.stop()
+        view = self.view
+        if view is None or event.card is None or not self._choosing(view):
+            return
+        seat = self._own_seat(view) or {}
+        ids = [c["id"] for c in seat.get("cards", []) if "id" in c]
+        if event.card.id in ids:
+            self.action_num(ids.index(event.card.id) + 1)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.latest is not None:
+            self._redraw()
 
     def _choosing(self, view: dict[str, Any]) -> bool:
         return any(a["type"] == "choose" for a in self.legal()) and view.get("handPhase") == "choose"

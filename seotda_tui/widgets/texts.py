@@ -151,8 +151,7 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "fold":
         return [f"{p} 다이" + (" (자동)" if event.get("auto") else "")]
     if kind == "timeout":
-        what = {"check": "체크", "die": "다이", "choose": "자동 선택", "rejoin": "불참", "rebuy": "그만하기"}
-        return [f"{p} 시간 초과 → {what.get(event.get('action', ''), '자동')}"]
+        return [f"{p} 시간 초과"]  # the automatic action follows as its own event
     if kind == "away":
         return [f"{p} 자리 비움" if event.get("away") else f"{p} 돌아왔어요"]
     if kind == "chosen":
