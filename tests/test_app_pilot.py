@@ -33,9 +33,8 @@ def app_for(m: RoomManager, nick: str) -> SeotdaApp:
 
 
 async def settle(*pilots: Any) -> None:
-    for _ in range(2):
-        for pilot in pilots:
-            await pilot.pause()
+    for pilot in pilots:
+        await pilot.pause()
 
 
 def own_cards(m: RoomManager, room_id: str, nick: str) -> list[str]:
@@ -338,3 +337,12 @@ async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:
         assert m.room(room.id).left == ("민수",) and m.room_of("민수") is None
         seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == "민수")
         assert seat.status == "left"
+
+
+async def test_markup_in_a_room_name_is_shown_as_text() -> None:
+    m = manager()
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        m.create_room("민수", "[/]깨진[bold]방", {})
+        await settle(pilot)
+        assert "[/]깨진[bold]방" in screen_text(app)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widget import Widget
@@ -81,7 +82,7 @@ class CreateRoomScreen(BaseScreen):
         try:
             options = Options.from_dict(self.values())
         except OptionsError as exc:
-            error.update(str(exc))
+            error.update(Text(str(exc)))
             return None
         error.update("")
         return options
@@ -111,7 +112,7 @@ class CreateRoomScreen(BaseScreen):
         try:
             room = self.manager.create_room(self.nickname, name, options)
         except (RoomError, OptionsError) as exc:
-            self.query_one("#form-error", Static).update(str(exc))
+            self.query_one("#form-error", Static).update(Text(str(exc)))
             return
         self.dismiss(room.id)
 

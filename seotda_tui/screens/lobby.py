@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widget import Widget
@@ -62,7 +63,7 @@ class LobbyScreen(BaseScreen):
 
     def on_mount(self) -> None:
         self.query_one("#lobby-title", Static).update(
-            f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기"
+            Text(f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기")
         )
         self._unsubscribe = self.manager.subscribe_lobby(self.deliver)
         self.query_one(DataTable).focus()
@@ -86,17 +87,17 @@ class LobbyScreen(BaseScreen):
             del self._cells[room_id]
         for room_id, cells in wanted.items():
             old = self._cells.get(room_id)
-            if old is None:
-                table.add_row(*cells, key=room_id)
+            if old is None:  # Text, not str: DataTable would read a room name as markup
+                table.add_row(*(Text(c) for c in cells), key=room_id)
             else:
                 for (_, key), before, after in zip(COLUMNS, old, cells):
                     if before != after:
-                        table.update_cell(room_id, key, after)
+                        table.update_cell(room_id, key, Text(after))
             self._cells[room_id] = cells
         self.query_one("#lobby-empty", Static).display = not wanted
 
     def say(self, text: str) -> None:
-        self.query_one("#lobby-message", Static).update(text)
+        self.query_one("#lobby-message", Static).update(Text(text))  # may quote a room name
 
     def _selected(self) -> str | None:
         table = self.query_one(DataTable)

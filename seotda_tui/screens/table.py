@@ -101,7 +101,7 @@ class TableScreen(BaseScreen):
         try:
             self._unsubscribe = self.manager.subscribe_room(self.room_id, self.nickname, self.deliver)
         except RoomError as exc:
-            self.app.notify(str(exc))
+            self.app.notify(str(exc), markup=False)
             self.app.pop_screen()
             return
         self.set_interval(1.0, self._tick)
