@@ -9,7 +9,8 @@ app stays inside it: the manager guards every callback.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from textual import events
 from textual.app import App

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 
 class Cancellable(Protocol):
@@ -45,7 +46,7 @@ class LoopClock:
 
 
 class _FakeHandle:
-    __slots__ = ("when", "callback", "cancelled")
+    __slots__ = ("callback", "cancelled", "when")
 
     def __init__(self, when: float, callback: Callable[[], None]) -> None:
         self.when = when

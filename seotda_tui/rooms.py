@@ -43,8 +43,9 @@ import itertools
 import logging
 import secrets
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from engine import Game, IllegalAction, Options, OptionsError
 
@@ -408,7 +409,8 @@ class RoomManager:
         if room.host in room.players:
             return []
         online = [p for p in room.players if p not in room.offline]
-        new_host = (online or room.players or [None])[0]
+        candidates = online or room.players
+        new_host = candidates[0] if candidates else None
         room.host = new_host
         return [{"type": "host", "player": new_host}] if new_host else []
 

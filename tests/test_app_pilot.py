@@ -346,3 +346,22 @@ async def test_markup_in_a_room_name_is_shown_as_text() -> None:
         m.create_room("민수", "[/]깨진[bold]방", {})
         await settle(pilot)
         assert "[/]깨진[bold]방" in screen_text(app)
+
+
+async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.click("#prompt-0")  # "s 시작"
+        await settle(pilot)
+        assert m.room(room.id).status == "playing"
+        game = m._rooms[room.id].game
+        if game.state.hand.actor != "영희":
+            m.act(room.id, game.state.hand.actor, {"type": "check"})
+            await settle(pilot)
+        await pilot.click("#bet-ping")
+        await settle(pilot)
+        assert game.state.hand.players["영희"].last_action == "ping"

@@ -157,7 +157,7 @@ def test_waiting_player_or_spectator_who_disconnects_leaves() -> None:
 
 
 def test_each_session_gets_only_its_own_view() -> None:
-    manager, clock, room_id, inboxes = make("a", "b", "c")
+    manager, _clock, room_id, inboxes = make("a", "b", "c")
     spectator = Inbox()
     manager.watch(room_id, "s")
     manager.subscribe_room(room_id, "s", spectator)
@@ -189,7 +189,7 @@ def test_each_session_gets_only_its_own_view() -> None:
 
 
 def test_illegal_action_returns_korean_reason_and_changes_nothing() -> None:
-    manager, clock, room_id, inboxes = make("a", "b")
+    manager, _clock, room_id, inboxes = make("a", "b")
     manager.start(room_id, "a")
     game = game_of(manager, room_id)
     before = game.state_hash()
@@ -203,7 +203,7 @@ def test_illegal_action_returns_korean_reason_and_changes_nothing() -> None:
 
 
 def test_a_bet_is_pushed_to_the_other_player() -> None:
-    manager, clock, room_id, inboxes = make("a", "b")
+    manager, _clock, room_id, inboxes = make("a", "b")
     manager.start(room_id, "a")
     mover = actor(inboxes)
     other = "b" if mover == "a" else "a"
@@ -322,7 +322,7 @@ def test_two_player_game_ends_when_the_offline_player_never_returns() -> None:
 
 
 def test_leaving_mid_game_tells_the_engine() -> None:
-    manager, clock, room_id, inboxes = make("a", "b", "c")
+    manager, _clock, room_id, inboxes = make("a", "b", "c")
     manager.start(room_id, "a")
     manager.leave(room_id, "a")
     assert {"type": "leave", "player": "a"} in inboxes["b"].events()
@@ -334,7 +334,7 @@ def test_leaving_mid_game_tells_the_engine() -> None:
 
 
 def test_a_failing_subscriber_does_not_stop_the_others() -> None:
-    manager, clock, room_id, inboxes = make("a", "b")
+    manager, _clock, room_id, inboxes = make("a", "b")
 
     def broken(update: RoomUpdate) -> None:
         raise RuntimeError("boom")
@@ -346,7 +346,7 @@ def test_a_failing_subscriber_does_not_stop_the_others() -> None:
 
 
 def test_log_is_bounded_and_public() -> None:
-    manager, clock, room_id, inboxes = make("a", "b", hand_limit=50)
+    manager, clock, room_id, _inboxes = make("a", "b", hand_limit=50)
     manager.start(room_id, "a")
     for _ in range(400):
         clock.advance(20)

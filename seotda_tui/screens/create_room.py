@@ -7,10 +7,11 @@ the rules.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch
@@ -31,33 +32,32 @@ ON_OFF = {True: "켬", False: "끔"}
 class CreateRoomScreen(BaseScreen):
     """Dismisses with the new room's id, or None when cancelled."""
 
-    BINDINGS = [Binding("escape", "cancel", "취소")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "취소")]
 
     def compose_body(self) -> Iterable[Widget]:
         defaults = Options()
         yield Static("새 방 만들기 · Tab 이동 · Enter 선택 · Esc 취소", id="form-title")
-        with VerticalScroll(id="form"):
-            with Grid(id="form-grid"):
-                yield Label("방 이름", classes="form-label")
-                yield Input(
-                    value=f"{self.nickname}의 방", max_length=40, id="room-name", compact=True
-                )
-                for spec in SPECS:
-                    yield Label(spec.label, classes="form-label")
-                    value = getattr(defaults, spec.field)
-                    if spec.field in BOOL_FIELDS:
-                        with Horizontal(classes="switch-cell"):
-                            yield Switch(value=value, id=f"opt-{spec.field}")
-                            yield Label(ON_OFF[value], id=f"onoff-{spec.field}")
-                    else:
-                        labels = CHOICE_LABELS[spec.field]
-                        yield Select(
-                            [(labels[c], c) for c in spec.choices],
-                            value=value,
-                            allow_blank=False,
-                            compact=True,
-                            id=f"opt-{spec.field}",
-                        )
+        with VerticalScroll(id="form"), Grid(id="form-grid"):
+            yield Label("방 이름", classes="form-label")
+            yield Input(
+                value=f"{self.nickname}의 방", max_length=40, id="room-name", compact=True
+            )
+            for spec in SPECS:
+                yield Label(spec.label, classes="form-label")
+                value = getattr(defaults, spec.field)
+                if spec.field in BOOL_FIELDS:
+                    with Horizontal(classes="switch-cell"):
+                        yield Switch(value=value, id=f"opt-{spec.field}")
+                        yield Label(ON_OFF[value], id=f"onoff-{spec.field}")
+                else:
+                    labels = CHOICE_LABELS[spec.field]
+                    yield Select(
+                        [(labels[c], c) for c in spec.choices],
+                        value=value,
+                        allow_blank=False,
+                        compact=True,
+                        id=f"opt-{spec.field}",
+                    )
         yield Static("", id="form-error")
         with Horizontal(id="form-buttons"):
             yield Button("만들기", variant="primary", id="form-create", compact=True)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
+from textual.widgets.data_table import CellDoesNotExist
 
 from ..rooms import RoomError, RoomSummary
 from ..widgets.texts import option_summary
@@ -34,7 +37,7 @@ def row_cells(room: RoomSummary) -> tuple[str, ...]:
 class LobbyScreen(BaseScreen):
     """Room list updated in place: rows are added, removed or patched cell by cell."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "create", "새 방 만들기"),
         Binding("enter", "join", "참가"),
         Binding("w", "watch", "관전"),
@@ -104,10 +107,9 @@ class LobbyScreen(BaseScreen):
         if not self._cells or table.cursor_row < 0:
             return None
         try:
-            key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
-        except Exception:
+            return table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
+        except CellDoesNotExist:
             return None
-        return key
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -8,13 +8,14 @@ changed — a bet by one player repaints that seat, the pot and the action bar, 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual import events
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual import events
 from textual.widgets import Button, RichLog
 
 from engine import DECK
@@ -44,8 +45,8 @@ LARGE_CARDS_HEIGHT = 36
 LOG_LINES = 200
 
 
-def _bindings() -> list[Binding]:
-    keys = [Binding(str(n), f"num({n})", show=False) for n in range(1, 9)]
+def _bindings() -> list[BindingType]:
+    keys: list[BindingType] = [Binding(str(n), f"num({n})", show=False) for n in range(1, 9)]
     # (key, Korean-IME key on a 두벌식 layout, action)
     pairs = [
         ("enter", None, "confirm"),
@@ -68,7 +69,7 @@ def _bindings() -> list[Binding]:
 class TableScreen(BaseScreen):
     """One room, seen by one session."""
 
-    BINDINGS = _bindings()
+    BINDINGS: ClassVar[list[BindingType]] = _bindings()
 
     def __init__(self, room_id: str) -> None:
         super().__init__()
@@ -469,7 +470,7 @@ class TableScreen(BaseScreen):
         error = self.manager.act(self.room_id, self.nickname, action)
         self.say(error or "")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         button_id = event.button.id or ""
         if button_id.startswith("bet-"):
@@ -477,7 +478,7 @@ class TableScreen(BaseScreen):
             return
         action = self.query_one(PromptBar).action_for(event.button)
         if action:
-            self.run_action(action)
+            await self.run_action(action)
 
     def action_num(self, n: int) -> None:
         view = self.view

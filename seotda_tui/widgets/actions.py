@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal
 from textual.widgets import Button
 
@@ -33,7 +34,7 @@ class BarButton(Button, can_focus=False):
 class ActionBar(Grid):
     """다이 체크 삥 콜 따당 쿼터 하프 풀, always in this order; illegal ones disabled."""
 
-    def compose(self):  # type: ignore[override]
+    def compose(self) -> ComposeResult:
         for kind in BET_ORDER:
             yield BarButton(f"{BET_KEYS[kind]} {ACTION_NAMES[kind]}", id=f"bet-{kind}")
 
@@ -62,7 +63,7 @@ class PromptBar(Horizontal):
         self._actions: list[str] = [""] * self.SLOTS
         self._prompts: tuple[tuple[str, str, bool], ...] = ()
 
-    def compose(self):  # type: ignore[override]
+    def compose(self) -> ComposeResult:
         for i in range(self.SLOTS):
             button = BarButton("", id=f"prompt-{i}")
             button.display = False

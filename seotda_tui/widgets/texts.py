@@ -5,7 +5,8 @@ Kept apart from the widgets so the wording is in one place and testable without 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine import DECK, Options
 from engine.options import SPECS
