@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, RichLog
 
-from engine import DECK
+from engine import DECK, evaluate
 
 from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
@@ -353,19 +353,24 @@ class TableScreen(BaseScreen):
         if seat is None or not seat.get("inHand"):
             return [("관전 중이에요", "dim")] if not self.in_game else []
         cards = [c for c in seat.get("cards", []) if "id" in c]
-        choosing = self._choosing(view)
+        chosen = seat.get("chosenIds")
         parts: list[tuple[str, str]] = [("내 패: ", "")]
         for i, card in enumerate(cards):
-            label = card_label(card)
-            if choosing:
-                mark = "*" if card["id"] in self.selected else " "
-                parts.append((f"{i + 1}[{mark}{label}] ", "bold reverse" if mark == "*" else "bold"))
-            else:
-                chosen = seat.get("chosenIds")
-                dim = chosen is not None and card["id"] not in chosen
-                parts.append((label + "  ", "dim strike" if dim else "bold"))
+            thrown = chosen is not None and card["id"] not in chosen
+            parts.append(("  " if i else "", ""))
+            parts.append((card_label(card), "dim strike" if thrown else "bold"))
         hint = view.get("myHand")
-        if hint:
+        if self._choosing(view):
+            if len(self.selected) == 2 and self.room is not None:
+                a, b = (DECK[i] for i in self.selected)
+                rank = evaluate(a, b, self.room.options)
+                parts.append((f"\n고른 패: {a.label} + {b.label} = {rank.name}", "bold"))
+            else:
+                parts.append(("\n두 장을 고르세요 (1·2·3 키나 카드 클릭)", ""))
+            if hint and hint.get("recommended"):
+                a, b = (DECK[i] for i in hint["recommended"])
+                parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
+        elif hint:
             style = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}.get(
                 hint.get("strength", ""), "bold"
             )
@@ -438,7 +443,7 @@ class TableScreen(BaseScreen):
             seat = self._own_seat(view) or {}
             for i, card in enumerate(c for c in seat.get("cards", []) if "id" in c):
                 mark = "*" if card["id"] in self.selected else ""
-                prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_label(card)}", True))
+                prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_short(card)}", True))
             prompts.append(("confirm", "Enter 확정", len(self.selected) == 2))
             if view.get("myHand") and view["myHand"].get("recommended"):
                 prompts.append(("recommend", "r 추천", True))
