@@ -365,3 +365,59 @@ async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
         await pilot.click("#bet-ping")
         await settle(pilot)
         assert game.state.hand.players["영희"].last_action == "ping"
+
+
+async def test_spectator_sits_down_in_a_waiting_room() -> None:
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    app = app_for(m, "민수")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert m.room(room.id).spectators == ("민수",)
+        assert "j 참가" in screen_text(app)
+        await pilot.press("j")
+        await settle(pilot)
+        assert m.room(room.id).players == ("영희", "민수")
+        assert "방장 영희님이 시작하기를 기다려요" in screen_text(app)
+
+
+async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
+    """Rare phases, driven with synthetic views: each prompt maps to one engine action."""
+    import dataclasses
+
+    from seotda_tui.screens.base import Pushed
+
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    m.join(room.id, "철수")
+    m.start(room.id, "영희")
+    sent: list[dict[str, Any]] = []
+    m.act = lambda room_id, nick, action: sent.append(action)  # type: ignore[method-assign]
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.latest is not None
+        base = screen.latest
+        cases = [
+            ("rejoin", [{"type": "rejoin", "accept": True, "amount": 40},
+                        {"type": "rejoin", "accept": False, "amount": 0}],
+             "y 재참가 (+40)", "y", {"type": "rejoin", "accept": True}),
+            ("rebuy", [{"type": "rebuy", "accept": True, "amount": 0},
+                       {"type": "rebuy", "accept": False, "amount": 0}],
+             "n 그만하기", "n", {"type": "rebuy", "accept": False}),
+            ("handEnd", [{"type": "ready", "amount": 0}], "Space 준비", "space", {"type": "ready"}),
+        ]
+        for phase, legal, label, key, expected in cases:
+            view = dict(base.view or {})
+            view.update(legalActions=legal, handPhase="rejoin" if phase == "rejoin" else "handEnd",
+                        phase="rebuy" if phase == "rebuy" else "playing",
+                        pending={"phase": phase, "players": ["영희"], "seconds": 15})
+            screen.post_message(Pushed(dataclasses.replace(base, view=view, events=())))
+            await settle(pilot)
+            assert label in screen_text(app), screen_text(app)
+            await pilot.press(key)
+            await settle(pilot)
+            assert sent[-1] == expected

@@ -26,9 +26,12 @@ class BarButton(Button, can_focus=False):
     def show(self, label: str, enabled: bool) -> None:
         if self._shown == (label, not enabled):
             return
+        width_changed = label != self._shown[0]
         self._shown = (label, not enabled)
         self.label = label
         self.disabled = not enabled
+        if width_changed:  # Button.label does not re-layout: an auto-width button must
+            self.refresh(layout=True)
 
 
 class ActionBar(Grid):
