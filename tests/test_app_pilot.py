@@ -421,3 +421,18 @@ async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
             await pilot.press(key)
             await settle(pilot)
             assert sent[-1] == expected
+
+
+async def test_form_greys_out_options_that_do_not_apply() -> None:
+    app = app_for(manager(), "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert form.query_one("#opt-rebuy_limit").disabled  # rebuy defaults to unlimited
+        assert not form.query_one("#opt-deal_mode").disabled
+        form.set_value("rebuy", "limited")
+        form.set_value("card_mode", "three")
+        await settle(pilot)
+        assert not form.query_one("#opt-rebuy_limit").disabled
+        assert form.query_one("#opt-deal_mode").disabled

@@ -36,7 +36,7 @@ class CreateRoomScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         defaults = Options()
-        yield Static("새 방 만들기 · Tab 이동 · Enter 선택 · Esc 취소", id="form-title")
+        yield Static("새 방 만들기 · Tab 이동 · Enter 고르기 (방 이름 칸에서는 만들기) · Esc 취소", id="form-title")
         with VerticalScroll(id="form"), Grid(id="form-grid"):
             yield Label("방 이름", classes="form-label")
             yield Input(
@@ -65,6 +65,7 @@ class CreateRoomScreen(BaseScreen):
 
     def on_mount(self) -> None:
         self.query_one("#room-name", Input).focus()
+        self._grey_out_ignored()
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -78,6 +79,7 @@ class CreateRoomScreen(BaseScreen):
         self.query_one(f"#opt-{field}").value = value  # type: ignore[attr-defined]
 
     def _check(self) -> Options | None:
+        self._grey_out_ignored()
         error = self.query_one("#form-error", Static)
         try:
             options = Options.from_dict(self.values())
@@ -86,6 +88,17 @@ class CreateRoomScreen(BaseScreen):
             return None
         error.update("")
         return options
+
+    def _grey_out_ignored(self) -> None:
+        """§2: some options only matter with others (e.g. 판 수 only when ending by hands)."""
+        values = self.values()
+        for field, used in (
+            ("deal_mode", values["card_mode"] == "two"),
+            ("hand_limit", values["end_condition"] == "hands"),
+            ("rebuy_limit", values["rebuy"] == "limited"),
+            ("mung_gusa", values["gusa"]),
+        ):
+            self.query_one(f"#opt-{field}").disabled = not used
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self._check()
