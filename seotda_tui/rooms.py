@@ -7,7 +7,8 @@ timers behind an injectable :class:`~seotda_tui.clock.Clock`, so it is unit-test
 
 API (all synchronous; call from the event loop's thread)::
 
-    manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None)
+    manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None)
+    manager.room_defaults -> Options                  # what the create-room form starts from
     manager.rooms() -> list[RoomSummary]             # the lobby list
     manager.room(room_id) -> RoomSummary | None
     manager.room_of(nick) -> str | None              # the one room a nickname is in
@@ -20,6 +21,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
+    manager.close()                                   # shutdown: cancel every timer
 
 Callbacks run synchronously inside the manager call that caused the change, possibly on another
 session's task: they must only hand the update over (e.g. post a message) and never call back into
@@ -172,8 +174,11 @@ class RoomManager:
         reconnect_grace: float = 60.0,
         seed_source: Callable[[], int | str] | None = None,
         max_rooms: int = MAX_ROOMS,
+        room_defaults: Options | None = None,
     ) -> None:
         self.clock: Clock = clock or LoopClock()
+        #: What the create-room form starts from (the server's ``[room_defaults]`` setting).
+        self.room_defaults = room_defaults or Options()
         self.reconnect_grace = reconnect_grace
         self._seed_source = seed_source or (lambda: secrets.randbits(64))
         self.max_rooms = max_rooms
@@ -184,6 +189,18 @@ class RoomManager:
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._ids = itertools.count(1)
         self._sub_ids = itertools.count(1)
+
+    def close(self) -> None:
+        """Server shutdown: stop every timer so nothing fires into a stopped loop."""
+        for room in list(self._rooms.values()):
+            self._cancel_timer(room)
+            for timer in room.offline.values():
+                if timer is not None:
+                    timer.cancel()
+            room.subscribers.clear()
+        self._rooms.clear()
+        self._where.clear()
+        self._lobby_subs.clear()
 
     # ------------------------------------------------------------------ queries
     def rooms(self) -> list[RoomSummary]:

@@ -6,7 +6,7 @@ from contextlib import AsyncExitStack
 from types import SimpleNamespace
 from typing import Any
 
-from engine import DECK
+from engine import DECK, Options
 from seotda_tui.app import SeotdaApp, make_app_factory
 from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomManager
@@ -436,3 +436,13 @@ async def test_form_greys_out_options_that_do_not_apply() -> None:
         await settle(pilot)
         assert not form.query_one("#opt-rebuy_limit").disabled
         assert form.query_one("#opt-deal_mode").disabled
+
+
+async def test_form_starts_from_the_server_room_defaults() -> None:
+    m = RoomManager(clock=FakeClock(), room_defaults=Options(starting_chips=2000, hints=False))
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        values = app.screen.values()
+        assert values["starting_chips"] == 2000 and values["hints"] is False

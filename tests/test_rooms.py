@@ -355,3 +355,18 @@ def test_log_is_bounded_and_public() -> None:
     entries = manager.log(room_id)
     assert 0 < len(entries) <= 300
     assert all(e.get("type") != "dealt" or "cards" not in e for e in entries)
+
+
+def test_room_defaults_and_close() -> None:
+    clock = FakeClock()
+    defaults = Options(starting_chips=2000, turn_seconds=30)
+    manager = RoomManager(clock=clock, room_defaults=defaults)
+    assert manager.room_defaults is defaults
+    room = manager.create_room("a", "x", defaults)
+    manager.join(room.id, "b")
+    manager.start(room.id, "a")
+    manager.session_connected("b")
+    manager.session_disconnected("b")
+    assert len(clock.pending) == 2  # the turn deadline and b's reconnect grace
+    manager.close()
+    assert clock.pending == [] and manager.rooms() == []

@@ -35,7 +35,7 @@ class CreateRoomScreen(BaseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "취소")]
 
     def compose_body(self) -> Iterable[Widget]:
-        defaults = Options()
+        defaults = self.manager.room_defaults  # the server's [room_defaults] setting
         yield Static("새 방 만들기 · Tab 이동 · Enter 고르기 (방 이름 칸에서는 만들기) · Esc 취소", id="form-title")
         with VerticalScroll(id="form"), Grid(id="form-grid"):
             yield Label("방 이름", classes="form-label")
