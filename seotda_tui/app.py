@@ -34,11 +34,14 @@ class SeotdaApp(App[None]):
     TITLE = "섯다"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, manager: RoomManager, identity: HasNickname, **kwargs: Any) -> None:
+    def __init__(
+        self, manager: RoomManager, identity: HasNickname, motd: str = "", **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.manager = manager
         self.identity = identity
         self.nickname: str = identity.nickname
+        self.motd = motd  # the operator's lobby notice (server setting ``motd``)
         self._connected = False
 
     def on_mount(self) -> None:
@@ -66,10 +69,19 @@ class SeotdaApp(App[None]):
         self.set_class(width >= WIDE_WIDTH, "-wide")
 
 
-def make_app_factory(manager: RoomManager) -> Callable[[HasNickname, Any], SeotdaApp]:
-    """The ``app_factory(identity, session_context)`` the SSH server calls once per session."""
+def make_app_factory(
+    manager: RoomManager, motd: str = ""
+) -> Callable[[HasNickname, Any], SeotdaApp]:
+    """The ``app_factory(identity, session_context)`` the SSH server calls once per session.
+
+    A player who is in a room (seated or watching) is exempt from the server's idle
+    timeout: at a table the engine's own turn timer deals with inactivity.
+    """
 
     def factory(identity: HasNickname, session_context: Any = None) -> SeotdaApp:
-        return SeotdaApp(manager=manager, identity=identity)
+        nickname = identity.nickname
+        if session_context is not None and hasattr(session_context, "idle_exempt"):
+            session_context.idle_exempt = lambda: manager.room_of(nickname) is not None
+        return SeotdaApp(manager=manager, identity=identity, motd=motd)
 
     return factory

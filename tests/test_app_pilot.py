@@ -446,3 +446,15 @@ async def test_form_starts_from_the_server_room_defaults() -> None:
         await settle(pilot)
         values = app.screen.values()
         assert values["starting_chips"] == 2000 and values["hints"] is False
+
+
+async def test_motd_and_idle_exemption_through_the_factory() -> None:
+    m = manager()
+    ctx = SimpleNamespace(idle_exempt=None)
+    app = make_app_factory(m, motd="금요일 밤 9시 정기전!")(SimpleNamespace(nickname="영희"), ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "금요일 밤 9시 정기전!" in screen_text(app)
+        assert ctx.idle_exempt() is False  # in the lobby: the idle timeout applies
+        m.create_room("영희", "판", {})
+        assert ctx.idle_exempt() is True  # in a room: the table's own timers apply

@@ -55,6 +55,7 @@ class LobbyScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="lobby-title")
+        yield Static("", id="motd")
         table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
         for label, key in COLUMNS:
             table.add_column(label, key=key)
@@ -68,6 +69,9 @@ class LobbyScreen(BaseScreen):
         self.query_one("#lobby-title", Static).update(
             Text(f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기")
         )
+        motd = self.query_one("#motd", Static)
+        motd.update(Text(self.seotda.motd))
+        motd.display = bool(self.seotda.motd)
         self._unsubscribe = self.manager.subscribe_lobby(self.deliver)
         self.query_one(DataTable).focus()
 
