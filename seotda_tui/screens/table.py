@@ -201,9 +201,13 @@ class TableScreen(BaseScreen):
         is_host = room.host == self.nickname
         enough = len(room.players) >= 2
         if room.status == FINISHED:
-            status = "게임이 끝났어요. " + (
-                "s 키로 다시 시작할 수 있어요" if is_host else f"방장 {room.host or '-'}님이 다시 시작할 수 있어요"
-            )
+            if not enough:
+                again = "2명 이상 앉으면 다시 시작할 수 있어요"
+            elif is_host:
+                again = "s 키로 다시 시작할 수 있어요"
+            else:
+                again = f"방장 {room.host or '-'}님이 다시 시작할 수 있어요"
+            status = "게임이 끝났어요. " + again
         elif is_host:
             status = "s 키로 시작해요" if enough else "2명 이상 앉으면 s 키로 시작할 수 있어요"
         else:
