@@ -395,7 +395,10 @@ class Game:
         hand.deck = deck
         first = 1 if self.options.card_mode == "two" and self.options.deal_mode == "twoRounds" else 2
         events = self._deal(hand, first)
-        if len(self._live(hand)) <= 1:
+        live = self._live(hand)
+        if not live:  # every rematch player has left the room: nobody contests the pots
+            return events + self._settle_uncontested(hand)
+        if len(live) == 1:
             return events + self._win_by_fold(hand)
         return events + self._start_round(hand, 0)
 
@@ -618,6 +621,13 @@ class Game:
         hand.actor = None
         events = self._award(hand, Pot(total, [winner], True), [winner], "fold")
         hand.showdown = None
+        return events + self._enter_hand_end(hand)
+
+    def _settle_uncontested(self, hand: Hand) -> list[Event]:
+        events: list[Event] = []
+        for pot in self._collect_pots(hand, []):
+            if pot.eligible:
+                events += self._award(hand, pot, pot.eligible, "uncontested")
         return events + self._enter_hand_end(hand)
 
     def _enter_hand_end(self, hand: Hand) -> list[Event]:

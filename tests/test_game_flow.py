@@ -612,3 +612,17 @@ def test_view_after_showdown_reveals_showdown_hands_and_rematch_banner() -> None
     assert not leaks(view, {T5, T6})
     game.timeout()
     assert game.view(a)["rematchNo"] == 1
+
+
+def test_rematch_whose_players_all_left_splits_the_kept_pot_among_them() -> None:
+    game, (a, b, c, d) = new_game(4, deal_mode="oneRound")
+    rig(game, {a: [Y2, T3], b: [Y6, T9], c: [T5, N8], d: [Y7, T6]})  # a, b tie at 5끗
+    for p in (a, b, c, d):
+        act(game, p, "check")
+    assert game.state.hand.rematch_reason == "tie"
+    act(game, a, "leave")
+    act(game, b, "leave")
+    assert not game.finished  # c and d are still connected with chips
+    events = game.timeout()
+    assert {e["player"]: e["amount"] for e in events if e["type"] == "payout"} == {a: 20, b: 20}
+    assert game.state.hand.hand_no == 2 and game.chips_in_play() == 4000
