@@ -625,4 +625,6 @@ def test_rematch_whose_players_all_left_splits_the_kept_pot_among_them() -> None
     assert not game.finished  # c and d are still connected with chips
     events = game.timeout()
     assert {e["player"]: e["amount"] for e in events if e["type"] == "payout"} == {a: 20, b: 20}
+    assert game.state.hand.phase == "handEnd"
+    game.timeout()
     assert game.state.hand.hand_no == 2 and game.chips_in_play() == 4000
