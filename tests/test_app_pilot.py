@@ -458,3 +458,35 @@ async def test_motd_and_idle_exemption_through_the_factory() -> None:
         assert ctx.idle_exempt() is False  # in the lobby: the idle timeout applies
         m.create_room("영희", "판", {})
         assert ctx.idle_exempt() is True  # in a room: the table's own timers apply
+
+
+def test_table_text_from_a_real_view() -> None:
+    """The pure view → text layer: badges, hidden cards, pot and banners."""
+    from seotda_tui.screens import table_text as tt
+
+    m = manager()
+    room = m.create_room("영희", "판", {})
+    for nick in ("철수", "민수"):
+        m.join(room.id, nick)
+    m.start(room.id, "영희")
+    game = m._rooms[room.id].game
+    first = game.state.hand.actor
+    m.act(room.id, first, {"type": "die"})
+    m.session_connected("민수")
+    m.session_disconnected("민수")
+    summary = m.room(room.id)
+    view = game.view("영희")
+    infos = {i.name: i for i in tt.seat_infos(summary, view, "영희")}
+    assert "다이" in infos[first].badges and "연결 끊김" in infos["민수"].badges
+    for nick, info in infos.items():
+        assert info.me == (nick == "영희")
+        if nick != "영희":
+            assert info.cards == "[?]"
+    assert tt.pot_parts(view)[0][0] == "판돈 30칩"
+    assert tt.title_text(summary, view) == "판 · 게임 중 · 1판/20판 · 학교 10 · 방장 영희"
+    actor = view["actor"]
+    expected = "내 차례예요! " if actor == "영희" else f"{actor}님 차례"
+    assert tt.status_parts(view, "영희", view["legalActions"], False)[0][0] == expected
+    rematch = dict(view, rematchNo=2, rematchReason="gusa")
+    assert tt.banner_parts(rematch)[0][0].startswith("재경기 2회차 - 구사")
+    assert tt.waiting_status(summary, "철수") == "방장 영희님이 시작하기를 기다려요"

@@ -20,24 +20,24 @@ from textual.widgets import Button, RichLog
 
 from engine import DECK, evaluate
 
-from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
+from ..rooms import PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.hand import HandCards
 from ..widgets.lines import CountdownLine, Line
-from ..widgets.seats import SeatInfo, SeatList
-from ..widgets.texts import (
-    ACTION_NAMES,
-    BET_ORDER,
-    END_REASONS,
-    REMATCH_REASONS,
-    WIN_REASONS,
-    card_label,
-    card_short,
-    chips,
-    event_lines,
-)
+from ..widgets.seats import SeatList
+from ..widgets.texts import ACTION_NAMES, BET_ORDER, card_label, card_short, chips, event_lines
 from .base import BaseScreen, Pushed
+from .table_text import (
+    banner_parts,
+    pot_parts,
+    result_parts,
+    seat_infos,
+    status_parts,
+    title_text,
+    waiting_seats,
+    waiting_status,
+)
 
 #: Terminal height from which the own cards are drawn large (12×7) instead of compact (6×3).
 LARGE_CARDS_HEIGHT = 36
@@ -162,96 +162,46 @@ class TableScreen(BaseScreen):
             self._deadline_at = time.monotonic() + self.latest.deadline
         else:
             self._deadline_at = None
-        self._render_title(room, view)
+        self._show_title(room, view)
         if view is None:
-            self._render_waiting(room)
+            self._show_waiting(room)
         else:
-            self._render_game(room, view)
+            self._show_game(room, view)
         self._tick()
 
-    def _render_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
-        parts = [f"{room.name} · {room.status_label}"]
-        if view is not None:
-            limit = room.options.hand_limit if room.options.end_condition == "hands" else None
-            hand_no = view.get("handNo", 0)
-            parts.append(f"{hand_no}판" + (f"/{limit}판" if limit else ""))
-            parts.append(f"학교 {view['baseUnit']}")
-        else:
-            parts.append(f"{len(room.players)}/{room.max_players}명")
-        parts.append(f"방장 {room.host or '-'}")
-        self.query_one("#title", Line).show((" · ".join(parts), "bold"))
+    def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
+        self.query_one("#title", Line).show((title_text(room, view), "bold"))
         watchers = ", ".join(room.spectators)
         self.query_one("#spectators", Line).show(f"관전: {watchers}" if watchers else "")
 
     # ------------------------------------------------------------------ waiting room / result
-    def _render_waiting(self, room: RoomSummary) -> None:
-        infos = []
-        for nick in room.players:
-            badges = []
-            if nick == room.host:
-                badges.append("방장")
-            if nick in room.offline:
-                badges.append("연결 끊김")
-            infos.append(SeatInfo(nick, badges=tuple(badges), me=nick == self.nickname))
-        self.query_one(SeatList).set_seats(infos)
+    def _show_waiting(self, room: RoomSummary) -> None:
+        self.query_one(SeatList).set_seats(waiting_seats(room, self.nickname))
         self.query_one("#pot", Line).show("")
         self.query_one("#mine", Line).show("")
         self.query_one(HandCards).show([])
-        self.query_one("#banner", Line).show(*self._result_parts())
-        is_host = room.host == self.nickname
-        enough = len(room.players) >= 2
-        if room.status == FINISHED:
-            if not enough:
-                again = "2명 이상 앉으면 다시 시작할 수 있어요"
-            elif is_host:
-                again = "s 키로 다시 시작할 수 있어요"
-            else:
-                again = f"방장 {room.host or '-'}님이 다시 시작할 수 있어요"
-            status = "게임이 끝났어요. " + again
-        elif is_host:
-            status = "s 키로 시작해요" if enough else "2명 이상 앉으면 s 키로 시작할 수 있어요"
-        else:
-            status = f"방장 {room.host or '-'}님이 시작하기를 기다려요"
-        self.query_one("#status", CountdownLine).show(status)
+        result = self.latest.result if self.latest else None
+        self.query_one("#banner", Line).show(*result_parts(result, room.options))
+        self.query_one("#status", CountdownLine).show(waiting_status(room, self.nickname))
         prompts: list[tuple[str, str, bool]] = []
-        if self.seated:
-            if is_host:
-                prompts.append(("start", "s 시작", enough))
-        else:
+        if not self.seated:
             prompts.append(("join", "j 참가", room.joinable))
+        elif room.host == self.nickname:
+            prompts.append(("start", "s 시작", len(room.players) >= 2))
         prompts.append(("leave", "q 나가기", True))
         self.query_one(PromptBar).set_prompts(prompts)
         self.query_one(ActionBar).display = False
 
-    def _result_parts(self) -> list[tuple[str, str]]:
-        result = self.latest.result if self.latest else None
-        if not result:
-            return []
-        parts = [(f"게임 끝! {result.get('summary', '')}", "bold")]
-        why = END_REASONS.get(result.get("reason", ""))
-        if why:
-            parts.append((f" ({why})", ""))
-        by_score = self.latest is not None and (
-            self.latest.room.options.end_condition == "hands" or result.get("reason") == "handCap"
-        )
-        start = self.latest.room.options.starting_chips if self.latest else 0
-        for row in result.get("ranking", []):
-            line = f"\n  {row['rank']}위 {row['playerId']}  {chips(row['finalChips'])}칩"
-            if by_score:  # §6.6 score = chips - starting chips × rebuys; shown net of the start
-                line += f"  손익 {row['score'] - start:+,}"
-            if row.get("rebuys"):
-                line += f"  리바이 {row['rebuys']}번"
-            parts.append((line, ""))
-        return parts
-
     # ------------------------------------------------------------------ the game
-    def _render_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
-        self.query_one(SeatList).set_seats(self._seat_infos(room, view))
-        self.query_one("#pot", Line).show(*self._pot_parts(view))
-        self.query_one("#banner", Line).show(*self._banner_parts(view))
+    def _show_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
+        me, legal = self.nickname, self.legal()
+        self.query_one(SeatList).set_seats(seat_infos(room, view, me))
+        self.query_one("#pot", Line).show(*pot_parts(view))
+        self.query_one("#banner", Line).show(*banner_parts(view))
         self.query_one("#mine", Line).show(*self._mine_parts(view))
         self._show_cards(view)
-        self.query_one("#status", CountdownLine).show(*self._status_parts(view))
+        status = status_parts(view, me, legal, self._choosing(view))
+        self.query_one("#status", CountdownLine).show(*status)
         bar = self.query_one(ActionBar)
         bar.display = self.in_game
         bar.set_legal([a for a in self.legal() if a["type"] in ACTION_NAMES])
@@ -262,92 +212,6 @@ class TableScreen(BaseScreen):
             self.app.bell()  # §9 "your turn"
         elif not self.legal():
             self._turn_key = None
-
-    def _seat_infos(self, room: RoomSummary, view: dict[str, Any]) -> list[SeatInfo]:
-        shown = {h["player"]: h for h in view.get("showdown") or []}
-        winners = {w for r in view.get("results") or [] for w in r.get("winners", [])}
-        infos = []
-        for s in view["seats"]:
-            nick = s["id"]
-            badges: list[str] = []
-            if s["status"] == "left":
-                badges.append("나감")
-            elif nick in room.offline or not s["connected"]:
-                badges.append("연결 끊김")
-            if s["status"] == "eliminated":
-                badges.append("탈락")
-            elif s["status"] == "busted":
-                badges.append("파산")
-            if s.get("folded") and s["status"] != "left":
-                badges.append("다이")
-            if s.get("allIn"):
-                badges.append("올인")
-            if s["away"]:
-                badges.append("자리 비움")
-            if view.get("handPhase") == "choose" and s.get("chosen") and not s.get("folded"):
-                badges.append("선택 완료")
-            if view.get("handPhase") == "handEnd" and nick in winners:
-                badges.append("승")
-            last = s.get("lastAction")
-            action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
-            if s.get("revealed"):
-                cards = " ".join(card_short(c) for c in s["revealed"])
-            elif s.get("inHand"):
-                cards = " ".join(card_short(c) for c in s.get("cards", []))
-            else:
-                cards = ""
-            infos.append(
-                SeatInfo(
-                    name=nick,
-                    stack=s["stack"],
-                    bet=s.get("bet", 0) if view.get("handPhase") == "betting" else 0,
-                    action=action,
-                    cards=cards,
-                    badges=tuple(badges),
-                    dealer=s["dealer"],
-                    actor=view.get("actor") == nick,
-                    me=nick == self.nickname,
-                    hand_name=shown[nick]["name"] if nick in shown else "",
-                )
-            )
-        return infos
-
-    @staticmethod
-    def _pot_parts(view: dict[str, Any]) -> list[tuple[str, str]]:
-        if view.get("handPhase") == "handEnd" and not view.get("pot"):
-            return []  # paid out: the banner says who won
-        parts = [(f"판돈 {chips(view.get('pot', 0))}칩", "bold yellow")]
-        pots = view.get("pots") or []
-        if len(pots) > 1:
-            parts.append(("  (" + " · ".join(chips(p["amount"]) for p in pots) + ")", ""))
-        if view.get("handPhase") == "betting" and view.get("currentBet"):
-            parts.append((f"  이번 라운드 {chips(view['currentBet'])}", ""))
-        return parts
-
-    def _banner_parts(self, view: dict[str, Any]) -> list[tuple[str, str]]:
-        phase = view.get("handPhase")
-        parts: list[tuple[str, str]] = []
-        if view.get("rematchNo"):
-            reason = REMATCH_REASONS.get(view.get("rematchReason") or "", "")
-            parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
-        if phase == "handEnd":
-            for r in view.get("results") or []:
-                if r.get("type") == "rematch":
-                    reason = REMATCH_REASONS.get(r.get("reason", ""), "")
-                    parts.append((f"{reason} 재경기!  ", "bold magenta"))
-                    continue
-                who = ", ".join(r.get("winners", []))
-                verb = "나눠 가짐" if r.get("type") == "split" else "승리"
-                why = WIN_REASONS.get(r.get("reason", ""), "")
-                parts.append((f"{who} {verb} +{chips(r['amount'])}칩", "bold green"))
-                if why:
-                    parts.append((f" {why}", "bold red"))
-                parts.append(("  ", ""))
-        elif phase == "rejoin" and view.get("rejoin"):
-            parts.append((f"재참가를 기다려요 (판돈 {chips(view['rejoin']['cost'])}칩)", ""))
-        if view.get("phase") == "rebuy":
-            parts.append((f"리바이를 기다려요: {', '.join(view.get('rebuyPending', []))}", ""))
-        return parts
 
     def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
         return next((s for s in view["seats"] if s["id"] == self.nickname), None)
@@ -408,36 +272,6 @@ class TableScreen(BaseScreen):
 
     def _choosing(self, view: dict[str, Any]) -> bool:
         return any(a["type"] == "choose" for a in self.legal()) and view.get("handPhase") == "choose"
-
-    def _status_parts(self, view: dict[str, Any]) -> list[tuple[str, str]]:
-        pending = view.get("pending") or {}
-        phase = pending.get("phase")
-        me = self.nickname
-        if phase == "finished":
-            return [("게임이 끝났어요", "bold")]
-        if phase == "betting":
-            actor = view.get("actor")
-            if actor == me:
-                return [("내 차례예요! ", "bold reverse"), ("1~8 키나 버튼으로 행동하세요", "")]
-            return [(f"{actor}님 차례", "")]
-        waiting = pending.get("players", [])
-        if phase == "choose":
-            if self._choosing(view):
-                return [("카드 2장을 고르세요: 1·2·3 키, Enter 확정", "bold reverse")]
-            return [(f"카드를 고르는 중: {', '.join(waiting)}", "")]
-        if phase == "rejoin":
-            if me in waiting:
-                return [("구사 재경기에 다시 참가할까요? y/n", "bold reverse")]
-            return [(f"재참가 여부를 기다려요: {', '.join(waiting)}", "")]
-        if phase == "rebuy":
-            if me in waiting:
-                return [("칩이 떨어졌어요. 칩을 다시 받을까요? y/n", "bold reverse")]
-            return [(f"리바이 여부를 기다려요: {', '.join(waiting)}", "")]
-        if phase == "handEnd":
-            if any(a["type"] == "ready" for a in self.legal()):
-                return [("판이 끝났어요. Space 다음 판 준비", "")]
-            return [("다음 판을 기다려요", "")]
-        return []
 
     def _game_prompts(self, view: dict[str, Any]) -> list[tuple[str, str, bool]]:
         prompts: list[tuple[str, str, bool]] = []

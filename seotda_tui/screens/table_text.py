@@ -1,0 +1,218 @@
+"""What the table shows, computed from one session's view: pure functions, no widgets.
+
+Kept apart from ``table.py`` so the screen stays about state and keys, and so this wording can be
+tested without running Textual. ``Part`` is ``(text, rich style)``; a widget only repaints when the
+parts it is given differ from the last ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Options
+
+from ..rooms import FINISHED, RoomSummary
+from ..widgets.seats import SeatInfo
+from ..widgets.texts import (
+    ACTION_NAMES,
+    END_REASONS,
+    REMATCH_REASONS,
+    WIN_REASONS,
+    card_short,
+    chips,
+)
+
+Part = tuple[str, str]
+View = dict[str, Any]
+
+
+def title_text(room: RoomSummary, view: View | None) -> str:
+    parts = [f"{room.name} · {room.status_label}"]
+    if view is not None:
+        limit = room.options.hand_limit if room.options.end_condition == "hands" else None
+        parts.append(f"{view.get('handNo', 0)}판" + (f"/{limit}판" if limit else ""))
+        parts.append(f"학교 {view['baseUnit']}")
+    else:
+        parts.append(f"{len(room.players)}/{room.max_players}명")
+    parts.append(f"방장 {room.host or '-'}")
+    return " · ".join(parts)
+
+
+# ---------------------------------------------------------------- waiting room and result
+
+
+def waiting_seats(room: RoomSummary, me: str) -> list[SeatInfo]:
+    infos = []
+    for nick in room.players:
+        badges = []
+        if nick == room.host:
+            badges.append("방장")
+        if nick in room.offline:
+            badges.append("연결 끊김")
+        infos.append(SeatInfo(nick, badges=tuple(badges), me=nick == me))
+    return infos
+
+
+def waiting_status(room: RoomSummary, me: str) -> str:
+    is_host = room.host == me
+    enough = len(room.players) >= 2
+    host = room.host or "-"
+    if room.status == FINISHED:
+        if not enough:
+            again = "2명 이상 앉으면 다시 시작할 수 있어요"
+        elif is_host:
+            again = "s 키로 다시 시작할 수 있어요"
+        else:
+            again = f"방장 {host}님이 다시 시작할 수 있어요"
+        return "게임이 끝났어요. " + again
+    if is_host:
+        return "s 키로 시작해요" if enough else "2명 이상 앉으면 s 키로 시작할 수 있어요"
+    return f"방장 {host}님이 시작하기를 기다려요"
+
+
+def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
+    """The final ranking (§8.6); scores are shown net of the starting chips."""
+    if not result:
+        return []
+    parts = [(f"게임 끝! {result.get('summary', '')}", "bold")]
+    why = END_REASONS.get(result.get("reason", ""))
+    if why:
+        parts.append((f" ({why})", ""))
+    by_score = options.end_condition == "hands" or result.get("reason") == "handCap"
+    for row in result.get("ranking", []):
+        line = f"\n  {row['rank']}위 {row['playerId']}  {chips(row['finalChips'])}칩"
+        if by_score:  # §6.6 score = chips - starting chips × rebuys
+            line += f"  손익 {row['score'] - options.starting_chips:+,}"
+        if row.get("rebuys"):
+            line += f"  리바이 {row['rebuys']}번"
+        parts.append((line, ""))
+    return parts
+
+
+# ---------------------------------------------------------------- the game
+
+
+def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[str]) -> list[str]:
+    nick = seat["id"]
+    badges: list[str] = []
+    if seat["status"] == "left":
+        badges.append("나감")
+    elif nick in room.offline or not seat["connected"]:
+        badges.append("연결 끊김")
+    if seat["status"] == "eliminated":
+        badges.append("탈락")
+    elif seat["status"] == "busted":
+        badges.append("파산")
+    if seat.get("folded") and seat["status"] != "left":
+        badges.append("다이")
+    if seat.get("allIn"):
+        badges.append("올인")
+    if seat["away"]:
+        badges.append("자리 비움")
+    if view.get("handPhase") == "choose" and seat.get("chosen") and not seat.get("folded"):
+        badges.append("선택 완료")
+    if view.get("handPhase") == "handEnd" and nick in winners:
+        badges.append("승")
+    return badges
+
+
+def seat_infos(room: RoomSummary, view: View, me: str) -> list[SeatInfo]:
+    """One line per engine seat: others' cards are "[?]" unless revealed at the showdown."""
+    shown = {h["player"]: h for h in view.get("showdown") or []}
+    winners = {w for r in view.get("results") or [] for w in r.get("winners", [])}
+    infos = []
+    for s in view["seats"]:
+        nick = s["id"]
+        last = s.get("lastAction")
+        action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
+        if s.get("revealed"):
+            cards = " ".join(card_short(c) for c in s["revealed"])
+        elif s.get("inHand"):
+            cards = " ".join(card_short(c) for c in s.get("cards", []))
+        else:
+            cards = ""
+        infos.append(
+            SeatInfo(
+                name=nick,
+                stack=s["stack"],
+                bet=s.get("bet", 0) if view.get("handPhase") == "betting" else 0,
+                action=action,
+                cards=cards,
+                badges=tuple(_badges(s, room, view, winners)),
+                dealer=s["dealer"],
+                actor=view.get("actor") == nick,
+                me=nick == me,
+                hand_name=shown[nick]["name"] if nick in shown else "",
+            )
+        )
+    return infos
+
+
+def pot_parts(view: View) -> list[Part]:
+    if view.get("handPhase") == "handEnd" and not view.get("pot"):
+        return []  # paid out: the banner says who won
+    parts = [(f"판돈 {chips(view.get('pot', 0))}칩", "bold yellow")]
+    pots = view.get("pots") or []
+    if len(pots) > 1:
+        parts.append(("  (" + " · ".join(chips(p["amount"]) for p in pots) + ")", ""))
+    if view.get("handPhase") == "betting" and view.get("currentBet"):
+        parts.append((f"  이번 라운드 {chips(view['currentBet'])}", ""))
+    return parts
+
+
+def banner_parts(view: View) -> list[Part]:
+    """Rematch banner (§9 "재경기 2회차 - 구사"), the hand's winners, or who the game waits for."""
+    phase = view.get("handPhase")
+    parts: list[Part] = []
+    if view.get("rematchNo"):
+        reason = REMATCH_REASONS.get(view.get("rematchReason") or "", "")
+        parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
+    if phase == "handEnd":
+        for r in view.get("results") or []:
+            if r.get("type") == "rematch":
+                reason = REMATCH_REASONS.get(r.get("reason", ""), "")
+                parts.append((f"{reason} 재경기!  ", "bold magenta"))
+                continue
+            who = ", ".join(r.get("winners", []))
+            verb = "나눠 가짐" if r.get("type") == "split" else "승리"
+            why = WIN_REASONS.get(r.get("reason", ""), "")
+            parts.append((f"{who} {verb} +{chips(r['amount'])}칩", "bold green"))
+            if why:
+                parts.append((f" {why}", "bold red"))
+            parts.append(("  ", ""))
+    elif phase == "rejoin" and view.get("rejoin"):
+        parts.append((f"재참가를 기다려요 (판돈 {chips(view['rejoin']['cost'])}칩)", ""))
+    if view.get("phase") == "rebuy":
+        parts.append((f"리바이를 기다려요: {', '.join(view.get('rebuyPending', []))}", ""))
+    return parts
+
+
+def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: bool) -> list[Part]:
+    """Whose turn it is, or what the game waits for; "내 차례" stands out."""
+    pending = view.get("pending") or {}
+    phase = pending.get("phase")
+    if phase == "finished":
+        return [("게임이 끝났어요", "bold")]
+    if phase == "betting":
+        actor = view.get("actor")
+        if actor == me:
+            return [("내 차례예요! ", "bold reverse"), ("1~8 키나 버튼으로 행동하세요", "")]
+        return [(f"{actor}님 차례", "")]
+    waiting = pending.get("players", [])
+    if phase == "choose":
+        if choosing:
+            return [("카드 2장을 고르세요: 1·2·3 키, Enter 확정", "bold reverse")]
+        return [(f"카드를 고르는 중: {', '.join(waiting)}", "")]
+    if phase == "rejoin":
+        if me in waiting:
+            return [("구사 재경기에 다시 참가할까요? y/n", "bold reverse")]
+        return [(f"재참가 여부를 기다려요: {', '.join(waiting)}", "")]
+    if phase == "rebuy":
+        if me in waiting:
+            return [("칩이 떨어졌어요. 칩을 다시 받을까요? y/n", "bold reverse")]
+        return [(f"리바이 여부를 기다려요: {', '.join(waiting)}", "")]
+    if phase == "handEnd":
+        if any(a["type"] == "ready" for a in legal):
+            return [("판이 끝났어요. Space 다음 판 준비", "")]
+        return [("다음 판을 기다려요", "")]
+    return []
