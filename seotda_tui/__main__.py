@@ -1,74 +1,114 @@
-"""``seotda-server`` / ``python -m seotda_tui``: start the SSH game server."""
+"""``seotda-server`` / ``python -m seotda_tui``: start the SSH game server.
+
+Settings come from (later wins) built-in defaults < ``--config FILE`` (TOML) < ``SEOTDA_*``
+environment variables < command-line flags; every setting is all three (see
+:mod:`seotda_tui.config` and ``deploy/seotda.toml.example``). The environment is read once,
+here, at start-up. ``--check-config`` prints the effective settings (password masked) and
+exits 0, or prints what is wrong and exits 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import logging
 import os
 import signal
 import sys
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import Any
 
-from .hostkey import HostKeyError
+import asyncssh
+
+from .config import KEYS, ConfigError, Settings, load_settings, text_value
+from .hostkey import HostKeyError, check_host_key_files
+from .logs import log_event, setup_logging
 from .server import AppFactory, ServerConfig, start_server
 
 log = logging.getLogger("seotda")
 
-# Captured before any Textual app exists: apps redirect sys.stdout/sys.stderr
-# process-wide while they run, so logging must hold on to the real stream.
-_REAL_STDERR: TextIO | None = sys.__stderr__
+Cleanup = Callable[[], Awaitable[None] | None]
 
 
-def setup_logging(level: int = logging.INFO) -> None:
-    """Log to the real stderr, whatever sys.stderr is later replaced with."""
-    handler = logging.StreamHandler(_REAL_STDERR)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(level)
-    # asyncssh logs every channel request at INFO; keep its warnings only.
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
-
-
-def build_app_factory(reconnect_grace: float) -> AppFactory:
+def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup | None]:
     """The real game: one RoomManager shared by every player's SeotdaApp.
 
-    Raises ImportError while the game screens don't exist yet.
+    Returns the factory and the manager's ``close`` (run after the last session
+    ended at shutdown), if it has one. Raises ImportError while the game screens
+    don't exist yet.
     """
     from seotda_tui.app import SeotdaApp
     from seotda_tui.rooms import RoomManager
 
-    manager = RoomManager(reconnect_grace=reconnect_grace)
+    params = inspect.signature(RoomManager).parameters
+    kwargs: dict[str, Any] = {}
+    if "reconnect_grace" in params:
+        kwargs["reconnect_grace"] = settings.reconnect_grace
+    if "room_defaults" in params:
+        kwargs["room_defaults"] = settings.room_defaults
+    manager = RoomManager(**kwargs)
 
     def factory(identity, ctx):  # type: ignore[no-untyped-def]
         return SeotdaApp(manager=manager, identity=identity)
 
-    return factory
+    return factory, getattr(manager, "close", None)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="seotda-server",
+        description="섯다 SSH 서버: 친구들이 ssh 로 접속해서 함께 섯다를 쳐요. "
+        "설정 우선순위: 기본값 < --config 파일 < SEOTDA_* 환경 변수 < 명령행 옵션.",
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="TOML 설정 파일")
+    parser.add_argument("--check-config", action="store_true",
+                        help="설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요")
+    defaults = Settings()
+    for key in KEYS:
+        sample = getattr(defaults, key.name)
+        shown = "" if sample in (None, "") else f" (기본 {sample})"
+        parser.add_argument(
+            "--" + key.name.replace("_", "-"), dest=key.name, default=None, metavar="VALUE",
+            help=f"{key.help}{shown}; 환경 변수 SEOTDA_{key.name.upper()}",
+        )
+    return parser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="seotda-server", description="섯다 SSH 서버: 친구들이 ssh 로 접속해서 함께 섯다를 쳐요."
-    )
-    parser.add_argument("--host", default="0.0.0.0", help="들을 주소 (기본 0.0.0.0)")
-    parser.add_argument("--port", type=int, default=2222, help="들을 포트 (기본 2222, 0이면 아무 빈 포트)")
-    parser.add_argument("--hostkey-dir", type=Path, default=Path("hostkeys"),
-                        help="호스트 키를 두는 폴더 (기본 hostkeys/)")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"),
-                        help="SQLite 파일을 두는 폴더 (기본 data/)")
-    parser.add_argument("--password", default=os.environ.get("SEOTDA_PASSWORD") or None,
-                        help="모두가 함께 쓰는 서버 비밀번호 (환경 변수 SEOTDA_PASSWORD 로도 줄 수 있어요)")
-    parser.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
-                        help="이 파일(authorized_keys 형식)에 있는 키만 받아요")
-    parser.add_argument("--reconnect-grace", type=float, default=60.0, metavar="SECONDS",
-                        help="연결이 끊긴 플레이어의 자리를 지켜 주는 시간 (기본 60초)")
-    return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
-async def serve(config: ServerConfig) -> None:
-    """Run until SIGINT/SIGTERM, then shut down politely."""
+def settings_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
+    """Merge file < environment < flags (flags arrive as text and are typed like the env)."""
+    flags = {
+        key.name: text_value(key.name, raw)
+        for key in KEYS
+        if (raw := getattr(args, key.name)) is not None
+    }
+    settings = load_settings(args.config, environ, flags)
+    check_files(settings)
+    return settings
+
+
+def check_files(settings: Settings) -> None:
+    """Problems with files the settings name, as ConfigErrors naming the setting."""
+    if settings.authorized_keys is not None:
+        try:
+            asyncssh.read_authorized_keys(str(settings.authorized_keys))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(
+                f"authorized_keys: {settings.authorized_keys} 을(를) 읽을 수 없어요: {exc}"
+            ) from exc
+    try:
+        check_host_key_files(settings.hostkey_dir)
+    except HostKeyError as exc:
+        raise ConfigError(f"hostkey_dir: {exc}") from exc
+
+
+async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
+    """Run until SIGINT/SIGTERM, then shut down politely (within about 10 seconds)."""
     handle = await start_server(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -77,35 +117,47 @@ async def serve(config: ServerConfig) -> None:
     try:
         await stop.wait()
     finally:
-        log.info("종료 신호를 받았어요. 접속한 플레이어에게 알리고 닫을게요.")
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        log_event(log, "signal", action="shutdown")
         await handle.close()
+        if cleanup is not None:
+            try:
+                result = cleanup()
+                if inspect.isawaitable(result):
+                    await asyncio.wait_for(result, 2.0)
+            except Exception:
+                log_event(log, "cleanup_error", level=logging.ERROR, exc_info=True)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    # Captured before any Textual app exists: apps redirect sys.stdout/sys.stderr
+    # process-wide while they run, so logging must hold on to the real stream.
+    real_stderr = sys.stderr
+    env = dict(os.environ if environ is None else environ)  # read once, here
     args = parse_args(argv)
-    setup_logging()
     try:
-        factory = build_app_factory(args.reconnect_grace)
-    except ImportError as exc:
-        log.error("게임 화면이 아직 준비되지 않았어요 (%s).", exc)
+        settings = settings_from(args, env)
+    except ConfigError as exc:
+        print(f"설정 오류: {exc}", file=real_stderr)
         return 2
-    config = ServerConfig(
-        app_factory=factory,
-        host=args.host,
-        port=args.port,
-        hostkey_dir=args.hostkey_dir,
-        data_dir=args.data_dir,
-        password=args.password,
-        authorized_keys=args.authorized_keys,
-        reconnect_grace=args.reconnect_grace,
-    )
+    if args.check_config:
+        print(settings.describe())
+        return 0
+    setup_logging(real_stderr, settings.log_level, settings.log_format)
     try:
-        asyncio.run(serve(config))
+        factory, cleanup = build_app_factory(settings)
+    except ImportError as exc:
+        log_event(log, "startup_failed", level=logging.ERROR, reason="app_missing", error=str(exc))
+        return 2
+    config = ServerConfig(app_factory=factory, settings=settings)
+    try:
+        asyncio.run(serve(config, cleanup))
     except HostKeyError as exc:
-        log.error("%s", exc)
+        log_event(log, "startup_failed", level=logging.ERROR, reason="hostkey", error=str(exc))
         return 1
     except (OSError, ValueError) as exc:  # port in use, unreadable --authorized-keys, ...
-        log.error("서버를 시작할 수 없어요: %s", exc)
+        log_event(log, "startup_failed", level=logging.ERROR, reason="error", error=str(exc))
         return 1
     return 0
 

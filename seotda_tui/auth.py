@@ -45,6 +45,7 @@ class Admission:
     identity: Identity | None
     refusal: str | None = None
     needs_password: bool = False
+    code: str | None = None  # why refused, for the log: "bad_nickname" | "key_mismatch"
 
 
 class AuthPolicy:
@@ -67,13 +68,17 @@ class AuthPolicy:
         """Keyless logins need the password when an allowlist is in force."""
         return self.authorized is None or self.password is not None
 
+    def key_allowed(self, key: asyncssh.SSHKey, peer_ip: str) -> bool:
+        """The allowlist check alone (always True without ``--authorized-keys``)."""
+        return self.authorized is None or self.authorized.validate(key, "", peer_ip) is not None
+
     def key_acceptable(self, username: str, key: asyncssh.SSHKey, peer_ip: str) -> bool:
         """Public-key stage: allowlisted, and not bound to some other key.
 
         Rejecting a mismatching key here (rather than later) lets the client
         go on and offer its next key, which may be the right one.
         """
-        if self.authorized is not None and self.authorized.validate(key, "", peer_ip) is None:
+        if not self.key_allowed(key, peer_ip):
             return False
         try:
             nickname = validate_nickname(username)
@@ -94,7 +99,8 @@ class AuthPolicy:
             nickname = validate_nickname(username)
         except ValueError as exc:
             shown = clean_text(username, 24) or "?"
-            return Admission(None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}")
+            return Admission(None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}",
+                             code="bad_nickname")
         owner = self.store.key_for(nickname)
         if owner is not None and owner != key_fingerprint:
             # A mismatching key was already turned down at the key stage, so
@@ -103,6 +109,7 @@ class AuthPolicy:
                 None,
                 f"'{nickname}' 닉네임은 등록된 SSH 키로만 접속할 수 있어요. "
                 "처음 이 닉네임으로 접속할 때 쓴 키로 접속하거나 다른 닉네임을 써 주세요.",
+                code="key_mismatch",
             )
         identity = Identity(nickname, key_fingerprint, peer_ip)
         needs_password = (

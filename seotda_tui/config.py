@@ -9,6 +9,7 @@ key and where it came from; ``seotda-server --check-config`` prints the effectiv
 from __future__ import annotations
 
 import tomllib
+from os import PathLike, fspath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -49,6 +50,8 @@ def _optional_text(value: Any) -> str | None:
 
 
 def _path(value: Any) -> Path:
+    if isinstance(value, PathLike):
+        value = fspath(value)
     return Path(_text(value)).expanduser()
 
 
@@ -79,6 +82,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("server", "hostkey_dir", _path, "호스트 키 폴더"),
     _Key("server", "data_dir", _path, "SQLite 데이터 폴더"),
     _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
+    _Key("server", "shutdown_notice", _non_negative_number, "종료 전 접속자에게 알리고 기다리는 시간(초)"),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
     _Key("auth", "password", _optional_text, "공용 서버 비밀번호 (password 모드)"),
     _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),
@@ -111,6 +115,7 @@ class Settings:
     hostkey_dir: Path = Path("hostkeys")
     data_dir: Path = Path("data")
     motd: str = ""
+    shutdown_notice: float = 2.0
     auth_mode: str = "open"
     password: str | None = None
     authorized_keys: Path | None = None
@@ -177,6 +182,12 @@ def _from_env_text(key: _Key, raw: str) -> Any:
     return raw
 
 
+def text_value(name: str, raw: str) -> Any:
+    """A command-line or environment string for setting ``name``, typed like its default
+    (validation happens in :func:`load_settings`, which names the flag or variable)."""
+    return _from_env_text(_BY_NAME[name], raw)
+
+
 def load_settings(
     config_file: Path | None = None,
     env: Mapping[str, str] | None = None,
@@ -198,10 +209,11 @@ def load_settings(
         if key is None:
             raise ConfigError(f"알 수 없는 설정이에요: --{name.replace('_', '-')}")
         values[name] = _parse(key, value, f"--{name.replace('_', '-')}")
-    if values.get("password") and "auth_mode" not in values:
-        values["auth_mode"] = "password"
-    if values.get("authorized_keys") and "auth_mode" not in values:
-        values["auth_mode"] = "keys"
+    if "auth_mode" not in values:  # inferred from the secret given (a key list wins)
+        if values.get("authorized_keys"):
+            values["auth_mode"] = "keys"
+        elif values.get("password"):
+            values["auth_mode"] = "password"
     try:
         defaults = Options.from_dict(room)
     except OptionsError as exc:
@@ -211,6 +223,17 @@ def load_settings(
         raise ConfigError("auth_mode = \"password\" 에는 password 설정이 필요해요")
     if settings.auth_mode == "keys" and settings.authorized_keys is None:
         raise ConfigError("auth_mode = \"keys\" 에는 authorized_keys 설정이 필요해요")
+    # A secret that would silently go unused is a mistake worth stopping for.
+    if settings.auth_mode == "open" and (settings.password or settings.authorized_keys):
+        raise ConfigError(
+            "auth_mode = \"open\" 인데 password 나 authorized_keys 가 설정돼 있어요 "
+            "(auth_mode 를 password 나 keys 로 바꾸거나 그 설정을 지워 주세요)"
+        )
+    if settings.auth_mode == "password" and settings.authorized_keys is not None:
+        raise ConfigError(
+            "auth_mode = \"password\" 에서는 authorized_keys 를 쓰지 않아요 "
+            "(허용 키 목록과 비밀번호를 함께 쓰려면 auth_mode = \"keys\")"
+        )
     return settings
 
 

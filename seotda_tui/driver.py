@@ -42,6 +42,11 @@ MAX_COLUMNS = 500
 MAX_ROWS = 200
 # Input typed before the app is ready is kept, up to this much.
 MAX_EARLY_INPUT = 64 * 1024
+# Keys and mouse events are dropped while this many messages already wait in the
+# app's (and its screen's, and the focused widget's) queues. Textual works through a
+# queue without yielding to other tasks, so a long queue in one app would stall
+# every other player's screen; this bounds that stall to a few milliseconds.
+MAX_PENDING_EVENTS = 64
 # Kitty keyboard protocol flags, as textual.drivers.linux_driver requests them.
 _KITTY_FLAGS = 0b00001 | 0b01000 | 0b10000
 
@@ -122,6 +127,7 @@ class SSHDriver(Driver):
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._input_enabled = False
         self._tick_handle: asyncio.TimerHandle | None = None
+        self.dropped_events = 0  # keys/mouse events dropped because the app was backlogged
         link.driver = self
 
     @property
@@ -207,7 +213,23 @@ class SSHDriver(Driver):
         # sequence typed by the client must not resize the app.
         if isinstance(message, (events.Resize, InBandWindowResize)):
             return
+        if isinstance(message, (events.Key, events.MouseEvent)) and self._backlogged():
+            self.dropped_events += 1
+            return
         self.process_message(message)
+
+    def _backlogged(self) -> bool:
+        app = self._app
+        pending = app.message_queue_size
+        try:
+            screen = app.screen
+            pending += screen.message_queue_size
+            focused = screen.focused
+            if focused is not None:
+                pending += focused.message_queue_size
+        except Exception:  # no screen yet, or it is being torn down
+            pass
+        return pending >= MAX_PENDING_EVENTS
 
     def send_message(self, message: Any) -> None:
         # Everything happens on the loop thread, so post directly.

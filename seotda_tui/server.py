@@ -1,24 +1,45 @@
 """The asyncssh server: one Textual app per SSH session, all in one event loop.
 
 Auth decisions live in :mod:`seotda_tui.auth`, the per-channel life in
-:mod:`seotda_tui.session`; this module wires them to asyncssh, keeps the
-registry of who is connected, and starts/stops the listener.
+:mod:`seotda_tui.session`, rate limits in :mod:`seotda_tui.limits`; this module
+wires them to asyncssh, keeps the registry of who is connected, applies the
+connection limits and starts/stops the listener.
+
+What a connection goes through (settings from :class:`~seotda_tui.config.Settings`):
+
+1. TCP accept (``connection_made``): an address in the auth-failure jail, or over
+   its connection rate (``connect_rate``/``connect_burst``), is disconnected at
+   once, before any key exchange. Over ``max_sessions`` in total or
+   ``max_sessions_per_ip`` from one address: marked, and told so politely (an auth
+   banner, then a disconnect) as soon as it starts to log in.
+2. The SSH handshake and auth must finish within ``login_grace`` seconds.
+   Wrong passwords and (in keys mode) unlisted keys count towards the jail.
+3. One session channel per connection, interactive with a PTY; everything else
+   (exec, subsystems, forwarding of any kind, X11, agent, unknown channel types and
+   requests) is refused and logged.
+4. The session: input capped at ``input_rate`` bytes/s, idle timeout, keepalives.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import time
+import weakref
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import asyncssh
 from textual.app import App
 
 from .auth import AuthPolicy, Identity
+from .config import Settings
 from .hostkey import fingerprint, load_or_create_host_key
+from .limits import AuthJail, Clock, ConnectLimiter, address_key
+from .logs import log_event
 from .session import DisconnectReason, GameSession, SessionContext
 from .store import NicknameStore
 
@@ -30,19 +51,34 @@ _AUTH_FAIL_DELAY = 0.3  # seconds; slows down password guessing
 _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
 _PASSWORD_PROMPT = "서버 비밀번호 (password): "
 
+# Shown to players. The SSH disconnect reason also carries English: OpenSSH escapes
+# non-ASCII in the "Received disconnect" line, while it shows the auth banner as UTF-8.
+MSG_SERVER_FULL = "서버가 가득 찼어요. 잠시 후 다시 접속해 주세요."
+MSG_IP_FULL = "이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요."
+MSG_RATE = "너무 자주 접속하고 있어요. 잠시 후 다시 시도해 주세요."
+MSG_JAILED = "로그인 실패가 너무 많아 잠시 접속을 막았어요. {m}분 뒤에 다시 시도해 주세요."
+MSG_SHUTTING_DOWN = "서버 점검으로 잠시 후 종료돼요."
+_EN = {
+    "server_full": "server is full, try again later",
+    "ip_full": "too many connections from your address",
+    "rate_limited": "too many connection attempts, slow down",
+    "jailed": "too many failed logins, try again later",
+    "shutting_down": "server is shutting down",
+}
+
 
 @dataclass(kw_only=True)
 class ServerConfig:
-    """Everything start_server needs; mirrors the seotda-server command-line flags."""
+    """Everything start_server needs: the app factory, the settings, and a clock.
+
+    ``settings`` comes from :func:`seotda_tui.config.load_settings` (its auth fields are
+    consistent there: a password only in password/keys mode, a key list only in keys mode).
+    ``clock`` drives the connection rate limiter, the auth jail and the input limiter.
+    """
 
     app_factory: AppFactory
-    host: str = "0.0.0.0"
-    port: int = 2222  # 0 picks a free port (see ServerHandle.port)
-    hostkey_dir: Path = Path("hostkeys")
-    data_dir: Path = Path("data")
-    password: str | None = None
-    authorized_keys: Path | None = None
-    reconnect_grace: float = 60.0  # for the room manager; the server itself doesn't use it
+    settings: Settings = field(default_factory=Settings)
+    clock: Clock = time.monotonic
 
 
 class SessionRegistry:
@@ -56,7 +92,7 @@ class SessionRegistry:
         previous = self._by_name.get(nickname)
         self._by_name[nickname] = session
         if previous is not None and previous is not session:
-            log.info("같은 닉네임으로 다시 접속해서 이전 연결을 닫아요: %s", nickname)
+            log_event(log, "replaced", user=nickname, ip=session.peer_ip, old_ip=previous.peer_ip)
             await previous.kick(DisconnectReason.REPLACED)
 
     def release(self, nickname: str, session: GameSession) -> None:
@@ -73,45 +109,208 @@ class ServerState:
 
     policy: AuthPolicy
     app_factory: AppFactory
+    settings: Settings = field(default_factory=Settings)
+    clock: Clock = time.monotonic
     registry: SessionRegistry = field(default_factory=SessionRegistry)
     sessions: set[GameSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    per_address: Counter[str] = field(default_factory=Counter)
+    admitted: int = 0  # connections counted against max_sessions
+    shutting_down: bool = False
+    connect_limiter: ConnectLimiter = field(init=False)
+    jail: AuthJail = field(init=False)
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        self.connect_limiter = ConnectLimiter(s.connect_rate, s.connect_burst, self.clock)
+        self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, self.clock)
+
+    def check_new_connection(self, ip: str) -> tuple[str, str] | None:
+        """(reason, message) if a new connection from ``ip`` must be refused, else None.
+
+        The rate bucket is only spent by connections that get this far: a jailed
+        address doesn't use up tokens.
+        """
+        if self.shutting_down:
+            return "shutting_down", MSG_SHUTTING_DOWN
+        left = self.jail.remaining(ip)
+        if left > 0:
+            return "jailed", MSG_JAILED.format(m=max(1, round(left / 60)))
+        if not self.connect_limiter.allow(ip):
+            return "rate_limited", MSG_RATE
+        if self.admitted >= self.settings.max_sessions:
+            return "server_full", MSG_SERVER_FULL
+        if self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
+            return "ip_full", MSG_IP_FULL.format(n=self.settings.max_sessions_per_ip)
+        return None
+
+    def auth_failed(self, ip: str, user: str, method: str) -> bool:
+        """Count a failed login; True if the address has just been jailed."""
+        log_event(log, "auth_failed", ip=ip, user=user, method=method)
+        if self.jail.failure(ip):
+            log_event(log, "jailed", level=logging.WARNING, ip=ip,
+                      failures=self.settings.auth_failures, seconds=self.settings.auth_jail_seconds)
+            return True
+        return False
+
+
+# -- asyncssh's own refusals, into our log --------------------------------------------------
+
+# Connections by asyncssh's log context ("conn=12"), so its log lines can be attributed.
+_BY_CONTEXT: weakref.WeakValueDictionary[str, _PlayerConnection] = weakref.WeakValueDictionary()
+_CONTEXT_RE = re.compile(r"^\[(conn=\d+)")
+# asyncssh refuses these itself (we never get a callback), and says so in its debug log.
+_ASYNCSSH_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"Received unknown channel request: (?P<what>.+)$"), "channel_request"),
+    (re.compile(r"Open failed for channel type (?P<what>\S+):"), "channel_type"),
+    (re.compile(r"Received unknown global request: (?P<what>.+)$"), "global_request"),
+    (re.compile(r"X11 forwarding request denied"), "x11_forwarding"),
+    (re.compile(r"Agent forwarding request denied"), "agent_forwarding"),
+)
+# Refused by our own callbacks (and logged there), or routine for OpenSSH clients.
+_NOT_REPORTED = {
+    "session", "direct-tcpip", "direct-streamlocal@openssh.com", "tun@openssh.com",
+    "no-more-sessions@openssh.com", "keepalive@openssh.com", "hostkeys-00@openssh.com",
+}
+
+
+class _AsyncsshBridge(logging.Handler):
+    """Handler on the ``asyncssh`` logger: its refusals become ``refused`` events, its
+    warnings and errors go on to ``seotda.ssh``, and the rest (debug chatter that would
+    include environment variables) is dropped."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+            if record.levelno >= logging.WARNING:
+                logging.getLogger("seotda.ssh").log(record.levelno, "%s", text,
+                                                    exc_info=record.exc_info)
+                return
+            for pattern, reason in _ASYNCSSH_REFUSALS:
+                match = pattern.search(text)
+                if match is None:
+                    continue
+                what = match.groupdict().get("what")
+                if what in _NOT_REPORTED:
+                    return
+                ctx = _CONTEXT_RE.match(text)
+                conn = _BY_CONTEXT.get(ctx.group(1)) if ctx else None
+                fields: dict[str, Any] = {"reason": reason}
+                if what:
+                    fields["what"] = what[:64]
+                if conn is not None:
+                    fields.update(user=conn.username, ip=conn.peer_ip)
+                log_event(log, "refused", **fields)
+                return
+        except Exception:
+            self.handleError(record)
+
+
+_bridge = _AsyncsshBridge()
+
+
+def install_asyncssh_bridge() -> None:
+    """Route asyncssh's logger through :class:`_AsyncsshBridge` (idempotent)."""
+    ssh_log = logging.getLogger("asyncssh")
+    if _bridge not in ssh_log.handlers:
+        ssh_log.addHandler(_bridge)
+    ssh_log.setLevel(logging.DEBUG)  # its refusals are debug lines; the bridge filters
+    ssh_log.propagate = False
+
+
+# -- one TCP connection --------------------------------------------------------------------
 
 
 class _PlayerConnection(asyncssh.SSHServer):
-    """asyncssh callbacks for one TCP connection: auth, then session channels only."""
+    """asyncssh callbacks for one TCP connection: limits, auth, then one session channel."""
 
     def __init__(self, state: ServerState) -> None:
         self._state = state
         self._conn: asyncssh.SSHServerConnection | None = None
-        self._peer_ip = ""
+        self.peer_ip = ""
+        self.username = ""
+        self.client_version = ""
         # Fingerprint of the key that proved itself, reset whenever another
         # method is tried: a failed signature must not leave its key behind.
         self._key_fp: str | None = None
         self._failures = 0
+        self._counted = False
+        self._refusal: tuple[str, str] | None = None
+        self._session: GameSession | None = None
+
+    # -- connection ------------------------------------------------------------------
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername")
-        self._peer_ip = str(peer[0]) if peer else ""
-        self._state.connections.add(conn)
+        self.peer_ip = str(peer[0]) if peer else ""
+        state = self._state
+        state.connections.add(conn)
+        context = getattr(conn.logger, "_context", "")
+        if context:
+            _BY_CONTEXT[context] = self
+        refusal = state.check_new_connection(self.peer_ip)
+        if refusal is None:
+            self._counted = True
+            state.admitted += 1
+            state.per_address[address_key(self.peer_ip)] += 1
+            return
+        reason, message = refusal
+        log_event(log, "refused", reason=reason, ip=self.peer_ip)
+        self._refusal = refusal
+        if reason in ("server_full", "ip_full"):
+            return  # said politely once the client starts to log in (begin_auth)
+        # Abuse or shutdown: no key exchange at all. (The version string must go
+        # out first, which asyncssh does right after this callback.)
+        asyncio.get_running_loop().call_soon(self._disconnect, reason, message)
+
+    def _disconnect(self, reason: str, message: str) -> None:
+        if self._conn is not None:
+            code = {
+                "rate_limited": asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "shutting_down": asyncssh.DISC_BY_APPLICATION,
+            }.get(reason, asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT)
+            self._conn.disconnect(code, f"{message} ({_EN.get(reason, reason)})")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        state = self._state
         if self._conn is not None:
-            self._state.connections.discard(self._conn)
+            state.connections.discard(self._conn)
+        if self._counted:
+            self._counted = False
+            state.admitted -= 1
+            key = address_key(self.peer_ip)
+            state.per_address[key] -= 1
+            if state.per_address[key] <= 0:
+                del state.per_address[key]
+
+    # -- auth ----------------------------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
+        self.username = username
         self._key_fp = None
+        if self._conn is not None:
+            self.client_version = str(self._conn.get_extra_info("client_version") or "")[:128]
+        if self._refusal is not None:
+            reason, message = self._refusal
+            if self._conn is not None:
+                self._conn.send_auth_banner(message + "\n")
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                           f"{message} ({_EN[reason]})")
         return True  # always ask, so a client that has a key offers it
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if not self._state.policy.key_acceptable(username, key, self._peer_ip):
-            self._key_fp = None
+        policy = self._state.policy
+        self._key_fp = None
+        if not policy.key_allowed(key, self.peer_ip):
+            self._failed("publickey")
             return False
+        if not policy.key_acceptable(username, key, self.peer_ip):
+            return False  # bound to another key: not an attack, the next key may fit
         self._key_fp = key.get_fingerprint("sha256")
         return True
 
@@ -126,46 +325,85 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
         self._key_fp = None
-        return await self._password_result(
-            len(responses) == 1 and self._state.policy.check_password(responses[0])
-        )
+        ok = len(responses) == 1 and self._state.policy.check_password(responses[0])
+        return await self._password_result(ok, "keyboard-interactive")
 
     def password_auth_supported(self) -> bool:
         return self._state.policy.keyless_allowed
 
     async def validate_password(self, username: str, password: str) -> bool:
         self._key_fp = None
-        return await self._password_result(self._state.policy.check_password(password))
+        return await self._password_result(self._state.policy.check_password(password), "password")
 
-    async def _password_result(self, ok: bool) -> bool:
+    async def _password_result(self, ok: bool, method: str) -> bool:
         """Slow down wrong guesses, and drop a connection that keeps guessing."""
         if ok:
             return True
         self._failures += 1
+        if self._failed(method):
+            return False
         await asyncio.sleep(_AUTH_FAIL_DELAY)
         if self._failures >= _MAX_PASSWORD_FAILURES and self._conn is not None:
-            log.info("비밀번호를 %d번 틀려서 연결을 끊어요 (%s)", self._failures, self._peer_ip)
+            log_event(log, "refused", reason="password_guessing", ip=self.peer_ip,
+                      user=self.username, failures=self._failures)
             self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
                                   "Too many wrong passwords")
         return False
 
-    def session_requested(self) -> GameSession:
-        assert self._conn is not None
-        username = self._conn.get_extra_info("username") or ""
-        return GameSession(self._state, username, self._key_fp, self._peer_ip)
-
-    # Forwarding of any kind is refused.
-    def connection_requested(self, *args: Any) -> bool:
+    def _failed(self, method: str) -> bool:
+        """Count a failure towards the jail; if that jailed the address, hang up. True if so."""
+        if self._state.auth_failed(self.peer_ip, self.username, method):
+            self._disconnect("jailed", MSG_JAILED.format(
+                m=max(1, round(self._state.settings.auth_jail_seconds / 60))))
+            return True
         return False
 
-    def server_requested(self, *args: Any) -> bool:
+    # -- channels --------------------------------------------------------------------------
+
+    def session_requested(self) -> GameSession | bool:
+        assert self._conn is not None
+        if self._state.shutting_down:
+            self._refused("shutting_down")
+            return False
+        if self._session is not None and not self._session.finished:
+            self._refused("second_session")
+            return False
+        self._session = GameSession(
+            self._state, self.username or str(self._conn.get_extra_info("username") or ""),
+            self._key_fp, self.peer_ip, client_version=self.client_version,
+        )
+        return self._session
+
+    def _refused(self, reason: str, **fields: Any) -> None:
+        log_event(log, "refused", reason=reason, ip=self.peer_ip, user=self.username, **fields)
+
+    # Forwarding of any kind is refused.
+    def connection_requested(self, dest_host: str, dest_port: int, *args: Any) -> bool:
+        self._refused("port_forwarding", to=f"{dest_host}:{dest_port}"[:80])
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int, *args: Any) -> bool:
+        self._refused("remote_forwarding", listen=f"{listen_host}:{listen_port}"[:80])
         return False
 
     def unix_connection_requested(self, *args: Any) -> bool:
+        self._refused("unix_forwarding")
         return False
 
     def unix_server_requested(self, *args: Any) -> bool:
+        self._refused("unix_remote_forwarding")
         return False
+
+    def tun_requested(self, *args: Any) -> bool:
+        self._refused("tun")
+        return False
+
+    def tap_requested(self, *args: Any) -> bool:
+        self._refused("tap")
+        return False
+
+
+# -- the listener ------------------------------------------------------------------------------
 
 
 @dataclass(eq=False)
@@ -177,60 +415,101 @@ class ServerHandle:
     state: ServerState
     _acceptor: asyncssh.SSHAcceptor
     _store: NicknameStore
+    _closing: asyncio.Future[None] | None = None
 
     def nicknames(self) -> list[str]:
         """Nicknames with a live session right now."""
         return self.state.registry.nicknames()
 
-    async def close(self) -> None:
-        """Stop listening, tell every player, end every app, then drop the connections."""
+    async def close(self, timeout: float = 8.0) -> None:
+        """Shut down within ``timeout`` seconds (plus a little for the sockets).
+
+        Stop accepting; tell every player in-app (``shutdown_notice`` seconds to read
+        it); end every app, each session printing the goodbye line; wait briefly for
+        clients to take their last output; drop the connections.
+        """
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
+            return
+        loop = asyncio.get_running_loop()
+        self._closing = loop.create_future()
+        try:
+            await self._close(loop, loop.time() + timeout)
+        finally:
+            self._closing.set_result(None)
+
+    async def _close(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        state = self.state
+        state.shutting_down = True
         self._acceptor.close()
-        sessions = list(self.state.sessions)
-        await asyncio.gather(
-            *(s.kick(DisconnectReason.SERVER_SHUTDOWN) for s in sessions), return_exceptions=True
-        )
-        conns = list(self.state.connections)
+        sessions = list(state.sessions)
+        log_event(log, "shutdown", sessions=len(sessions), connections=len(state.connections))
+
+        def left(cap: float) -> float:
+            return max(0.0, min(cap, deadline - loop.time()))
+
+        notice = left(state.settings.shutdown_notice)
+        if sessions and notice > 0:
+            for session in sessions:
+                session.notify(MSG_SHUTTING_DOWN, timeout=notice + 5)
+            await asyncio.sleep(notice)
+        sessions = list(state.sessions)
+        if sessions:
+            await asyncio.gather(
+                *(s.kick(DisconnectReason.SERVER_SHUTDOWN, timeout=left(5.0)) for s in sessions),
+                return_exceptions=True,
+            )
+            # Flush: give clients a moment to read the goodbye and close their channel.
+            flush_until = loop.time() + left(1.0)
+            while any(not s.channel_closed for s in sessions) and loop.time() < flush_until:
+                await asyncio.sleep(0.02)
+        conns = list(state.connections)
         for conn in conns:
             conn.close()
         if conns:
-            await asyncio.wait([asyncio.ensure_future(c.wait_closed()) for c in conns], timeout=5)
-        if self.state.tasks:
-            await asyncio.wait(list(self.state.tasks), timeout=5)
-        await self._acceptor.wait_closed()
+            await asyncio.wait([asyncio.ensure_future(c.wait_closed()) for c in conns],
+                               timeout=max(0.5, left(3.0)))
+        if state.tasks:
+            await asyncio.wait(list(state.tasks), timeout=max(0.5, left(3.0)))
+        try:
+            await asyncio.wait_for(self._acceptor.wait_closed(), max(0.5, left(2.0)))
+        except TimeoutError:
+            log.warning("리스너가 제때 닫히지 않았어요.")
         self._store.close()
-        log.info("서버를 멈췄어요.")
+        log_event(log, "stopped")
 
 
 async def start_server(config: ServerConfig) -> ServerHandle:
     """Load/create the host key, open the store and listen; returns once accepting."""
-    host_key = load_or_create_host_key(config.hostkey_dir)
-    store = NicknameStore(config.data_dir)
+    settings = config.settings
+    host_key = load_or_create_host_key(settings.hostkey_dir)
+    install_asyncssh_bridge()
+    store = NicknameStore(settings.data_dir)
     try:
-        policy = AuthPolicy(store, config.password, config.authorized_keys)
-        state = ServerState(policy=policy, app_factory=config.app_factory)
+        policy = AuthPolicy(store, settings.password, settings.authorized_keys)
+        state = ServerState(policy=policy, app_factory=config.app_factory,
+                            settings=settings, clock=config.clock)
         acceptor = await asyncssh.create_server(
             lambda: _PlayerConnection(state),
-            config.host,
-            config.port,
+            settings.host,
+            settings.port,
             server_host_keys=[host_key],
             encoding=None,
             line_editor=False,
             agent_forwarding=False,
             x11_forwarding=False,
             allow_scp=False,
-            login_timeout=60,
-            keepalive_interval=15,
-            keepalive_count_max=4,
+            login_timeout=settings.login_grace,
+            keepalive_interval=settings.keepalive_interval,
+            keepalive_count_max=settings.keepalive_count_max,
         )
     except BaseException:
         store.close()
         raise
     handle = ServerHandle(acceptor.get_port(), fingerprint(host_key), state, acceptor, store)
-    mode = "비밀번호" if config.password else "열린 접속"
-    if config.authorized_keys:
-        mode += f", 허용 키 목록 {config.authorized_keys}"
-    log.info(
-        "섯다 서버가 %s:%d 에서 기다려요 (%s). 호스트 키 지문: %s",
-        config.host, handle.port, mode, handle.fingerprint,
+    mode = settings.auth_mode if settings.password or settings.authorized_keys else "open"
+    log_event(
+        log, "listening", addr=f"{settings.host}:{handle.port}", auth=mode,
+        fingerprint=handle.fingerprint, max_sessions=settings.max_sessions,
     )
     return handle

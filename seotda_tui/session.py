@@ -3,6 +3,15 @@
 Only an interactive shell with a PTY is served. Everything that can go wrong
 for one player (a refused nickname, a crash in their app, a dropped
 connection) ends that session only.
+
+Per-session limits (from the server's :class:`~seotda_tui.config.Settings`):
+
+* input: at most ``input_rate`` bytes/s with bursts of ``input_burst``; the rest is
+  dropped on arrival (a 1 MiB paste costs next to nothing and never queues up);
+* idle: no input for ``idle_timeout`` seconds ends the session, with an in-app warning
+  (``app.notify``) ``idle_warning`` seconds before. The app can make its player exempt
+  while that makes sense (e.g. seated at a table) through
+  :attr:`SessionContext.idle_exempt`.
 """
 
 from __future__ import annotations
@@ -10,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import time
 from codecs import getincrementaldecoder
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +31,8 @@ from textual.app import App
 
 from .auth import Identity
 from .driver import ChannelLink, color_system_for, prepare_app, run_app
+from .limits import InputLimiter
+from .logs import log_event
 
 if TYPE_CHECKING:
     from .server import ServerState
@@ -47,13 +59,25 @@ class DisconnectReason(StrEnum):
     APP_EXITED = "app_exited"  # the app ended itself (e.g. the player quit)
     APP_CRASHED = "app_crashed"  # an exception escaped the app
     SERVER_SHUTDOWN = "server_shutdown"
+    IDLE = "idle"  # no input for idle_timeout seconds (and not idle-exempt)
 
 
 _GOODBYES: dict[DisconnectReason, str] = {
     DisconnectReason.REPLACED: "다른 곳에서 같은 닉네임으로 접속해서 이 연결은 닫을게요.",
     DisconnectReason.APP_CRASHED: "문제가 생겨 게임 화면을 닫았어요. 잠시 후 다시 접속해 주세요.",
-    DisconnectReason.SERVER_SHUTDOWN: "서버가 종료돼요. 잠시 후 다시 접속해 주세요.",
+    DisconnectReason.SERVER_SHUTDOWN: "서버 점검으로 잠시 후 종료돼요. 조금 뒤에 다시 접속해 주세요.",
+    DisconnectReason.IDLE: "{idle} 동안 입력이 없어서 연결을 끊었어요. 언제든 다시 접속해 주세요.",
 }
+
+
+def _duration_text(seconds: float) -> str:
+    """30분, 1분, 45초: how long, in Korean."""
+    if seconds >= 60:
+        return f"{seconds / 60:.0f}분"
+    return f"{max(1.0, seconds):.0f}초"
+
+
+IDLE_WARNING = "{left} 뒤에 자동으로 접속이 끊겨요 (입력 없음). 아무 키나 누르면 계속돼요."
 
 DisconnectCallback = Callable[[DisconnectReason], Awaitable[None] | None]
 
@@ -68,6 +92,18 @@ class SessionContext:
     size: tuple[int, int]  # at connect time; the app's own size tracks resizes
     env: Mapping[str, str]  # variables the client sent: untrusted
     reason: DisconnectReason | None = None
+    idle_exempt: Callable[[], bool] | None = None
+    """Set by the app: returns True while the player must not be dropped for idleness.
+
+    Consulted only when the idle timer runs out (at the warning, and again at the
+    timeout), never per keystroke, so it may do a little work. While it says True
+    the player is treated as active (no warning, no disconnect); once it says False
+    the full ``idle_timeout`` counts from that moment. Example, exempt while seated::
+
+        ctx.idle_exempt = lambda: manager.room_of(nickname) is not None
+
+    It runs on the event loop; an exception in it counts as "exempt" (and is logged).
+    """
     _callbacks: list[DisconnectCallback] = field(default_factory=list, repr=False)
 
     def add_disconnect_callback(self, callback: DisconnectCallback) -> None:
@@ -124,11 +160,29 @@ class _PasswordPrompt:
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """asyncssh session callbacks for one channel, plus the task that runs its app."""
 
-    def __init__(self, state: ServerState, username: str, key_fp: str | None, peer_ip: str):
+    def __init__(
+        self,
+        state: ServerState,
+        username: str,
+        key_fp: str | None,
+        peer_ip: str,
+        *,
+        client_version: str = "",
+    ):
         self._state = state
         self._username = username
         self._key_fp = key_fp
         self._peer_ip = peer_ip
+        self._client_version = client_version
+        settings = state.settings
+        self._input = InputLimiter(settings.input_rate, settings.input_burst, state.clock)
+        self._input_logged = False
+        self._idle_timeout = settings.idle_timeout
+        self._idle_warning = min(settings.idle_warning, settings.idle_timeout)
+        self._last_input = 0.0
+        self._warned = False
+        self._idle_handle: asyncio.TimerHandle | None = None
+        self._ctx: SessionContext | None = None
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._term: str | None = None
         self._link = ChannelLink(self._write, (80, 24))
@@ -138,6 +192,19 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._closed = False  # the channel is gone
         self._done = asyncio.Event()
         self.identity: Identity | None = None
+
+    @property
+    def peer_ip(self) -> str:
+        return self._peer_ip
+
+    @property
+    def finished(self) -> bool:
+        """True once the session has fully ended (app over, goodbye sent)."""
+        return self._done.is_set()
+
+    @property
+    def channel_closed(self) -> bool:
+        return self._closed
 
     # -- asyncssh callbacks ------------------------------------------------------
 
@@ -153,11 +220,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        log.info("명령 실행 요청 거절 (%s@%s)", self._username, self._peer_ip)
+        # The command itself is not logged: it may contain anything, secrets included.
+        log_event(log, "refused", reason="exec", user=self._username, ip=self._peer_ip,
+                  command_length=len(command))
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("서브시스템 %r 요청 거절 (%s@%s)", subsystem, self._username, self._peer_ip)
+        log_event(log, "refused", reason="subsystem", what=subsystem[:64], user=self._username,
+                  ip=self._peer_ip)
         return False
 
     def session_started(self) -> None:
@@ -168,6 +238,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if datatype is not None:
+            return
+        self._last_input = asyncio.get_running_loop().time()
+        data = self._input.admit(data)
+        if self._input.dropped and not self._input_logged:
+            self._input_logged = True
+            log_event(log, "input_throttled", level=logging.WARNING, user=self._username,
+                      ip=self._peer_ip, rate=self._state.settings.input_rate)
+        if not data:
             return
         if self._prompt is not None:
             self._prompt.feed(data)
@@ -201,22 +279,89 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self._app is not None:
             self._app.exit()
 
-    async def kick(self, reason: DisconnectReason) -> None:
+    async def kick(self, reason: DisconnectReason, timeout: float = KICK_TIMEOUT) -> None:
         """End this session (replaced / shutdown) and wait until it is fully over."""
         self._end(reason)
         try:
-            await asyncio.wait_for(self._done.wait(), KICK_TIMEOUT)
+            await asyncio.wait_for(self._done.wait(), timeout)
         except TimeoutError:
-            log.warning("세션이 제때 끝나지 않아 강제로 닫아요: %s", self._username)
+            log_event(log, "kick_timeout", level=logging.WARNING, user=self._username,
+                      ip=self._peer_ip, reason=str(reason))
             if self._chan is not None:
                 self._chan.abort()
+
+    def notify(self, message: str, *, timeout: float = 10.0) -> None:
+        """Show ``message`` as a warning toast in this session's app, if one is running."""
+        app = self._app
+        if app is None or not app.is_running:
+            return
+        try:
+            app.notify(message, severity="warning", timeout=timeout, markup=False)
+        except Exception:
+            log.exception("알림을 보여 주지 못했어요 (%s)", self._username)
+
+    # -- idleness ---------------------------------------------------------------------
+
+    def _start_idle_timer(self) -> None:
+        if self._idle_timeout <= 0:
+            return
+        self._last_input = asyncio.get_running_loop().time()
+        self._schedule_idle(self._idle_timeout - self._idle_warning)
+
+    def _schedule_idle(self, after_last_input: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._idle_handle = loop.call_at(self._last_input + after_last_input, self._idle_check)
+
+    def _stop_idle_timer(self) -> None:
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+            self._idle_handle = None
+
+    def _exempt(self) -> bool:
+        hook = self._ctx.idle_exempt if self._ctx is not None else None
+        if hook is None:
+            return False
+        try:
+            return bool(hook())
+        except Exception:
+            log.exception("idle_exempt 훅에서 오류가 났어요 (%s)", self._username)
+            return True
+
+    def _idle_check(self) -> None:
+        """Runs when the idle timer is due; input meanwhile only moved ``_last_input``."""
+        self._idle_handle = None
+        if self._app is None or self._reason is not None:
+            return
+        now = asyncio.get_running_loop().time()
+        idle_for = now - self._last_input
+        warn_after = self._idle_timeout - self._idle_warning
+        if idle_for < warn_after:  # there was input: start over
+            self._warned = False
+            self._schedule_idle(warn_after)
+            return
+        if self._exempt():
+            self._last_input = now
+            self._warned = False
+            self._schedule_idle(warn_after)
+            return
+        if idle_for < self._idle_timeout:
+            if not self._warned:
+                self._warned = True
+                left = self._idle_timeout - idle_for
+                self.notify(IDLE_WARNING.format(left=_duration_text(left)), timeout=left)
+            self._schedule_idle(self._idle_timeout)
+            return
+        log_event(log, "idle_timeout", user=self._username, ip=self._peer_ip,
+                  idle=round(idle_for, 1))
+        self._end(DisconnectReason.IDLE)
 
     def _write(self, data: bytes) -> None:
         chan = self._chan
         if self._closed or chan is None or chan.is_closing():
             return
         if chan.get_write_buffer_size() > MAX_PENDING_OUTPUT:
-            log.warning("클라이언트가 출력을 읽지 않아 연결을 끊어요: %s", self._username)
+            log_event(log, "output_stalled", level=logging.WARNING, user=self._username,
+                      ip=self._peer_ip, pending=chan.get_write_buffer_size())
             self._closed = True
             self._end(DisconnectReason.CLIENT_LEFT)
             chan.abort()
@@ -244,7 +389,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if ctx is not None:
                 status = await self._play(ctx)
         except Exception:
-            log.exception("세션 처리 중 오류 (%s@%s)", self._username, self._peer_ip)
+            log_event(log, "session_error", level=logging.ERROR, exc_info=True,
+                      user=self._username, ip=self._peer_ip)
             self._end(DisconnectReason.APP_CRASHED)
         finally:
             if self.identity is not None:
@@ -254,14 +400,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 await ctx._fire(reason)
             goodbye = _GOODBYES.get(reason)
             if goodbye:
-                self._say(goodbye)
+                self._say(goodbye.format(idle=_duration_text(self._idle_timeout)))
                 status = 1
             self._finish_channel(status)
             self._state.sessions.discard(self)
             self._done.set()
 
-    async def _refuse(self, message: str) -> None:
-        log.info("접속 거절 (%s@%s): %s", self._username, self._peer_ip, message)
+    async def _refuse(self, message: str, reason: str) -> None:
+        log_event(log, "refused", reason=reason, user=self._username, ip=self._peer_ip)
         self._say(message)
         self._finish_channel(1)
 
@@ -270,34 +416,35 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         chan = self._chan
         assert chan is not None
         if self._term is None:
-            await self._refuse(NO_PTY_MESSAGE)
+            await self._refuse(NO_PTY_MESSAGE, "no_pty")
             return None
         policy = self._state.policy
         admission = policy.admit(self._username, self._key_fp, self._peer_ip)
         if admission.identity is None:
-            await self._refuse(admission.refusal or "접속할 수 없어요.")
+            await self._refuse(admission.refusal or "접속할 수 없어요.", admission.code or "refused")
             return None
         identity = admission.identity
         if admission.needs_password and not await self._ask_password():
             if self._reason is None:
-                await self._refuse("비밀번호가 맞지 않아 접속을 끊어요.")
+                await self._refuse("비밀번호가 맞지 않아 접속을 끊어요.", "password")
             return None
         refusal = policy.bind(identity)
         if refusal:
-            await self._refuse(refusal)
+            await self._refuse(refusal, "nickname_taken")
             return None
         self.identity = identity
         await self._state.registry.claim(identity.nickname, self)
         if self._reason is not None:  # dropped or replaced while waiting
             return None
         env = dict(chan.get_environment())
-        return SessionContext(
+        self._ctx = SessionContext(
             identity=identity,
             term_type=self._term,
             color_system=color_system_for(self._term, env),
             size=self._link.size,
             env=env,
         )
+        return self._ctx
 
     async def _ask_password(self) -> bool:
         """In --password mode, a not-yet-registered key also has to know the password."""
@@ -314,6 +461,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 return False
             if self._state.policy.check_password(answer):
                 return True
+            if self._state.auth_failed(self._peer_ip, self._username, "session-password"):
+                return False
             await asyncio.sleep(0.3)
             if attempt < PASSWORD_TRIES - 1:
                 self._write("비밀번호가 맞지 않아요. 다시 입력해 주세요.\r\n".encode())
@@ -324,13 +473,28 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         app = self._state.app_factory(ctx.identity, ctx)
         prepare_app(app, self._link, ctx.color_system)
         self._app = app
-        log.info("입장: %s (%s, %s, %s)", ctx.identity.nickname, self._peer_ip, ctx.term_type,
-                 ctx.color_system or "흑백")
+        width, height = self._link.size
+        started = time.monotonic()
+        log_event(
+            log, "connect", user=ctx.identity.nickname, ip=self._peer_ip,
+            key=ctx.identity.key_fingerprint, term=ctx.term_type, size=f"{width}x{height}",
+            color=ctx.color_system or "none", client=self._client_version,
+        )
+        self._start_idle_timer()
+        raised = True
         try:
             await run_app(app, self._link)
+            raised = False
         finally:
+            self._stop_idle_timer()
             self._app = None
-        crashed = bool(app.return_code)
-        self._end(DisconnectReason.APP_CRASHED if crashed else DisconnectReason.APP_EXITED)
-        log.info("퇴장: %s (%s)", ctx.identity.nickname, self._reason)
+            crashed = raised or bool(app.return_code)
+            self._end(DisconnectReason.APP_CRASHED if crashed else DisconnectReason.APP_EXITED)
+            fields: dict[str, Any] = {}
+            if self._input.dropped:
+                fields["dropped_input"] = self._input.dropped
+            log_event(
+                log, "disconnect", user=ctx.identity.nickname, ip=self._peer_ip,
+                reason=str(self._reason), duration=round(time.monotonic() - started, 1), **fields,
+            )
         return 1 if crashed else 0

@@ -9,7 +9,10 @@ Reusable by any test that wants to play through SSH::
             await c.type("안녕")
 
 The server runs in-process on 127.0.0.1 with an ephemeral port and temporary
-host-key and data folders. Each client is a real asyncssh client that asks
+host-key and data folders. Keyword arguments are server settings (any
+:class:`~seotda_tui.config.Settings` field, e.g. ``password="x"``,
+``max_sessions=2``, ``idle_timeout=0.5``), validated like flags; ``clock=``
+replaces the server's rate-limit clock. ``shutdown_notice`` defaults to 0 here. Each client is a real asyncssh client that asks
 for a PTY; everything it receives is fed into a ``pyte`` screen, so
 ``wait_for`` checks what a person would see.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +33,7 @@ from textual.events import Key, Resize
 from textual.widgets import Static
 
 from seotda_tui.auth import Identity
+from seotda_tui.config import load_settings
 from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
 from seotda_tui.session import DisconnectReason, SessionContext
 
@@ -63,6 +68,10 @@ class _Auth(asyncssh.SSHClient):
         self._password = password
         self._kbdint_answered = False
         self._password_sent = False
+        self.banners: list[str] = []
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banners.append(msg)
 
     def kbdint_auth_requested(self) -> str:
         return ""
@@ -187,14 +196,14 @@ class SSHHarness:
         return self.handle.port
 
     async def start(self) -> ServerHandle:
-        config = ServerConfig(
-            app_factory=self.app_factory,
-            host="127.0.0.1",
-            port=0,
-            hostkey_dir=self.hostkey_dir,
-            data_dir=self.data_dir,
-            **self.overrides,
-        )
+        flags = dict(self.overrides)
+        extra = {"clock": flags.pop("clock")} if "clock" in flags else {}
+        flags.setdefault("shutdown_notice", 0.0)
+        settings = load_settings(flags={
+            "host": "127.0.0.1", "port": 0, "hostkey_dir": self.hostkey_dir,
+            "data_dir": self.data_dir, **flags,
+        })
+        config = ServerConfig(app_factory=self.app_factory, settings=settings, **extra)
         self.handle = await start_server(config)
         return self.handle
 
@@ -212,18 +221,7 @@ class SSHHarness:
         **options: Any,
     ) -> asyncssh.SSHClientConnection:
         """A bare authenticated connection (for exec/SFTP/forwarding tests)."""
-        conn, _ = await asyncssh.create_connection(
-            lambda: _Auth(password),
-            "127.0.0.1",
-            self.port,
-            username=username,
-            client_keys=[key] if key is not None else None,
-            agent_path=None,
-            known_hosts=None,
-            config=None,
-            **options,
-        )
-        return conn
+        return await open_connection(self.port, username, key=key, password=password, **options)
 
     @asynccontextmanager
     async def connect(
@@ -237,20 +235,102 @@ class SSHHarness:
         env: Mapping[str, str] | None = None,
     ) -> AsyncIterator[SSHClient]:
         """Log in as ``username`` and open a shell (with a PTY unless term_type is None)."""
-        conn = await self.open_connection(username, key=key, password=password)
-        client = SSHClient(conn, size)
-        try:
-            client.chan, _ = await conn.create_session(
-                lambda: _Session(client),
-                term_type=term_type,
-                term_size=size if term_type else None,
-                env=dict(env or {}),
-                encoding=None,
-            )
+        async with connect(self.port, username, key=key, password=password, term_type=term_type,
+                           size=size, env=env) as client:
             yield client
-        finally:
-            conn.close()
-            await conn.wait_closed()
+
+
+async def open_connection(
+    port: int,
+    username: str,
+    *,
+    key: asyncssh.SSHKey | None = None,
+    password: str | None = None,
+    host: str = "127.0.0.1",
+    **options: Any,
+) -> asyncssh.SSHClientConnection:
+    """A bare authenticated connection to any server (in-process or not)."""
+    conn, _ = await asyncssh.create_connection(
+        lambda: _Auth(password),
+        host,
+        port,
+        username=username,
+        client_keys=[key] if key is not None else None,
+        agent_path=None,
+        known_hosts=None,
+        config=None,
+        **options,
+    )
+    return conn
+
+
+@dataclass
+class Attempt:
+    """The outcome of a login attempt: the connection, or the error; banners either way."""
+
+    conn: asyncssh.SSHClientConnection | None
+    error: Exception | None
+    banners: list[str]
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            await self.conn.wait_closed()
+
+
+async def attempt(
+    port: int,
+    username: str,
+    *,
+    key: asyncssh.SSHKey | None = None,
+    password: str | None = None,
+    host: str = "127.0.0.1",
+    timeout: float = DEFAULT_TIMEOUT,
+    **options: Any,
+) -> Attempt:
+    """Try to log in; never raises for a refusal (see ``Attempt.error``)."""
+    auth = _Auth(password)
+    try:
+        conn, _ = await asyncio.wait_for(
+            asyncssh.create_connection(
+                lambda: auth, host, port, username=username,
+                client_keys=[key] if key is not None else None, agent_path=None,
+                known_hosts=None, config=None, **options,
+            ),
+            timeout,
+        )
+    except (OSError, asyncssh.Error) as exc:
+        return Attempt(None, exc, auth.banners)
+    return Attempt(conn, None, auth.banners)
+
+
+@asynccontextmanager
+async def connect(
+    port: int,
+    username: str,
+    *,
+    key: asyncssh.SSHKey | None = None,
+    password: str | None = None,
+    term_type: str | None = "xterm-256color",
+    size: tuple[int, int] = (80, 24),
+    env: Mapping[str, str] | None = None,
+    host: str = "127.0.0.1",
+) -> AsyncIterator[SSHClient]:
+    """Log in as ``username`` to ``host:port`` and open a shell (PTY unless term_type is None)."""
+    conn = await open_connection(port, username, key=key, password=password, host=host)
+    client = SSHClient(conn, size)
+    try:
+        client.chan, _ = await conn.create_session(
+            lambda: _Session(client),
+            term_type=term_type,
+            term_size=size if term_type else None,
+            env=dict(env or {}),
+            encoding=None,
+        )
+        yield client
+    finally:
+        conn.close()
+        await conn.wait_closed()
 
 
 @asynccontextmanager

@@ -310,7 +310,7 @@ async def test_server_shutdown_tells_every_player(tmp_path: Path) -> None:
             await server.stop()
             await a.wait_closed()
             await b.wait_closed()
-            assert "서버가 종료돼요" in a.output_text and "서버가 종료돼요" in b.output_text
+            assert all("서버 점검으로 잠시 후 종료돼요" in c.output_text for c in (a, b))
             assert [app.disconnects for app in apps.apps] == [[DisconnectReason.SERVER_SHUTDOWN]] * 2
     finally:
         await server.stop()

@@ -1,0 +1,207 @@
+"""Rate limits and the auth-failure jail, on an injectable clock (no sleeping in tests).
+
+* :class:`TokenBucket` — ``rate`` tokens per second, at most ``burst`` saved up.
+* :class:`ConnectLimiter` — one bucket per client address: new connections per second.
+* :class:`AuthJail` — too many failed logins from one address → refused for a while.
+* :class:`InputLimiter` — bytes per second a session may type; the excess is dropped.
+
+Addresses are grouped by :func:`address_key`: an IPv4 address is itself, an IPv6 address counts
+as its /64 (one home or one VPS usually owns a whole /64, so per-address limits would be
+trivial to dodge otherwise).
+
+All of this runs on the event loop thread; nothing here is thread-safe, nor needs to be.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import deque
+from collections.abc import Callable
+
+Clock = Callable[[], float]
+"""A monotonic time source in seconds, e.g. ``time.monotonic`` or a test's fake."""
+
+# Per-address tables are swept of stale entries once they grow past this many,
+# and cleared outright past the hard cap (failing open beats running out of memory).
+_SWEEP_AT = 1024
+_HARD_CAP = 100_000
+
+_PASTE_END = b"\x1b[201~"
+
+
+def address_key(ip: str) -> str:
+    """The unit per-address limits count by: IPv4 address, or IPv6 /64 (IPv4-mapped → IPv4)."""
+    try:
+        addr = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return ip
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.IPv6Network((addr, 64), strict=False))
+    return str(addr)
+
+
+class TokenBucket:
+    """The classic token bucket: starts full, refills continuously at ``rate`` per second."""
+
+    __slots__ = ("rate", "burst", "_tokens", "_stamp", "_clock")
+
+    def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
+        self.rate = float(rate)
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = self.burst
+        self._stamp = clock()
+
+    def _refill(self) -> float:
+        now = self._clock()
+        if now > self._stamp:
+            self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+        return self._tokens
+
+    @property
+    def tokens(self) -> float:
+        return self._refill()
+
+    def take(self, n: float = 1.0) -> bool:
+        """Spend ``n`` tokens if there are that many; otherwise spend nothing."""
+        if self._refill() >= n:
+            self._tokens -= n
+            return True
+        return False
+
+    def take_up_to(self, n: int) -> int:
+        """Spend as many whole tokens as possible, up to ``n``; return how many."""
+        granted = min(n, int(self._refill()))
+        self._tokens -= granted
+        return granted
+
+
+class ConnectLimiter:
+    """New connections per address: ``rate`` per second with bursts of ``burst`` (rate 0 = off)."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, ip: str) -> bool:
+        if self.rate <= 0:
+            return True
+        key = address_key(ip)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            self._sweep()
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self._clock)
+        return bucket.take()
+
+    def _sweep(self) -> None:
+        if len(self._buckets) < _SWEEP_AT:
+            return
+        # A full bucket remembers nothing a fresh one wouldn't.
+        self._buckets = {k: b for k, b in self._buckets.items() if b.tokens < b.burst}
+        if len(self._buckets) >= _HARD_CAP:
+            self._buckets.clear()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class AuthJail:
+    """``max_failures`` failed logins within ``seconds`` → the address is refused for ``seconds``.
+
+    ``seconds = 0`` turns the jail off. A failure while jailed does not extend the sentence.
+    """
+
+    def __init__(self, max_failures: int, seconds: float, clock: Clock = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.seconds = seconds
+        self._clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._until: dict[str, float] = {}
+
+    def remaining(self, ip: str) -> float:
+        """Seconds of jail left for ``ip`` (0.0 when it may connect)."""
+        key = address_key(ip)
+        until = self._until.get(key)
+        if until is None:
+            return 0.0
+        left = until - self._clock()
+        if left <= 0:
+            del self._until[key]
+            return 0.0
+        return left
+
+    def failure(self, ip: str) -> bool:
+        """Record one failed login; True if it just sent ``ip`` to jail."""
+        if self.seconds <= 0 or self.remaining(ip) > 0:
+            return False
+        key = address_key(ip)
+        now = self._clock()
+        times = self._failures.get(key)
+        if times is None:
+            self._sweep(now)
+            times = self._failures[key] = deque()
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        times.append(now)
+        if len(times) < self.max_failures:
+            return False
+        del self._failures[key]
+        self._until[key] = now + self.seconds
+        return True
+
+    def _sweep(self, now: float) -> None:
+        if len(self._failures) >= _SWEEP_AT:
+            horizon = now - self.seconds
+            self._failures = {k: d for k, d in self._failures.items() if d and d[-1] > horizon}
+        if len(self._until) >= _SWEEP_AT:
+            self._until = {k: t for k, t in self._until.items() if t > now}
+        if len(self._failures) >= _HARD_CAP:
+            self._failures.clear()
+        if len(self._until) >= _HARD_CAP:
+            self._until.clear()
+
+    def failures(self, ip: str) -> int:
+        """Failures currently counted against ``ip`` (for tests and logs)."""
+        times = self._failures.get(address_key(ip))
+        return len(times) if times else 0
+
+
+class InputLimiter:
+    """Caps what one session may type: ``rate`` bytes/s, bursts of ``burst`` bytes.
+
+    Each chunk the client sent (one SSH data message: usually one key, one mouse report,
+    or a piece of a paste) is delivered whole or dropped whole, so escape sequences are
+    not cut in half into stray characters. Dropped input is never queued: a huge paste
+    costs the server almost nothing. One exception: the end-of-bracketed-paste marker is
+    passed on even from dropped data, otherwise the terminal parser would stay in paste
+    mode and swallow every later key.
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self._bucket = TokenBucket(rate, burst, clock)
+        self._tail = b""  # end of the last dropped chunk, for a marker split across chunks
+        self.dropped = 0
+
+    def admit(self, data: bytes) -> bytes:
+        """``data`` if the budget allows it, else b"" (or just a paste-end marker)."""
+        if self._bucket.take(len(data)):
+            tail, self._tail = self._tail, b""
+            if tail:  # a marker may have started in the dropped chunk before this one
+                joined = tail + data
+                start = joined.find(_PASTE_END)
+                if 0 <= start < len(tail):
+                    return joined[start:]
+            return data
+        self.dropped += len(data)
+        window = self._tail + data
+        self._tail = window[-(len(_PASTE_END) - 1) :]
+        if _PASTE_END in window:
+            self._tail = b""
+            return _PASTE_END
+        return b""

@@ -1,0 +1,392 @@
+"""Connection and session limits: unit tests on a fake clock, then each one through real SSH."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from seotda_tui.limits import (
+    AuthJail,
+    ConnectLimiter,
+    InputLimiter,
+    TokenBucket,
+    address_key,
+)
+from seotda_tui.session import DisconnectReason
+
+from .ssh_harness import ProbeFactory, attempt, key_pair, keys_text, ssh_server
+
+
+class Tick:
+    """A hand-driven clock for the limiters."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def wait_until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+# -- the building blocks, on a fake clock ----------------------------------------------------
+
+
+def test_token_bucket_bursts_then_refills_at_the_rate() -> None:
+    clock = Tick()
+    bucket = TokenBucket(rate=2, burst=3, clock=clock)
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    clock.advance(0.5)  # one token back
+    assert bucket.take() and not bucket.take()
+    clock.advance(100)  # never more than the burst
+    assert bucket.take_up_to(10) == 3
+    clock.advance(1)
+    assert bucket.take_up_to(1) == 1 and bucket.take_up_to(5) == 1
+
+
+def test_connect_limiter_is_per_address_and_groups_ipv6_by_64() -> None:
+    clock = Tick()
+    limiter = ConnectLimiter(rate=1, burst=2, clock=clock)
+    assert [limiter.allow("10.0.0.1") for _ in range(3)] == [True, True, False]
+    assert limiter.allow("10.0.0.2")  # another address has its own bucket
+    assert limiter.allow("2001:db8::1") and limiter.allow("2001:db8::ffff")
+    assert not limiter.allow("2001:db8::1:2")  # same /64
+    assert limiter.allow("2001:db8:0:1::1")  # next /64
+    clock.advance(1)
+    assert limiter.allow("10.0.0.1") and not limiter.allow("10.0.0.1")
+    assert address_key("::ffff:10.0.0.1") == "10.0.0.1"
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+    assert all(ConnectLimiter(0, 1, clock).allow("10.0.0.1") for _ in range(100))  # 0 = off
+
+
+def test_connect_limiter_forgets_idle_addresses() -> None:
+    clock = Tick()
+    limiter = ConnectLimiter(rate=10, burst=5, clock=clock)
+    for i in range(3000):
+        limiter.allow(f"10.{i // 65536}.{i // 256 % 256}.{i % 256}")
+        clock.advance(1)  # every earlier bucket is full again by now
+    assert len(limiter) < 1100
+
+
+def test_auth_jail_counts_failures_within_the_window() -> None:
+    clock = Tick()
+    jail = AuthJail(max_failures=3, seconds=300, clock=clock)
+    assert not jail.failure("1.2.3.4") and not jail.failure("1.2.3.4")
+    clock.advance(301)  # those two are forgotten
+    assert not jail.failure("1.2.3.4") and not jail.failure("1.2.3.4")
+    assert jail.remaining("1.2.3.4") == 0
+    assert jail.failure("1.2.3.4")  # third within the window: jailed
+    assert jail.remaining("1.2.3.4") == pytest.approx(300)
+    assert jail.remaining("1.2.3.5") == 0
+    assert not jail.failure("1.2.3.4")  # no longer sentence for failing while jailed
+    clock.advance(299)
+    assert jail.remaining("1.2.3.4") == pytest.approx(1)
+    clock.advance(1)
+    assert jail.remaining("1.2.3.4") == 0 and jail.failures("1.2.3.4") == 0
+    off = AuthJail(max_failures=1, seconds=0, clock=clock)
+    assert not off.failure("1.2.3.4") and off.remaining("1.2.3.4") == 0
+
+
+def test_input_limiter_delivers_whole_chunks_and_keeps_paste_end() -> None:
+    clock = Tick()
+    limiter = InputLimiter(rate=10, burst=20, clock=clock)
+    assert limiter.admit(b"\x1b[<35;10;5M") == b"\x1b[<35;10;5M"  # 11 bytes
+    assert limiter.admit(b"0123456789") == b""  # 10 > 9 left: dropped whole, not cut
+    assert limiter.admit(b"abc") == b"abc"
+    assert limiter.dropped == 10
+    assert limiter.admit(b"x" * 1000 + b"\x1b[201~") == b"\x1b[201~"
+    assert limiter.admit(b"yyyy\x1b[2") == b""  # 7 > 6 left
+    assert limiter.admit(b"01~zzzz") == b"\x1b[201~"  # the marker split across dropped chunks
+    assert limiter.admit(b"yyyy\x1b[2") == b""
+    assert limiter.admit(b"01~z") == b"\x1b[201~z"  # ...and across a dropped and a kept one
+    clock.advance(2)
+    assert limiter.admit(b"q" * 20) == b"q" * 20
+
+
+# -- through SSH ---------------------------------------------------------------------------------
+
+
+async def _raw_until_eof(port: int, timeout: float = 3.0) -> tuple[bytes, float]:
+    """Open a bare TCP connection, send nothing, read until the server hangs up."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        data = await asyncio.wait_for(reader.read(), timeout)
+        return data, loop.time() - start
+    finally:
+        writer.close()
+
+
+async def test_server_full_is_told_politely(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, max_sessions=2) as server:
+        async with server.connect("alice") as a, server.connect("bob") as b:
+            await a.wait_for("안녕 alice")
+            await b.wait_for("안녕 bob")
+            third = await attempt(server.port, "carol")
+            assert isinstance(third.error, asyncssh.DisconnectError)
+            assert "서버가 가득 찼어요" in third.error.reason
+            assert "server is full" in third.error.reason
+            assert any("서버가 가득 찼어요" in banner for banner in third.banners)
+        assert server.handle is not None
+        await wait_until(lambda: server.handle.state.admitted == 0)  # type: ignore[union-attr]
+        async with server.connect("carol") as c:  # room again
+            await c.wait_for("안녕 carol")
+        assert [app.identity.nickname for app in apps.apps] == ["alice", "bob", "carol"]
+
+
+async def test_sessions_per_address_are_capped(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, max_sessions_per_ip=2) as server:
+        async with server.connect("alice") as a, server.connect("bob") as b:
+            await a.wait_for("안녕 alice")
+            await b.wait_for("안녕 bob")
+            third = await attempt(server.port, "carol")
+            assert isinstance(third.error, asyncssh.DisconnectError)
+            assert "이 주소에서 이미 2명이 접속해 있어요" in third.error.reason
+            assert any("한 주소당 2명까지" in banner for banner in third.banners)
+            # another address (127.0.0.2 is loopback too) still gets in
+            other = await attempt(server.port, "dave", local_addr=("127.0.0.2", 0))
+            assert other.error is None, other.error
+            await other.close()
+
+
+async def test_one_connection_gets_one_session(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps) as server, server.connect("alice") as a:
+        await a.wait_for("안녕 alice")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await a.conn.create_session(asyncssh.SSHClientSession, term_type="xterm")
+        assert len(apps.apps) == 1
+
+
+async def test_connection_rate_limit_refuses_before_key_exchange(tmp_path: Path) -> None:
+    clock = Tick()
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, connect_rate=1, connect_burst=2, clock=clock) as server:
+        for name in ("alice", "bob"):
+            async with server.connect(name) as c:
+                await c.wait_for(f"안녕 {name}")
+        data, took = await _raw_until_eof(server.port)
+        # the server's version line, then a plain-text DISCONNECT: no key exchange happened
+        assert data.startswith(b"SSH-2.0-") and b"too many connection attempts" in data
+        assert took < 2
+        refused = await attempt(server.port, "carol")
+        assert isinstance(refused.error, asyncssh.DisconnectError)
+        assert "너무 자주 접속하고 있어요" in refused.error.reason
+        clock.advance(1.0)  # one token back
+        async with server.connect("carol") as c:
+            await c.wait_for("안녕 carol")
+        assert len(apps.apps) == 3
+
+
+async def test_wrong_passwords_put_the_address_in_jail(tmp_path: Path) -> None:
+    clock = Tick()
+    apps = ProbeFactory()
+    settings = dict(password="right", auth_failures=4, auth_jail_seconds=300, clock=clock)
+    async with ssh_server(tmp_path, apps, **settings) as server:
+        assert server.handle is not None
+        jail = server.handle.state.jail
+        first = await attempt(server.port, "alice", password="wrong")  # kbdint + password: 2
+        assert isinstance(first.error, asyncssh.PermissionDenied)
+        assert jail.failures("127.0.0.1") == 2
+        second = await attempt(server.port, "alice", password="wrong")
+        assert isinstance(second.error, asyncssh.DisconnectError)
+        assert jail.remaining("127.0.0.1") == pytest.approx(300)
+        # even the right password is refused now, before any auth
+        jailed = await attempt(server.port, "alice", password="right")
+        assert isinstance(jailed.error, asyncssh.DisconnectError)
+        assert "로그인 실패가 너무 많아" in jailed.error.reason
+        data, _ = await _raw_until_eof(server.port)
+        assert b"too many failed logins" in data
+        clock.advance(301)
+        async with server.connect("alice", password="right") as c:
+            await c.wait_for("안녕 alice")
+
+
+async def test_unlisted_keys_count_towards_the_jail(tmp_path: Path) -> None:
+    clock = Tick()
+    apps = ProbeFactory()
+    listed, unlisted = key_pair(), key_pair()
+    allow = tmp_path / "allowed_keys"
+    allow.write_text(keys_text([listed]))
+    settings = dict(authorized_keys=allow, auth_failures=2, auth_jail_seconds=60, clock=clock)
+    async with ssh_server(tmp_path, apps, **settings) as server:
+        for _ in range(2):
+            failed = await attempt(server.port, "alice", key=unlisted)
+            assert isinstance(failed.error, asyncssh.DisconnectError)
+        refused = await attempt(server.port, "alice", key=listed)
+        assert isinstance(refused.error, asyncssh.DisconnectError)
+        clock.advance(61)
+        async with server.connect("alice", key=listed) as c:
+            await c.wait_for("안녕 alice")
+
+
+async def test_a_nickname_bound_to_another_key_is_not_an_auth_failure(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    mine, other = key_pair(), key_pair()
+    async with ssh_server(tmp_path, apps, auth_failures=1) as server:
+        async with server.connect("영희", key=mine) as c:
+            await c.wait_for("안녕 영희")
+        for _ in range(3):
+            async with server.connect("영희", key=other) as c:
+                await c.wait_closed()
+                assert "등록된 SSH 키로만" in c.output_text
+        assert server.handle is not None
+        assert server.handle.state.jail.failures("127.0.0.1") == 0
+
+
+async def test_login_grace_closes_a_silent_connection(tmp_path: Path) -> None:
+    async with ssh_server(tmp_path, ProbeFactory(), login_grace=0.3) as server:
+        data, took = await _raw_until_eof(server.port)
+        assert data.startswith(b"SSH-2.0-")
+        assert 0.25 <= took < 2
+        async with server.connect("alice") as c:  # a real client logs in well within it
+            await c.wait_for("안녕 alice")
+
+
+async def test_keepalives_notice_a_dead_client_and_free_its_name(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    settings = dict(keepalive_interval=0.2, keepalive_count_max=2)
+    async with ssh_server(tmp_path, apps, **settings) as server, server.connect("alice") as c:
+        await c.wait_for("안녕 alice")
+        assert server.handle is not None and server.handle.nicknames() == ["alice"]
+        c.conn._transport.pause_reading()  # type: ignore[attr-defined]  # the client "hangs"
+        await wait_until(lambda: server.handle.nicknames() == [], timeout=3)  # type: ignore[union-attr]
+        assert apps.latest("alice").disconnects == [DisconnectReason.CLIENT_LEFT]
+        c.conn._transport.resume_reading()  # type: ignore[attr-defined]
+
+
+# -- idleness ----------------------------------------------------------------------------------
+
+
+IDLE = dict(idle_timeout=1.0, idle_warning=0.5)
+
+
+async def test_idle_player_is_warned_then_disconnected(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, **IDLE) as server, server.connect("alice") as c:
+        await c.wait_for("안녕 alice")
+        await c.wait_for_output("자동으로", timeout=2)  # the in-app warning (a toast)
+        assert not c.closed.is_set()
+        await c.wait_closed(timeout=2)
+        assert "입력이 없어서 연결을 끊었어요" in c.output_text
+        assert c.exit_status == 1
+        assert apps.latest("alice").disconnects == [DisconnectReason.IDLE]
+
+
+async def test_typing_keeps_a_player_connected(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, **IDLE) as server, server.connect("alice") as c:
+        await c.wait_for("안녕 alice")
+        for _ in range(8):  # 2.4 s, well past the timeout, typing every 0.3 s
+            await c.type("a")
+            await asyncio.sleep(0.3)
+        assert not c.closed.is_set()
+        assert "자동으로" not in c.output_text
+        await c.wait_closed(timeout=3)  # then silence: gone
+        assert apps.latest("alice").disconnects == [DisconnectReason.IDLE]
+
+
+async def test_idle_exempt_hook_keeps_a_seated_player(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    seated = {"now": True}
+    calls: list[bool] = []
+
+    def exempt() -> bool:
+        calls.append(seated["now"])
+        return seated["now"]
+
+    async with ssh_server(tmp_path, apps, **IDLE) as server, server.connect("alice") as c:
+        await c.wait_for("안녕 alice")
+        apps.latest("alice").ctx.idle_exempt = exempt
+        await asyncio.sleep(2.2)
+        assert not c.closed.is_set() and "자동으로" not in c.output_text
+        assert 2 <= len(calls) <= 6  # consulted when the timer is due, not constantly
+        seated["now"] = False
+        await c.wait_for_output("자동으로", timeout=2)
+        await c.wait_closed(timeout=2)
+        assert apps.latest("alice").disconnects == [DisconnectReason.IDLE]
+
+
+async def test_idle_timeout_zero_is_off(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    settings = dict(idle_timeout=0, idle_warning=0)
+    async with ssh_server(tmp_path, apps, **settings) as server, server.connect("alice") as c:
+        await c.wait_for("안녕 alice")
+        await asyncio.sleep(0.3)
+        assert not c.closed.is_set()
+
+
+# -- input flooding ----------------------------------------------------------------------------
+
+
+async def _echo_latency(client, apps, text: str) -> float:  # type: ignore[no-untyped-def]
+    """Seconds from typing ``text`` (one key) until the other player's screen shows it."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await client.type(text)
+    await client.wait_for("typed=" + apps.latest("bob").typed + text, timeout=10)
+    return loop.time() - start
+
+
+async def test_a_huge_paste_does_not_stall_other_players(tmp_path: Path) -> None:
+    """1 MiB typed at once by alice (unbracketed: every byte a key), in 1 KiB pieces the
+    way a terminal hands them over; bob's keys must still show at once."""
+    apps = ProbeFactory()
+    async with (
+        ssh_server(tmp_path, apps) as server,
+        server.connect("alice") as alice,
+        server.connect("bob") as bob,
+    ):
+        await alice.wait_for("안녕 alice")
+        await bob.wait_for("안녕 bob")
+        baseline = await _echo_latency(bob, apps, "x")
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+
+        async def paste() -> None:
+            assert alice.chan is not None
+            for _ in range(1024):
+                alice.chan.write(b"q" * 1024)
+                await asyncio.sleep(0.001)
+
+        flood = asyncio.create_task(paste())
+        await asyncio.sleep(0.05)
+        worst = 0.0
+        for ch in "yzw":
+            worst = max(worst, await _echo_latency(bob, apps, ch))
+        await flood
+        assert worst < max(0.5, baseline * 10), f"bob waited {worst:.2f}s (baseline {baseline:.2f}s)"
+        await asyncio.sleep(0.2)
+        elapsed = loop.time() - started
+        assert server.handle is not None
+        settings = server.handle.state.settings
+        # alice's app saw at most what the budget allows; the rest was dropped, not queued
+        assert len(apps.latest("alice").typed) <= settings.input_burst + settings.input_rate * elapsed
+        async with server.connect("carol") as carol:  # and the server still takes players
+            await carol.wait_for("안녕 carol", timeout=3)
+
+
+async def test_a_single_1mib_write_is_dropped_and_paste_mode_ends(tmp_path: Path) -> None:
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps) as server, server.connect("alice") as alice:
+        await alice.wait_for("안녕 alice")
+        await alice.send(b"\x1b[200~" + b"q" * (1 << 20) + b"\x1b[201~")  # bracketed paste
+        await asyncio.sleep(0.3)
+        await alice.type("z")  # the parser left paste mode: keys work again
+        await wait_until(lambda: apps.latest("alice").typed.endswith("z"), timeout=5)
+        assert "q" * 100 not in apps.latest("alice").typed
