@@ -490,3 +490,11 @@ def test_table_text_from_a_real_view() -> None:
     rematch = dict(view, rematchNo=2, rematchReason="gusa")
     assert tt.banner_parts(rematch)[0][0].startswith("재경기 2회차 - 구사")
     assert tt.waiting_status(summary, "철수") == "방장 영희님이 시작하기를 기다려요"
+
+
+def test_korean_object_particle() -> None:
+    from seotda_tui.widgets.texts import object_particle
+
+    assert [object_particle(w) for w in ("삥", "콜", "체크", "따당", "하프", "풀")] == [
+        "삥을", "콜을", "체크를", "따당을", "하프를", "풀을",
+    ]

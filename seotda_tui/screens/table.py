@@ -26,7 +26,15 @@ from ..widgets.card import CardView
 from ..widgets.hand import HandCards
 from ..widgets.lines import CountdownLine, Line
 from ..widgets.seats import SeatList
-from ..widgets.texts import ACTION_NAMES, BET_ORDER, card_label, card_short, chips, event_lines
+from ..widgets.texts import (
+    ACTION_NAMES,
+    BET_ORDER,
+    card_label,
+    card_short,
+    chips,
+    event_lines,
+    object_particle,
+)
 from .base import BaseScreen, Pushed
 from .table_text import (
     banner_parts,
@@ -342,7 +350,7 @@ class TableScreen(BaseScreen):
         if any(a["type"] == kind for a in self.legal()):
             self._act({"type": kind})
         elif self.legal():
-            self.say(f"지금은 {ACTION_NAMES[kind]}를 할 수 없어요")
+            self.say(f"지금은 {object_particle(ACTION_NAMES[kind])} 할 수 없어요")
 
     def action_confirm(self) -> None:
         view = self.view

@@ -67,6 +67,13 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
 OPTION_LABELS = {spec.field: spec.label for spec in SPECS}
 
 
+def object_particle(word: str) -> str:
+    """``word`` + 을/를, by whether its last syllable has a final consonant ("삥을", "체크를")."""
+    code = ord(word[-1]) - 0xAC00 if word else -1
+    batchim = 0 <= code < 11172 and code % 28 != 0
+    return word + ("을" if batchim else "를")
+
+
 def chips(n: int) -> str:
     return f"{n:,}"
 
