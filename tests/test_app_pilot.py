@@ -498,3 +498,20 @@ def test_korean_object_particle() -> None:
     assert [object_particle(w) for w in ("삥", "콜", "체크", "따당", "하프", "풀")] == [
         "삥을", "콜을", "체크를", "따당을", "하프를", "풀을",
     ]
+
+
+async def test_ten_seats_fit_80x24() -> None:
+    m = manager()
+    names = ["영희", "철수", "민수", "지영", "가나다라마바사아", "bob", "carol", "dave", "eve", "frank"]
+    room = m.create_room(names[0], "열 명", {})
+    for nick in names[1:]:
+        m.join(room.id, nick)
+    m.watch(room.id, "구경꾼")
+    m.start(room.id, names[0])
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert all(nick in text for nick in names) and "관전: 구경꾼" in text
+        assert "╰────╯" in text  # the own card is not cut off
+        assert "차례" in text and "8 풀" in text

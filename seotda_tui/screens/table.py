@@ -51,6 +51,8 @@ from .table_text import (
 LARGE_CARDS_HEIGHT = 36
 
 LOG_LINES = 200
+#: Above this many seats the table drops its blank spacer lines so 10 seats fit 80×24.
+CROWDED_SEATS = 6
 
 
 def _bindings() -> list[BindingType]:
@@ -180,7 +182,11 @@ class TableScreen(BaseScreen):
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
         self.query_one("#title", Line).show((title_text(room, view), "bold"))
         watchers = ", ".join(room.spectators)
-        self.query_one("#spectators", Line).show(f"관전: {watchers}" if watchers else "")
+        spectators = self.query_one("#spectators", Line)
+        spectators.show(f"관전: {watchers}" if watchers else "")
+        spectators.display = bool(watchers)
+        seats = len(view["seats"]) if view else len(room.players)
+        self.set_class(seats > CROWDED_SEATS, "-crowded")  # 7+ seats: drop the spacing
 
     # ------------------------------------------------------------------ waiting room / result
     def _show_waiting(self, room: RoomSummary) -> None:
