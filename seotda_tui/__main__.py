@@ -25,7 +25,7 @@ import asyncssh
 from .config import KEYS, ConfigError, Settings, load_settings, text_value
 from .hostkey import HostKeyError, check_host_key_files
 from .logs import log_event, setup_logging
-from .server import AppFactory, ServerConfig, start_server
+from .server import AppFactory, Identity, ServerConfig, SessionContext, start_server
 
 log = logging.getLogger("seotda")
 
@@ -50,8 +50,9 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup | None]:
         kwargs["room_defaults"] = settings.room_defaults
     manager = RoomManager(**kwargs)
 
-    def factory(identity, ctx):  # type: ignore[no-untyped-def]
-        return SeotdaApp(manager=manager, identity=identity)
+    def factory(identity: Identity, ctx: SessionContext) -> SeotdaApp:
+        # (app.HasNickname declares a settable attribute; Identity is frozen.)
+        return SeotdaApp(manager=manager, identity=identity)  # type: ignore[arg-type]
 
     return factory, getattr(manager, "close", None)
 

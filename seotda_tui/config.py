@@ -9,10 +9,11 @@ key and where it came from; ``seotda-server --check-config`` prints the effectiv
 from __future__ import annotations
 
 import tomllib
-from os import PathLike, fspath
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from os import PathLike, fspath
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from engine import Options, OptionsError
 
@@ -82,7 +83,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("server", "hostkey_dir", _path, "호스트 키 폴더"),
     _Key("server", "data_dir", _path, "SQLite 데이터 폴더"),
     _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
-    _Key("server", "shutdown_notice", _non_negative_number, "종료 전 접속자에게 알리고 기다리는 시간(초)"),
+    _Key("server", "shutdown_notice", _non_negative_number, "종료 전 알림 후 기다리는 시간(초)"),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
     _Key("auth", "password", _optional_text, "공용 서버 비밀번호 (password 모드)"),
     _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),

@@ -46,7 +46,7 @@ def address_key(ip: str) -> str:
 class TokenBucket:
     """The classic token bucket: starts full, refills continuously at ``rate`` per second."""
 
-    __slots__ = ("rate", "burst", "_tokens", "_stamp", "_clock")
+    __slots__ = ("_clock", "_stamp", "_tokens", "burst", "rate")
 
     def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
         self.rate = float(rate)

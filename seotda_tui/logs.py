@@ -8,7 +8,8 @@ Any module logs an *event* with fields::
 
 which comes out (``log_format = "kv"``) as::
 
-    ts=2025-01-02T03:04:05.678Z level=info logger=seotda.rooms event=room_created room=r1 host=철수 players=1
+    ts=2025-01-02T03:04:05.678Z level=info logger=seotda.rooms event=room_created room=r1 \
+        host=철수 players=1       (one line in the log)
 
 or (``log_format = "json"``) as ``{"ts": ..., "level": "info", "logger": ..., "event": ..., ...}``.
 Plain ``log.info("text %s", x)`` records still work: they carry ``msg=...`` instead of an event.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -48,7 +50,7 @@ def log_event(
 
 
 def record_fields(record: logging.LogRecord) -> dict[str, Any]:
-    """The structured content of a record: event (or msg), fields, exc (for formatters and tests)."""
+    """The structured content of a record: event (or msg) and fields (for formatters, tests)."""
     out: dict[str, Any] = {}
     event = getattr(record, _EVENT, None)
     if event is not None:
@@ -91,7 +93,7 @@ def _kv_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "nan"
+        return "nan" if math.isnan(value) else f"{value:.3f}".rstrip("0").rstrip(".")
     if isinstance(value, int):
         return str(value)
     return _escape(str(value))

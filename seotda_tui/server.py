@@ -51,19 +51,17 @@ _AUTH_FAIL_DELAY = 0.3  # seconds; slows down password guessing
 _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
 _PASSWORD_PROMPT = "서버 비밀번호 (password): "
 
-# Shown to players. The SSH disconnect reason also carries English: OpenSSH escapes
-# non-ASCII in the "Received disconnect" line, while it shows the auth banner as UTF-8.
+# Shown to players in the auth banner (OpenSSH prints it as UTF-8). The SSH disconnect
+# reason is English only: OpenSSH octal-escapes non-ASCII in its "Received disconnect" line.
 MSG_SERVER_FULL = "서버가 가득 찼어요. 잠시 후 다시 접속해 주세요."
 MSG_IP_FULL = "이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요."
-MSG_RATE = "너무 자주 접속하고 있어요. 잠시 후 다시 시도해 주세요."
-MSG_JAILED = "로그인 실패가 너무 많아 잠시 접속을 막았어요. {m}분 뒤에 다시 시도해 주세요."
 MSG_SHUTTING_DOWN = "서버 점검으로 잠시 후 종료돼요."
-_EN = {
-    "server_full": "server is full, try again later",
-    "ip_full": "too many connections from your address",
-    "rate_limited": "too many connection attempts, slow down",
-    "jailed": "too many failed logins, try again later",
-    "shutting_down": "server is shutting down",
+DISCONNECT_REASONS = {
+    "server_full": "Server is full, try again later",
+    "ip_full": "Too many connections from your address",
+    "rate_limited": "Too many connection attempts, slow down",
+    "jailed": "Too many failed logins, try again later",
+    "shutting_down": "Server is shutting down",
 }
 
 
@@ -127,18 +125,19 @@ class ServerState:
         self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, self.clock)
 
     def check_new_connection(self, ip: str) -> tuple[str, str] | None:
-        """(reason, message) if a new connection from ``ip`` must be refused, else None.
+        """(reason, banner) if a new connection from ``ip`` must be refused, else None.
 
-        The rate bucket is only spent by connections that get this far: a jailed
-        address doesn't use up tokens.
+        The banner (Korean, for the player) is "" for refusals made before the key
+        exchange, which can only carry the English disconnect reason. The rate bucket
+        is only spent by connections that get this far: a jailed address doesn't use
+        up tokens.
         """
         if self.shutting_down:
-            return "shutting_down", MSG_SHUTTING_DOWN
-        left = self.jail.remaining(ip)
-        if left > 0:
-            return "jailed", MSG_JAILED.format(m=max(1, round(left / 60)))
+            return "shutting_down", ""
+        if self.jail.remaining(ip) > 0:
+            return "jailed", ""
         if not self.connect_limiter.allow(ip):
-            return "rate_limited", MSG_RATE
+            return "rate_limited", ""
         if self.admitted >= self.settings.max_sessions:
             return "server_full", MSG_SERVER_FULL
         if self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
@@ -256,22 +255,22 @@ class _PlayerConnection(asyncssh.SSHServer):
             state.admitted += 1
             state.per_address[address_key(self.peer_ip)] += 1
             return
-        reason, message = refusal
+        reason, banner = refusal
         log_event(log, "refused", reason=reason, ip=self.peer_ip)
         self._refusal = refusal
-        if reason in ("server_full", "ip_full"):
+        if banner:
             return  # said politely once the client starts to log in (begin_auth)
         # Abuse or shutdown: no key exchange at all. (The version string must go
         # out first, which asyncssh does right after this callback.)
-        asyncio.get_running_loop().call_soon(self._disconnect, reason, message)
+        asyncio.get_running_loop().call_soon(self._disconnect, reason)
 
-    def _disconnect(self, reason: str, message: str) -> None:
+    def _disconnect(self, reason: str) -> None:
         if self._conn is not None:
             code = {
                 "rate_limited": asyncssh.DISC_TOO_MANY_CONNECTIONS,
                 "shutting_down": asyncssh.DISC_BY_APPLICATION,
             }.get(reason, asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT)
-            self._conn.disconnect(code, f"{message} ({_EN.get(reason, reason)})")
+            self._conn.disconnect(code, DISCONNECT_REASONS[reason])
 
     def connection_lost(self, exc: Exception | None) -> None:
         state = self._state
@@ -293,11 +292,11 @@ class _PlayerConnection(asyncssh.SSHServer):
         if self._conn is not None:
             self.client_version = str(self._conn.get_extra_info("client_version") or "")[:128]
         if self._refusal is not None:
-            reason, message = self._refusal
+            reason, banner = self._refusal
             if self._conn is not None:
-                self._conn.send_auth_banner(message + "\n")
+                self._conn.send_auth_banner(banner + "\n")
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                                           f"{message} ({_EN[reason]})")
+                                           DISCONNECT_REASONS[reason])
         return True  # always ask, so a client that has a key offers it
 
     def public_key_auth_supported(self) -> bool:
@@ -353,8 +352,7 @@ class _PlayerConnection(asyncssh.SSHServer):
     def _failed(self, method: str) -> bool:
         """Count a failure towards the jail; if that jailed the address, hang up. True if so."""
         if self._state.auth_failed(self.peer_ip, self.username, method):
-            self._disconnect("jailed", MSG_JAILED.format(
-                m=max(1, round(self._state.settings.auth_jail_seconds / 60))))
+            self._disconnect("jailed")
             return True
         return False
 
@@ -365,7 +363,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         if self._state.shutting_down:
             self._refused("shutting_down")
             return False
-        if self._session is not None and not self._session.finished:
+        if self._session is not None and not self._session.ended:
             self._refused("second_session")
             return False
         self._session = GameSession(

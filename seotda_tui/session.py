@@ -203,6 +203,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return self._done.is_set()
 
     @property
+    def ended(self) -> bool:
+        """True once the session is over or its channel is gone (e.g. a refused exec)."""
+        return self._done.is_set() or self._closed
+
+    @property
     def channel_closed(self) -> bool:
         return self._closed
 

@@ -250,16 +250,14 @@ async def open_connection(
     **options: Any,
 ) -> asyncssh.SSHClientConnection:
     """A bare authenticated connection to any server (in-process or not)."""
+    settings: dict[str, Any] = {"agent_path": None, "known_hosts": None, "config": None}
     conn, _ = await asyncssh.create_connection(
         lambda: _Auth(password),
         host,
         port,
         username=username,
         client_keys=[key] if key is not None else None,
-        agent_path=None,
-        known_hosts=None,
-        config=None,
-        **options,
+        **(settings | options),
     )
     return conn
 
