@@ -111,5 +111,7 @@ def legal_actions(ctx: BetContext) -> list[dict[str, object]]:
         amount, reason = check(kind, ctx)
         if reason is not None:
             continue
-        actions.append({"type": kind, "amount": amount, "allIn": amount > 0 and amount >= ctx.stack})
+        actions.append(
+            {"type": kind, "amount": amount, "allIn": amount > 0 and amount >= ctx.stack}
+        )
     return actions

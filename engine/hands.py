@@ -17,11 +17,19 @@ from .options import Options
 SpecialKind = Literal["ttaengjabi", "amhaeng", "gusa", "mungGusa"]
 Strength = Literal["높음", "중간", "낮음"]
 
-GWANG_TTAENG = {frozenset({4, 14}): (1000, "38광땡"), frozenset({0, 14}): (990, "18광땡"),
-                frozenset({0, 4}): (980, "13광땡")}
-MIDDLE = {frozenset({1, 2}): (806, "알리"), frozenset({1, 4}): (805, "독사"),
-          frozenset({1, 9}): (804, "구삥"), frozenset({1, 10}): (803, "장삥"),
-          frozenset({4, 10}): (802, "장사"), frozenset({4, 6}): (801, "세륙")}
+GWANG_TTAENG = {
+    frozenset({4, 14}): (1000, "38광땡"),
+    frozenset({0, 14}): (990, "18광땡"),
+    frozenset({0, 4}): (980, "13광땡"),
+}
+MIDDLE = {
+    frozenset({1, 2}): (806, "알리"),
+    frozenset({1, 4}): (805, "독사"),
+    frozenset({1, 9}): (804, "구삥"),
+    frozenset({1, 10}): (803, "장삥"),
+    frozenset({4, 10}): (802, "장사"),
+    frozenset({4, 6}): (801, "세륙"),
+}
 TTAENG_NAMES = {10: "장땡", 1: "삥땡"}
 KKUT_NAMES = {9: "갑오", 0: "망통"}
 
@@ -141,7 +149,8 @@ def _table(rule_key: tuple[object, ...]) -> tuple[HandRank | None, ...]:
 def hand_table(options: Options) -> tuple[HandRank | None, ...]:
     """The lookup table of ``options`` (cached on the instance after the first call)."""
     try:
-        return options._hand_table  # type: ignore[attr-defined,no-any-return]
+        cached: tuple[HandRank | None, ...] = options._hand_table  # type: ignore[attr-defined]
+        return cached
     except AttributeError:
         table = _table(options.rule_key)
         object.__setattr__(options, "_hand_table", table)
@@ -150,13 +159,14 @@ def hand_table(options: Options) -> tuple[HandRank | None, ...]:
 
 def evaluate(a: Card, b: Card, options: Options) -> HandRank:
     """§6.1/6.2 hand of two distinct cards; the order of the cards does not matter."""
+    rank: HandRank | None
     try:
         rank = options._hand_table[a.id * 20 + b.id]  # type: ignore[attr-defined]
     except AttributeError:
         rank = hand_table(options)[a.id * 20 + b.id]
     if rank is None:
         raise ValueError("같은 카드 두 장으로는 족보를 만들 수 없어요")
-    return rank  # type: ignore[no-any-return]
+    return rank
 
 
 def best_two(cards: Iterable[Card], options: Options) -> tuple[Card, Card]:

@@ -17,10 +17,6 @@ class Pot:
     def to_dict(self) -> dict[str, object]:
         return {"amount": self.amount, "eligible": list(self.eligible), "main": self.main}
 
-    @classmethod
-    def from_dict(cls, d: Mapping[str, object]) -> Pot:
-        return cls(int(d["amount"]), list(d["eligible"]), bool(d["main"]))  # type: ignore[arg-type,call-overload]
-
 
 def build_pots(contrib: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
     """Split contributions into pots by the levels of the live players' totals.

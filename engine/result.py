@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .core import GameCore
 
 
 def _competition_ranks(keys: list[tuple[Any, ...]]) -> list[int]:
@@ -16,12 +16,13 @@ def _competition_ranks(keys: list[tuple[Any, ...]]) -> list[int]:
     return ranks
 
 
-def build_result(game: Game, reason: str) -> dict[str, Any]:
+def build_result(game: GameCore, reason: str) -> dict[str, Any]:
     st, opts = game.state, game.options
     seats = st.seats
     n = len(seats)
     by_score = opts.end_condition == "hands" or reason == "handCap"
     rows: list[dict[str, Any]] = []
+    keys: list[tuple[int, ...]]
     if by_score:
         scored = sorted(seats, key=lambda s: -(s.stack - opts.starting_chips * s.rebuys))
         keys = [(s.stack - opts.starting_chips * s.rebuys,) for s in scored]
