@@ -628,3 +628,43 @@ def test_rematch_whose_players_all_left_splits_the_kept_pot_among_them() -> None
     assert game.state.hand.phase == "handEnd"
     game.timeout()
     assert game.state.hand.hand_no == 2 and game.chips_in_play() == 4000
+
+
+def test_rejoin_full_costs_the_whole_pot() -> None:
+    game, (a, b, c) = new_game(3, deal_mode="oneRound", rejoin_cost="full")
+    rig(game, {a: [T4, Y9], b: [G1, T2], c: [T5, T6]})
+    act(game, a, "check")
+    act(game, b, "check")
+    act(game, c, "die")
+    game.timeout()
+    assert game.legal_actions(c)[0] == {"type": "rejoin", "accept": True, "amount": 30}
+    act(game, c, "rejoin", accept=True)
+    assert stack(game, c) == 960 and game.pot_total() == 60
+
+
+def test_limited_rebuys_run_out_then_the_player_is_eliminated() -> None:
+    game, (a, b, c) = new_game(3, rebuy="limited", rebuy_limit=1, deal_mode="oneRound")
+
+    def bust(victim: str) -> None:
+        hand = game.state.hand
+        order = hand.participants
+        winner = next(p for p in order if p != victim)
+        rest = [p for p in order if p not in (victim, winner)]
+        rig(game, {winner: [G3, G8], victim: [T2, N8], **{p: [T5, T6] for p in rest}})
+        set_stacks(game, {victim: 5})
+        while game.state.hand.phase == "betting":
+            actor = game.pending()["players"][0]
+            if actor == winner:
+                act(game, winner, "ping" if not game.state.hand.opened else "call")
+            elif actor == victim:
+                act(game, victim, "call" if game.state.hand.opened else "check")
+            else:
+                act(game, actor, "die")
+        game.timeout()
+
+    bust(b)
+    assert game.pending()["phase"] == "rebuy"
+    act(game, b, "rebuy", accept=True)
+    bust(b)
+    seat_b = next(s for s in game.state.seats if s.id == b)
+    assert game.pending()["phase"] != "rebuy" and seat_b.status == "eliminated" and seat_b.rebuys == 1
