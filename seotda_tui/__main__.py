@@ -18,43 +18,36 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import asyncssh
 
 from .config import KEYS, ConfigError, Settings, load_settings, text_value
 from .hostkey import HostKeyError, check_host_key_files
 from .logs import log_event, setup_logging
-from .server import AppFactory, Identity, ServerConfig, SessionContext, start_server
+from .server import AppFactory, ServerConfig, start_server
 
 log = logging.getLogger("seotda")
 
 Cleanup = Callable[[], Awaitable[None] | None]
 
 
-def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup | None]:
+def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
     """The real game: one RoomManager shared by every player's SeotdaApp.
 
-    Returns the factory and the manager's ``close`` (run after the last session
-    ended at shutdown), if it has one. Raises ImportError while the game screens
-    don't exist yet.
+    The manager gets ``reconnect_grace`` and ``room_defaults``, the apps the ``motd``
+    (and they register the idle-exempt hook themselves, see ``app.make_app_factory``).
+    Returns the factory and the manager's ``close``, run after the last session ended at
+    shutdown.
     """
-    from seotda_tui.app import SeotdaApp
+    from seotda_tui.app import make_app_factory
     from seotda_tui.rooms import RoomManager
 
-    params = inspect.signature(RoomManager).parameters
-    kwargs: dict[str, Any] = {}
-    if "reconnect_grace" in params:
-        kwargs["reconnect_grace"] = settings.reconnect_grace
-    if "room_defaults" in params:
-        kwargs["room_defaults"] = settings.room_defaults
-    manager = RoomManager(**kwargs)
-
-    def factory(identity: Identity, ctx: SessionContext) -> SeotdaApp:
-        # (app.HasNickname declares a settable attribute; Identity is frozen.)
-        return SeotdaApp(manager=manager, identity=identity)  # type: ignore[arg-type]
-
-    return factory, getattr(manager, "close", None)
+    manager = RoomManager(
+        reconnect_grace=settings.reconnect_grace, room_defaults=settings.room_defaults
+    )
+    factory = make_app_factory(manager, motd=settings.motd)
+    return cast(AppFactory, factory), manager.close
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from engine import Options
 from seotda_tui import __main__ as cli
+from seotda_tui.auth import Identity
 from seotda_tui.config import KEYS, Settings, load_settings
 from seotda_tui.hostkey import HOST_KEY_NAME
 from seotda_tui.server import ServerConfig
@@ -167,3 +169,22 @@ def test_installed_entry_point_checks_config(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30,
     )
     assert bad.returncode == 2 and "--port" in bad.stderr
+
+
+def test_the_room_manager_and_apps_get_their_settings(tmp_path: Path) -> None:
+    path = tmp_path / "seotda.toml"
+    path.write_text('[server]\nmotd = "금요일 밤 9시"\n[limits]\nreconnect_grace = 15\n'
+                    '[room_defaults]\ncardMode = "three"\n')
+    settings = load_settings(path)
+    factory, cleanup = cli.build_app_factory(settings)
+    manager = cleanup.__self__  # type: ignore[attr-defined]  # the RoomManager's close()
+    assert manager.reconnect_grace == 15.0
+    assert manager.room_defaults == Options(card_mode="three")
+
+    class Ctx:
+        idle_exempt = None
+
+    ctx = Ctx()
+    app = factory(Identity("철수", None, "127.0.0.1"), ctx)  # type: ignore[arg-type]
+    assert app.motd == "금요일 밤 9시"  # type: ignore[attr-defined]
+    assert callable(ctx.idle_exempt) and ctx.idle_exempt() is False  # not in a room

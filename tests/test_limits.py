@@ -390,3 +390,30 @@ async def test_a_single_1mib_write_is_dropped_and_paste_mode_ends(tmp_path: Path
         await alice.type("z")  # the parser left paste mode: keys work again
         await wait_until(lambda: apps.latest("alice").typed.endswith("z"), timeout=5)
         assert "q" * 100 not in apps.latest("alice").typed
+
+
+async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Path) -> None:
+    """The game's app factory registers idle_exempt: being in a room counts as busy."""
+    from seotda_tui.app import make_app_factory
+    from seotda_tui.rooms import RoomManager
+
+    manager = RoomManager(seed_source=lambda: 7)
+    factory = make_app_factory(manager)
+    settings = {"idle_timeout": 1.5, "idle_warning": 0.5}
+    async with (
+        ssh_server(tmp_path, factory, **settings) as server,  # type: ignore[arg-type]
+        server.connect("영희") as host,
+        server.connect("철수") as idler,
+    ):
+        await host.wait_for("영희님 환영해요")
+        await idler.wait_for("철수님 환영해요")
+        await host.press("n")
+        await host.wait_for("새 방 만들기")
+        await host.press("enter")
+        await host.wait_for("대기 중")
+        assert manager.room_of("영희") is not None
+        await idler.wait_closed(timeout=4)
+        assert "입력이 없어서 연결을 끊었어요" in idler.output_text
+        await asyncio.sleep(1.5)  # well past 영희's own timeout
+        assert not host.closed.is_set()
+        assert server.handle is not None and server.handle.nicknames() == ["영희"]
