@@ -95,10 +95,12 @@ class SessionContext:
     idle_exempt: Callable[[], bool] | None = None
     """Set by the app: returns True while the player must not be dropped for idleness.
 
-    Consulted only when the idle timer runs out (at the warning, and again at the
-    timeout), never per keystroke, so it may do a little work. While it says True
-    the player is treated as active (no warning, no disconnect); once it says False
-    the full ``idle_timeout`` counts from that moment. Example, exempt while seated::
+    Consulted only when the idle timer is due (``idle_timeout - idle_warning`` after
+    the last input, and again at ``idle_timeout``), never per keystroke, so it may do a
+    little work. True counts as activity: the idle clock restarts at that check (no
+    warning, no disconnect). So a player is dropped no sooner than a full
+    ``idle_timeout`` after the last check that found them exempt. Example, exempt
+    while in a room (what ``app.make_app_factory`` does)::
 
         ctx.idle_exempt = lambda: manager.room_of(nickname) is not None
 
