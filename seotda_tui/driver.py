@@ -23,8 +23,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Literal, TextIO, cast
 
+import rich
 from rich.color import ColorSystem
 from rich.console import Console
+from rich.segment import Segments
+from rich.traceback import Traceback
 from textual import constants, events
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
@@ -327,7 +330,8 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
     * the driver is an :class:`SSHDriver` bound to this session's channel;
     * colour depth comes from the session, not from the server's os.environ;
     * stray print()s and Textual's crash reports go to the log, not to
-      another player's screen or the server's stdout.
+      another player's screen or the server's stdout; crash reports without
+      local variables, which could hold the player's cards.
     """
 
     def driver_factory(app: App[Any], **kwargs: Any) -> SSHDriver:
@@ -350,6 +354,24 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
         highlight=False,
         force_terminal=False,
     )
+    _crash_report_without_locals(app)
+
+
+def _crash_report_without_locals(app: App[Any]) -> None:
+    """Textual's crash report is a traceback *with locals* (a player's view, cards and all).
+
+    Same report, minus the locals. Only if this Textual still has the internals it uses.
+    """
+    if not (hasattr(app, "_exit_renderables") and hasattr(app, "_close_messages_no_wait")):
+        return
+
+    def fatal_error() -> None:
+        app.bell()
+        report = Traceback(show_locals=False, width=None, suppress=[rich])
+        app._exit_renderables.append(Segments(app.console.render(report, app.console.options)))
+        app._close_messages_no_wait()
+
+    app._fatal_error = fatal_error  # type: ignore[method-assign]
 
 
 async def run_app(app: App[Any], link: ChannelLink) -> None:

@@ -66,7 +66,8 @@ def test_kv_keeps_korean_and_puts_tracebacks_in_one_field() -> None:
 def test_json_lines_parse_and_escape_c1_controls() -> None:
     log = logging.getLogger("test.json")
     out = _record(log, JsonFormatter(), lambda: log_event(
-        log, "connect", user="철수\x9b31m", size="80x24", level=logging.WARNING, n=1, path=Path("/x"),
+        log, "connect", user="철수\x9b31m", size="80x24", level=logging.WARNING, n=1,
+        path=Path("/x"),
     ))
     assert "\x9b" not in out
     data = json.loads(out)
@@ -186,3 +187,24 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
     assert "/etc/shadow" not in text  # exec commands are not logged, only their length
     assert "what=sftp" in text and "what=frobnicate" in text and "to=127.0.0.1:25" in text
     assert all("ip=127.0.0.1" in line for line in events(captured, "refused"))
+
+
+async def test_crash_reports_carry_no_local_variables(
+    tmp_path: Path, captured: io.StringIO
+) -> None:
+    from textual.app import App
+
+    class Crashy(App[None]):
+        def on_key(self, event: object) -> None:
+            my_cards = "-".join(["HIDDEN", "38", "GWANGTTAENG"])  # noqa: F841  # must not show
+            raise RuntimeError("crash on purpose")
+
+    async with ssh_server(tmp_path, lambda identity, ctx: Crashy()) as server:
+        async with server.connect("alice") as c:
+            await c.wait_for_output("\x1b[?1049h")
+            await asyncio.sleep(0.2)
+            await c.type("x")
+            await c.wait_closed()
+    text = captured.getvalue()
+    assert "RuntimeError" in text and "crash on purpose" in text  # the report is logged
+    assert "HIDDEN-38-GWANGTTAENG" not in text and "HIDDEN-38-GWANGTTAENG" not in c.output_text
