@@ -60,7 +60,8 @@ def test_kv_keeps_korean_and_puts_tracebacks_in_one_field() -> None:
     assert len(lines) == 2
     assert lines[0].endswith('msg="안녕 철수"')
     assert "level=error" in lines[1] and "user=영희" in lines[1]
-    assert 'exc="Traceback (most recent call last):\\n' in lines[1] and "RuntimeError: boom" in lines[1]
+    assert 'exc="Traceback (most recent call last):\\n' in lines[1]
+    assert "RuntimeError: boom" in lines[1]
 
 
 def test_json_lines_parse_and_escape_c1_controls() -> None:
