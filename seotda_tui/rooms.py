@@ -7,7 +7,8 @@ timers behind an injectable :class:`~seotda_tui.clock.Clock`, so it is unit-test
 
 API (all synchronous; call from the event loop's thread)::
 
-    manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None)
+    manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None,
+                          journal=None)                 # a Journal: record games, resume them
     manager.room_defaults -> Options                  # what the create-room form starts from
     manager.rooms() -> list[RoomSummary]             # the lobby list
     manager.room(room_id) -> RoomSummary | None
@@ -16,6 +17,9 @@ API (all synchronous; call from the event loop's thread)::
     manager.join(room_id, nick) / watch(room_id, nick) / leave(room_id, nick) / start(room_id, nick)
         -> raise RoomError (Korean message) when refused
     manager.act(room_id, nick, action) -> str | None  # Korean error, or None when applied
+    manager.add_bot(room_id, host, level="cautious") -> str   # the bot's nickname, e.g. 봇1(신중)
+    manager.remove_bot(room_id, host, nick=None)      # None = the last bot added
+    manager.resume() -> list[str]                     # rooms rebuilt from the journal (see below)
     manager.subscribe_lobby(cb) -> unsubscribe        # cb(list[RoomSummary]) on every lobby change
     manager.subscribe_room(room_id, nick, cb) -> unsubscribe  # cb(RoomUpdate); first call at once
     manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
@@ -36,6 +40,25 @@ Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A 
 game keeps the seat, marked offline (``RoomSummary.offline``) at once; the engine hears
 ``{"type": "disconnect"}`` only when ``reconnect_grace`` passes. Reconnecting within the grace
 cancels it; after it the engine gets ``{"type": "reconnect"}``. Leaving mid-game sends ``leave``.
+
+Journal (optional): on ``start`` the game's options, seed, seats and bots go to the journal; every
+engine change that is applied — a player's action, a timeout (``player=None``), and the manager's
+own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect; a
+refused action records nothing; the game's end records the result. With a journal the constructor
+calls :meth:`RoomManager.resume`: every unfinished game is replayed into a ``게임 중`` room with the
+same id, every human seat offline, waiting for its player (``session_connected`` under the same
+nickname finds seat, stack and cards). The reconnect grace of those seats, the engine's deadline (a
+fresh full one: time spent while the server was down is not charged) and the bots start when the
+server's event loop runs (at once if it already does, else on the first manager call made from
+inside it). Seats whose grace had already run out before the crash stay disconnected in the engine.
+
+Bots (:mod:`seotda_tui.room_bots`): the host adds them to free seats before a game; they are seats
+like people's (``RoomSummary.players``, and ``RoomSummary.bots`` says which), but play through a
+:class:`~seotda_tui.room_bots.BotPlayer` that subscribes under the bot's name, sees only its own
+view and calls ``act``. Bots are never hosts and never keep a room open: a room with no human and
+no spectator closes, and when no human in the game is left with a connection and a chance (every
+one has left, been eliminated, or is offline past the grace), the manager sends the engine
+``disconnect`` for every bot, which ends the game (reason ``disconnected``).
 """
 
 from __future__ import annotations
@@ -44,6 +67,7 @@ import copy
 import itertools
 import logging
 import secrets
+import uuid
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -52,8 +76,12 @@ from typing import Any
 from engine import Game, IllegalAction, Options, OptionsError
 
 from .clock import Cancellable, Clock, LoopClock
+from .journal import Journal
+from .logs import log_event
+from .room_bots import BotPlayer, BotSeats
+from .room_journal import GameRecorder, JournalResume, game_key
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("seotda.rooms")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
@@ -83,6 +111,7 @@ class RoomSummary:
     offline: tuple[str, ...]  # seated players whose session dropped ("연결 끊김")
     left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
     options: Options
+    bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
 
     @property
     def status_label(self) -> str:
@@ -133,6 +162,14 @@ class Room:
     pending_key: tuple[Any, ...] | None = None
     pending_players: frozenset[str] = frozenset()
     subscribers: dict[int, tuple[str, RoomCallback]] = field(default_factory=dict)
+    bots: dict[str, str] = field(default_factory=dict)  # bot nickname -> level, in seat order
+    bot_players: dict[str, BotPlayer] = field(default_factory=dict)
+    seed: str = ""  # the current game's seed
+    game_no: int = 0  # games started in this room (journal key = f"{id}-{game_no}")
+    journal_key: str | None = None
+
+    def humans(self) -> list[str]:
+        return [p for p in self.players if p not in self.bots]
 
     def summary(self) -> RoomSummary:
         return RoomSummary(
@@ -146,6 +183,7 @@ class Room:
             offline=tuple(p for p in self.players if p in self.offline),
             left=tuple(self.left),
             options=self.options,
+            bots=tuple(p for p in self.players if p in self.bots),
         )
 
     def viewer_for(self, nick: str) -> str | None:
@@ -165,7 +203,7 @@ def _clean_name(name: str, host: str) -> str:
     return cleaned or f"{host}의 방"
 
 
-class RoomManager:
+class RoomManager(BotSeats, JournalResume):
     """All rooms of one server. See the module docstring for the API and the rules it enforces."""
 
     def __init__(
@@ -175,24 +213,35 @@ class RoomManager:
         seed_source: Callable[[], int | str] | None = None,
         max_rooms: int = MAX_ROOMS,
         room_defaults: Options | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.clock: Clock = clock or LoopClock()
         #: What the create-room form starts from (the server's ``[room_defaults]`` setting).
         self.room_defaults = room_defaults or Options()
         self.reconnect_grace = reconnect_grace
-        self._seed_source = seed_source or (lambda: secrets.randbits(64))
+        self._seed_source = seed_source or (lambda: secrets.token_hex(16))
         self.max_rooms = max_rooms
         self._rooms: dict[str, Room] = {}
         self._where: dict[str, str] = {}
         self._sessions: dict[str, int] = {}
         self._lobby_subs: dict[int, LobbyCallback] = {}
         self._last_lobby: tuple[RoomSummary, ...] | None = None
-        self._ids = itertools.count(1)
         self._sub_ids = itertools.count(1)
+        self._recorder = GameRecorder(journal) if journal is not None else None
+        self._unarmed: list[str] = []  # resumed rooms whose timers and bots wait for the loop
+        if journal is not None:
+            self.resume()
 
     def close(self) -> None:
-        """Server shutdown: stop every timer so nothing fires into a stopped loop."""
+        """Server shutdown: stop every timer so nothing fires into a stopped loop.
+
+        Unfinished games stay open in the journal: the next start resumes them. The manager owns
+        the journal it was given and closes it here.
+        """
         for room in list(self._rooms.values()):
+            for bot in list(room.bot_players.values()):
+                bot.stop()
+            room.bot_players.clear()
             self._cancel_timer(room)
             for timer in room.offline.values():
                 if timer is not None:
@@ -201,6 +250,10 @@ class RoomManager:
         self._rooms.clear()
         self._where.clear()
         self._lobby_subs.clear()
+        self._unarmed = []
+        if self._recorder is not None:
+            self._recorder.close()
+            self._recorder = None
 
     # ------------------------------------------------------------------ queries
     def rooms(self) -> list[RoomSummary]:
@@ -229,22 +282,34 @@ class RoomManager:
             raise RoomError(f"이미 '{self._rooms[where].name}' 방에 있어요. 먼저 나가 주세요")
 
     # ------------------------------------------------------------------ room membership
-    def create_room(self, host: str, name: str, options: Options | Mapping[str, Any]) -> RoomSummary:
+    def create_room(
+        self, host: str, name: str, options: Options | Mapping[str, Any]
+    ) -> RoomSummary:
         """Open a room with ``host`` in its first seat; bad options raise the engine's OptionsError."""
+        self._arm_resumed()
         if not isinstance(options, Options):
             options = Options.from_dict(options)
         self._check_free(host)
         if len(self._rooms) >= self.max_rooms:
             raise RoomError("방이 너무 많아요. 잠시 뒤에 다시 만들어 주세요")
-        room_id = str(next(self._ids))
+        room_id = self._new_room_id()
         room = Room(room_id, _clean_name(name, host), host, options, players=[host])
         self._rooms[room_id] = room
         self._where[host] = room_id
+        log_event(log, "room_created", room=room_id, host=host, name=room.name)
         self._changed(room, [{"type": "roomOpen", "host": host, "name": room.name}])
         return room.summary()
 
+    def _new_room_id(self) -> str:
+        """Random, so ids (and the journal keys made from them) never repeat across restarts."""
+        while True:
+            room_id = uuid.uuid4().hex[:12]
+            if room_id not in self._rooms:
+                return room_id
+
     def join(self, room_id: str, nick: str) -> None:
         """Take a free seat before the game starts (a spectator of the room may sit down)."""
+        self._arm_resumed()
         room = self._get(room_id)
         self._check_free(nick, room_id)
         if nick in room.players:
@@ -263,6 +328,7 @@ class RoomManager:
 
     def watch(self, room_id: str, nick: str) -> None:
         """Watch a room at any time, without a seat."""
+        self._arm_resumed()
         room = self._get(room_id)
         self._check_free(nick, room_id)
         if nick in room.players:
@@ -277,6 +343,7 @@ class RoomManager:
 
     def leave(self, room_id: str, nick: str) -> None:
         """Leave the room. In a running game the seat stays with the engine, which auto-dies for it."""
+        self._arm_resumed()
         room = self._rooms.get(room_id)
         if room is None:
             self._where.pop(nick, None)
@@ -303,6 +370,7 @@ class RoomManager:
 
     def start(self, room_id: str, nick: str) -> None:
         """The host deals the first hand with everyone seated; the seed comes from here."""
+        self._arm_resumed()
         room = self._get(room_id)
         if nick != room.host:
             raise RoomError("방장만 시작할 수 있어요")
@@ -314,17 +382,42 @@ class RoomManager:
             room.options.check_players(len(room.players))
         except OptionsError as exc:
             raise RoomError(str(exc)) from exc
-        room.game = Game.new(room.options, list(room.players), self._seed_source())
+        seed = self._seed_source()
+        if self._recorder is not None:
+            seed = str(seed)  # the journal keeps the seed as text, and replays it as text
+        room.game = Game.new(room.options, list(room.players), seed)
+        room.seed = str(seed)
+        room.game_no += 1
+        room.journal_key = game_key(room.id, room.game_no) if self._recorder else None
+        if self._recorder is not None and room.journal_key is not None:
+            self._recorder.start(
+                room.journal_key,
+                room.name,
+                nick,
+                room.options,
+                room.seed,
+                list(room.players),
+                room.bots,
+            )
         room.status = PLAYING
         room.result = None
         room.left = []
         room.pending_key = None
+        log_event(
+            log,
+            "game_started",
+            room=room.id,
+            game=room.game_no,
+            players=len(room.players),
+            bots=len(room.bots),
+        )
         events = [{"type": "gameStart", "players": room.game.players}]
         events += list(getattr(room.game, "last_events", []))
         self._changed(room, events)
 
     def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
         """A player's action → ``game.apply``; returns the Korean reason when it was refused."""
+        self._arm_resumed()
         room = self._rooms.get(room_id)
         if room is None:
             return "방이 없어졌어요"
@@ -338,12 +431,14 @@ class RoomManager:
             events = room.game.apply(nick, action)
         except IllegalAction as exc:
             return str(exc)
+        self._record(room, nick, action)  # journaled before anyone sees its effect
         self._changed(room, events)
         return None
 
     # ------------------------------------------------------------------ sessions
     def session_connected(self, nick: str) -> str | None:
         """A session for ``nick`` opened; returns the room where it holds a seat, if any."""
+        self._arm_resumed()
         self._sessions[nick] = self._sessions.get(nick, 0) + 1
         room_id = self._where.get(nick)
         room = self._rooms.get(room_id) if room_id else None
@@ -361,6 +456,7 @@ class RoomManager:
 
     def session_disconnected(self, nick: str) -> None:
         """The last session of ``nick`` closed: leave, or keep the seat for the grace period."""
+        self._arm_resumed()
         count = self._sessions.get(nick, 0) - 1
         if count > 0:
             self._sessions[nick] = count
@@ -391,6 +487,7 @@ class RoomManager:
     # ------------------------------------------------------------------ subscriptions
     def subscribe_lobby(self, callback: LobbyCallback) -> Callable[[], None]:
         """``callback(rooms)`` now and on every change of the lobby list."""
+        self._arm_resumed()
         sub = next(self._sub_ids)
         self._lobby_subs[sub] = callback
         self._call(callback, self.rooms())
@@ -398,6 +495,7 @@ class RoomManager:
 
     def subscribe_room(self, room_id: str, nick: str, callback: RoomCallback) -> Callable[[], None]:
         """Push ``nick``'s view of the room now (a snapshot with the log) and after every change."""
+        self._arm_resumed()
         room = self._get(room_id)
         if nick not in room.players and nick not in room.spectators:
             raise RoomError("이 방에 들어와 있지 않아요")
@@ -417,16 +515,19 @@ class RoomManager:
         """A manager-originated engine action; refusals (e.g. the game just ended) are ignored."""
         assert room.game is not None
         try:
-            return room.game.apply(nick, action)
+            events = room.game.apply(nick, action)
         except IllegalAction as exc:
             log.debug("engine refused %s for %s: %s", action, nick, exc)
             return []
+        self._record(room, nick, action)
+        return events
 
     def _fix_host(self, room: Room) -> list[dict[str, Any]]:
-        if room.host in room.players:
+        if room.host in room.players and room.host not in room.bots:
             return []
-        online = [p for p in room.players if p not in room.offline]
-        candidates = online or room.players
+        humans = room.humans()
+        online = [p for p in humans if p not in room.offline]
+        candidates = online or humans
         new_host = candidates[0] if candidates else None
         room.host = new_host
         return [{"type": "host", "player": new_host}] if new_host else []
@@ -436,6 +537,17 @@ class RoomManager:
         assert room.game is not None
         room.status = FINISHED
         room.result = copy.deepcopy(room.game.result())
+        if self._recorder is not None:
+            self._recorder.finish(room.journal_key, room.result)
+        room.journal_key = None
+        log_event(
+            log,
+            "game_finished",
+            room=room.id,
+            game=room.game_no,
+            reason=(room.result or {}).get("reason"),
+            hands=room.game.state.hands_played,
+        )
         self._cancel_timer(room)
         for nick, timer in list(room.offline.items()):
             if timer is not None:
@@ -493,26 +605,37 @@ class RoomManager:
         room.timer = None
         try:
             events = room.game.timeout()
-        except Exception:  # an engine bug must not kill the loop's timer callback
-            log.exception("timeout failed in room %s", room_id)
+        except Exception:  # noqa: BLE001 - an engine bug must not kill the loop's timer callback
+            log_event(log, "timeout_failed", level=logging.ERROR, exc_info=True, room=room_id)
             events = []
+        else:
+            self._record(room, None, {})  # journaled before anyone sees its effect
         self._changed(room, events, force=True)
 
     def _changed(self, room: Room, events: list[dict[str, Any]], force: bool = False) -> None:
         """After every change: log, finish or reschedule, push views, refresh the lobby."""
         events = copy.deepcopy(events)
+        if room.status == PLAYING:
+            events += copy.deepcopy(self._humans_gone(room))
         if room.status == PLAYING and room.game is not None and room.game.finished:
             events += self._finish(room)
         elif room.status == PLAYING:
             self._schedule(room, force)
         room.log.extend(events)
-        if not room.players and not room.spectators:
+        if not room.humans() and not room.spectators:
             self._close(room)
         else:
             self._push(room, tuple(events))
         self._push_lobby()
 
     def _close(self, room: Room) -> None:
+        log_event(log, "room_closed", room=room.id, games=room.game_no)
+        if room.status == PLAYING and self._recorder is not None:
+            # (unreachable today: a running game keeps its humans' seats until it ends)
+            self._recorder.finish(room.journal_key, {"aborted": "roomClosed"})
+        for bot in list(room.bot_players.values()):
+            bot.stop()
+        room.bot_players.clear()
         self._cancel_timer(room)
         for timer in room.offline.values():
             if timer is not None:

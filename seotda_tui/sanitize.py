@@ -120,6 +120,11 @@ def clean_text(text: str, max_cells: int) -> str:
     return truncate_cells(text.strip(), max_cells).rstrip()
 
 
+def is_bot_nickname(name: str) -> bool:
+    """Room bots are named "봇" + a number (``봇1(신중)``); that prefix is theirs alone."""
+    return len(name) >= 2 and name[0] == "봇" and name[1].isdecimal()
+
+
 def validate_nickname(name: str) -> str:
     """Return the (NFC-normalised) nickname or raise ValueError with a Korean reason.
 
@@ -142,6 +147,8 @@ def validate_nickname(name: str) -> str:
         raise ValueError("닉네임에 결합 문자를 맨 앞에 쓰거나 여러 개 겹쳐 쓸 수 없어요.")
     if any(ch in _MARKUP_CHARS for ch in name):
         raise ValueError("닉네임에 [ ] \\ 문자는 쓸 수 없어요.")
+    if is_bot_nickname(name):
+        raise ValueError("'봇' 다음에 숫자가 오는 닉네임은 봇 전용이에요. 다른 닉네임을 골라 주세요.")
     width = cell_len(name)
     if width == 0:
         raise ValueError("닉네임이 화면에 보이지 않아요. 다른 닉네임을 골라 주세요.")

@@ -1,0 +1,258 @@
+"""Bots in rooms: their names, and the driver that plays a bot's seat through the room manager.
+
+A bot is a seat like any other. Its driver (:class:`BotPlayer`) holds no game: it subscribes to
+the room under the bot's nickname, so the manager pushes it exactly what a person in that seat
+would get (``game.view(bot)`` plus public events), and it answers with ``manager.act``, the same
+call a person's screen makes. After each push that asks something of the bot it waits a short,
+human-like moment (0.8–2.0 s on the manager's clock) and then asks :func:`seotda_tui.bots.decide`.
+
+Both the delay and the decision are deterministic from the game's seed and what the bot can see,
+so a game with bots replays the same way (and its journal is the same) for the same seed and the
+same human moves. The bot never sees the seed itself (the seed fixes the deck): it gets a one-way
+salt derived from it (:func:`bot_salt`).
+
+Bot nicknames look like ``봇1(신중)``: ``봇`` + a number is reserved (see
+:func:`seotda_tui.sanitize.validate_nickname`), so no SSH user can take or imitate one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import bots
+from .clock import Cancellable, Clock
+
+if TYPE_CHECKING:
+    from .rooms import Room, RoomManager, RoomUpdate
+
+log = logging.getLogger("seotda.rooms")
+
+#: Short level names used in bot nicknames: 봇1(신중), 봇2(강함), 봇3(무작위).
+BOT_TAGS: dict[str, str] = {"cautious": "신중", "strong": "강함", "random": "무작위"}
+#: The level a bot gets when the host does not choose one.
+DEFAULT_LEVEL = "cautious"
+#: Thinking time of a bot before it acts, in seconds (uniform in this range, seeded).
+BOT_DELAY = (0.8, 2.0)
+
+assert set(BOT_TAGS) == set(bots.LEVELS)
+
+
+def bot_name(number: int, level: str) -> str:
+    return f"봇{number}({BOT_TAGS[level]})"
+
+
+def next_bot_name(taken: set[str] | list[str] | tuple[str, ...], level: str) -> str:
+    """The lowest free ``봇N`` number in a room (numbers are per room, whatever the level)."""
+    used = set()
+    for nick in taken:
+        if nick.startswith("봇") and "(" in nick:
+            digits = nick[1 : nick.index("(")]
+            if digits.isdigit():
+                used.add(int(digits))
+    number = 1
+    while number in used:
+        number += 1
+    return bot_name(number, level)
+
+
+def bot_salt(seed: str) -> str:
+    """The per-game randomness a bot may use: derived from the seed, but not the seed."""
+    return hashlib.sha256(f"seotda-bot:{seed}".encode()).hexdigest()[:16]
+
+
+def _turn_key(view: dict[str, Any]) -> tuple[Any, ...]:
+    """What identifies one question to the bot; a new key means a new decision to make."""
+    pending = view.get("pending") or {}
+    return (
+        view.get("phase"),
+        view.get("handsPlayed"),
+        view.get("handNo"),
+        view.get("rematchNo"),
+        view.get("street"),
+        view.get("handPhase"),
+        view.get("actor"),
+        view.get("currentBet"),
+        view.get("pot"),
+        pending.get("phase"),
+        tuple(sorted(a["type"] for a in view.get("legalActions", []))),
+    )
+
+
+class BotPlayer:
+    """Plays one bot's seat in one room. Create it after the bot took its seat; ``stop()`` it."""
+
+    def __init__(
+        self,
+        manager: RoomManager,
+        clock: Clock,
+        room_id: str,
+        nick: str,
+        level: str,
+        salt: Callable[[], str],
+    ) -> None:
+        self.manager = manager
+        self.clock = clock
+        self.room_id = room_id
+        self.nick = nick
+        self.level = level
+        self._salt = salt
+        self._timer: Cancellable | None = None
+        self._key: tuple[Any, ...] | None = None
+        self._update: RoomUpdate | None = None
+        self._stopped = False
+        self.errors = 0  # refused actions (should stay 0; counted for tests and logs)
+        self._unsubscribe = manager.subscribe_room(room_id, nick, self.on_update)
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._cancel()
+        unsubscribe, self._unsubscribe = self._unsubscribe, lambda: None
+        unsubscribe()
+
+    def _cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self._key = None
+
+    # Called by the manager inside other calls: only look and arm a timer, never call back.
+    def on_update(self, update: RoomUpdate) -> None:
+        if self._stopped:
+            return
+        if update.closed:
+            self._stopped = True
+            self._cancel()
+            return
+        self._update = update
+        view = update.view
+        if update.room.status != "playing" or view is None or update.viewer != self.nick:
+            self._cancel()
+            return
+        if not view.get("legalActions"):
+            self._cancel()
+            return
+        key = _turn_key(view)
+        if key == self._key and self._timer is not None:
+            return  # still the same question (e.g. others answering a simultaneous phase)
+        self._cancel()
+        self._key = key
+        low, high = BOT_DELAY
+        rng = random.Random(repr((self._salt(), self.nick, key)))
+        self._timer = self.clock.call_later(rng.uniform(low, high), self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._key = None
+        update = self._update
+        if self._stopped or update is None or update.view is None:
+            return
+        action = bots.decide(self.level, update.view, update.room.options, self._salt())
+        if action is None:
+            return
+        error = self.manager.act(self.room_id, self.nick, action)
+        if error is not None:
+            self.errors += 1
+            log.warning("bot %s in room %s was refused: %s", self.nick, self.room_id, error)
+
+
+class BotSeats:
+    """The room manager's bot methods (a mixin of :class:`~seotda_tui.rooms.RoomManager`)."""
+
+    if TYPE_CHECKING:
+        clock: Clock
+
+        def _get(self, room_id: str) -> Room: ...
+        def _arm_resumed(self) -> None: ...
+        def _changed(
+            self, room: Room, events: list[dict[str, Any]], force: bool = False
+        ) -> None: ...
+        def _engine(
+            self, room: Room, nick: str, action: dict[str, Any]
+        ) -> list[dict[str, Any]]: ...
+
+    def add_bot(self, room_id: str, nick: str, level: str = DEFAULT_LEVEL) -> str:
+        """The host seats a bot (before a game starts); returns its nickname, e.g. ``봇1(신중)``."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        if level not in BOT_TAGS:
+            raise _room_error("그런 봇은 없어요")
+        if nick != room.host:
+            raise _room_error("방장만 봇을 넣을 수 있어요")
+        if room.status == "playing":
+            raise _room_error("게임 중에는 봇을 넣을 수 없어요")
+        if len(room.players) >= room.options.max_players:
+            raise _room_error(f"자리가 없어요 (최대 {room.options.max_players}명)")
+        bot = next_bot_name(room.players, level)
+        room.players.append(bot)
+        room.bots[bot] = level
+        self._changed(room, [{"type": "join", "player": bot, "bot": level}])
+        self._start_bot(room, bot)
+        return bot
+
+    def remove_bot(self, room_id: str, nick: str, bot: str | None = None) -> str:
+        """The host takes a bot's seat away (``None`` = the last bot added); returns its name."""
+        room = self._get(room_id)
+        if nick != room.host:
+            raise _room_error("방장만 봇을 뺄 수 있어요")
+        if room.status == "playing":
+            raise _room_error("게임 중에는 봇을 뺄 수 없어요")
+        seated = [p for p in room.players if p in room.bots]
+        if bot is None:
+            if not seated:
+                raise _room_error("뺄 봇이 없어요")
+            bot = seated[-1]
+        elif bot not in seated:
+            raise _room_error("그 자리는 봇이 아니에요")
+        driver = room.bot_players.pop(bot, None)
+        if driver is not None:
+            driver.stop()
+        room.players.remove(bot)
+        del room.bots[bot]
+        self._changed(room, [{"type": "leaveRoom", "player": bot, "bot": True}])
+        return bot
+
+    def _start_bot(self, room: Room, bot: str) -> None:
+        old = room.bot_players.pop(bot, None)
+        if old is not None:
+            old.stop()
+        room.bot_players[bot] = BotPlayer(
+            self,
+            self.clock,  # type: ignore[arg-type]
+            room.id,
+            bot,
+            room.bots[bot],
+            lambda: bot_salt(room.seed),
+        )
+
+    def _humans_gone(self, room: Room) -> list[dict[str, Any]]:
+        """Bots never keep a game going alone: with no human still in it, disconnect the bots."""
+        game = room.game
+        if not room.bots or game is None or game.finished:
+            return []
+        for seat in game.state.seats:
+            if (
+                seat.id not in room.bots
+                and seat.connected
+                and seat.status not in ("left", "eliminated")
+            ):
+                return []
+        events: list[dict[str, Any]] = []
+        for seat in game.state.seats:
+            if (
+                seat.id in room.bots
+                and seat.connected
+                and seat.status != "left"
+                and not game.finished
+            ):
+                events += self._engine(room, seat.id, {"type": "disconnect"})
+        return events
+
+
+def _room_error(message: str) -> Exception:
+    from .rooms import RoomError  # (rooms imports this module)
+
+    return RoomError(message)

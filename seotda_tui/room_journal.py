@@ -1,0 +1,246 @@
+"""The room manager's side of the game journal: record games safely, find the ones to resume.
+
+:class:`GameRecorder` wraps a :class:`~seotda_tui.journal.Journal` so that a failing disk never
+takes a room down: an error is logged, and the game it happened to is closed in the journal
+(``result = {"aborted": "journalError"}``) when possible, so a later restart never resumes it from
+a log with a hole in it. The game itself plays on in memory, unjournaled.
+
+Journal keys are ``"<room id>-<game number in that room>"``: room ids are random (unique across
+restarts) and a room that plays again gets a new key, so finished games keep their own records.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine import Game, Options
+
+from .clock import Cancellable, Clock
+from .journal import Journal, JournaledGame
+from .logs import log_event
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+log = logging.getLogger("seotda.rooms")
+
+
+def game_key(room_id: str, game_no: int) -> str:
+    return f"{room_id}-{game_no}"
+
+
+def split_key(key: str) -> tuple[str, int]:
+    """``"ab12-3"`` → ``("ab12", 3)``; a key in another shape is its own room id, game 1."""
+    room_id, _, number = key.rpartition("-")
+    if room_id and number.isdigit():
+        return room_id, int(number)
+    return key, 1
+
+
+class GameRecorder:
+    """Never raises: journal trouble is logged; a game whose record broke stops being recorded."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self._broken: set[str] = set()
+
+    def start(
+        self,
+        key: str,
+        name: str,
+        host: str,
+        options: Options,
+        seed: str,
+        players: list[str],
+        bots: Mapping[str, str],
+    ) -> None:
+        try:
+            self.journal.start_game(key, name, host, options, seed, list(players), dict(bots))
+        except Exception:  # noqa: BLE001 - logged; the game must go on
+            self._broken.add(key)
+            log_event(
+                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="start"
+            )
+
+    def record(self, key: str | None, player: str | None, action: Mapping[str, Any]) -> None:
+        if key is None or key in self._broken:
+            return
+        try:
+            self.journal.record(key, player, dict(action))
+        except Exception:  # noqa: BLE001 - logged; the game must go on
+            self._broken.add(key)
+            log_event(
+                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="record"
+            )
+            self._close_broken(key)
+
+    def finish(self, key: str | None, result: dict[str, Any] | None) -> None:
+        if key is None:
+            return
+        if key in self._broken:
+            self._broken.discard(key)
+            return
+        try:
+            self.journal.finish(key, result)
+        except Exception:  # noqa: BLE001 - logged; the game must go on
+            log_event(
+                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="finish"
+            )
+
+    def _close_broken(self, key: str) -> None:
+        try:
+            self.journal.finish(key, {"aborted": "journalError"})
+        except Exception:  # noqa: BLE001 - logged; the game must go on
+            log_event(
+                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="abort"
+            )
+
+    def open_games(self) -> list[JournaledGame]:
+        try:
+            return self.journal.open_games()
+        except Exception:  # noqa: BLE001 - logged; the game must go on
+            log_event(log, "journal_error", level=logging.ERROR, exc_info=True, op="open_games")
+            return []
+
+    def close(self) -> None:
+        try:
+            self.journal.close()
+        except Exception:  # noqa: BLE001 - logged; the game must go on
+            log_event(log, "journal_error", level=logging.ERROR, exc_info=True, op="close")
+
+
+class _NotArmed:
+    """A resumed seat's reconnect grace that starts once the event loop runs."""
+
+    def cancel(self) -> None:
+        pass
+
+
+NOT_ARMED = _NotArmed()
+
+
+class JournalResume:
+    """The room manager's journal methods (a mixin of :class:`~seotda_tui.rooms.RoomManager`)."""
+
+    if TYPE_CHECKING:
+        clock: Clock
+        reconnect_grace: float
+        _rooms: dict[str, Room]
+        _where: dict[str, str]
+        _recorder: GameRecorder | None
+        _unarmed: list[str]
+
+        def _new_room_id(self) -> str: ...
+        def _fix_host(self, room: Room) -> list[dict[str, Any]]: ...
+        def _start_bot(self, room: Room, bot: str) -> None: ...
+        def _grace_over(self, room_id: str, nick: str) -> None: ...
+        def _push_lobby(self) -> None: ...
+        def _changed(
+            self, room: Room, events: list[dict[str, Any]], force: bool = False
+        ) -> None: ...
+
+    def _record(self, room: Room, nick: str | None, action: Mapping[str, Any]) -> None:
+        if self._recorder is not None:
+            self._recorder.record(room.journal_key, nick, action)
+
+    def resume(self) -> list[str]:
+        """Rebuild every unfinished journaled game into a room; returns their ids (see top)."""
+        if self._recorder is None:
+            return []
+        resumed: list[str] = []
+        for saved in self._recorder.open_games():
+            if any(r.journal_key == saved.room_id for r in self._rooms.values()):
+                continue  # already running (resume called twice)
+            try:
+                game = saved.rebuild()
+            except Exception:  # noqa: BLE001 - logged; the game must go on
+                log_event(
+                    log, "resume_failed", level=logging.ERROR, exc_info=True, game=saved.room_id
+                )
+                self._recorder.finish(saved.room_id, {"aborted": "replayFailed"})
+                continue
+            if game.finished:  # the crash came between its last action and its end
+                self._recorder.finish(saved.room_id, copy.deepcopy(game.result()))
+                continue
+            room = self._restore(
+                saved.room_id,
+                saved.name,
+                saved.host,
+                saved.options,
+                saved.seed,
+                saved.players,
+                saved.bots,
+                game,
+            )
+            resumed.append(room.id)
+            log_event(
+                log,
+                "game_resumed",
+                room=room.id,
+                game=room.game_no,
+                players=len(room.players),
+                bots=len(room.bots),
+                actions=len(saved.log),
+            )
+        self._unarmed += resumed
+        self._arm_resumed()
+        self._push_lobby()
+        return resumed
+
+    def _restore(
+        self,
+        key: str,
+        name: str,
+        host: str,
+        options: Options,
+        seed: str,
+        players: list[str],
+        bots: dict[str, str],
+        game: Game,
+    ) -> Room:
+        room_id, game_no = split_key(key)
+        if room_id in self._rooms:
+            room_id = self._new_room_id()
+        seats = {s.id: s for s in game.state.seats}
+        seated = [p for p in players if seats[p].status != "left"]
+        from .rooms import PLAYING, Room  # (rooms imports this module)
+
+        room = Room(room_id, name, None, options, players=seated, status=PLAYING, game=game)
+        room.left = [p for p in players if seats[p].status == "left"]
+        room.bots = {p: bots[p] for p in seated if p in bots}
+        room.seed, room.game_no, room.journal_key = seed, game_no, key
+        for nick in room.humans():
+            # grace not started yet (armed with the timers), or already over before the crash
+            room.offline[nick] = NOT_ARMED if seats[nick].connected else None
+            self._where.setdefault(nick, room_id)
+        room.host = host if host in room.humans() else None
+        self._fix_host(room)
+        room.log.append({"type": "resumed"})
+        self._rooms[room_id] = room
+        return room
+
+    def _arm_resumed(self) -> None:
+        """Start the grace timers, deadlines and bots of resumed rooms once the loop runs."""
+        if not self._unarmed:
+            return
+        try:
+            self.clock.time()
+        except RuntimeError:  # LoopClock before the event loop runs: try again on the next call
+            return
+        room_ids, self._unarmed = self._unarmed, []
+        for room_id in room_ids:
+            room = self._rooms.get(room_id)
+            if room is None or room.status != "playing":
+                continue
+            for nick, timer in list(room.offline.items()):
+                if timer is NOT_ARMED:
+                    room.offline[nick] = self._grace_timer(room_id, nick)
+            for bot in room.bots:
+                self._start_bot(room, bot)
+            self._changed(room, [], force=True)
+
+    def _grace_timer(self, room_id: str, nick: str) -> Cancellable:
+        return self.clock.call_later(self.reconnect_grace, lambda: self._grace_over(room_id, nick))
