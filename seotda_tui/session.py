@@ -65,7 +65,9 @@ class DisconnectReason(StrEnum):
 _GOODBYES: dict[DisconnectReason, str] = {
     DisconnectReason.REPLACED: "다른 곳에서 같은 닉네임으로 접속해서 이 연결은 닫을게요.",
     DisconnectReason.APP_CRASHED: "문제가 생겨 게임 화면을 닫았어요. 잠시 후 다시 접속해 주세요.",
-    DisconnectReason.SERVER_SHUTDOWN: "서버 점검으로 잠시 후 종료돼요. 조금 뒤에 다시 접속해 주세요.",
+    DisconnectReason.SERVER_SHUTDOWN: (
+        "서버 점검으로 잠시 후 종료돼요. 조금 뒤에 다시 접속해 주세요."
+    ),
     DisconnectReason.IDLE: "{idle} 동안 입력이 없어서 연결을 끊었어요. 언제든 다시 접속해 주세요.",
 }
 
@@ -428,7 +430,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         policy = self._state.policy
         admission = policy.admit(self._username, self._key_fp, self._peer_ip)
         if admission.identity is None:
-            await self._refuse(admission.refusal or "접속할 수 없어요.", admission.code or "refused")
+            message = admission.refusal or "접속할 수 없어요."
+            await self._refuse(message, admission.code or "refused")
             return None
         identity = admission.identity
         if admission.needs_password and not await self._ask_password():
