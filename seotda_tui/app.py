@@ -1,20 +1,27 @@
-"""One Textual app per SSH session; every app shares the one :class:`RoomManager`.
+"""One Textual app per SSH session; every app shares the one :class:`RoomManager` and :class:`ChatHub`.
 
 Why the shape: many apps run in one event loop, so nothing here is process-global (no signals,
 stdout or environment). Manager callbacks may run on another session's task, so they only post a
 message (with this app as sender); the handling runs on this app's own task. A failure inside one
 app stays inside it: the manager guards every callback.
+
+Per-session display settings live here as reactives, so every screen and card widget follows them:
+``card_style`` ("box", "ascii" or "big"; keys ``a`` and ``b``) and ``show_log`` (key ``l``).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from textual import events
 from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 
+from .chat import ChatHub
 from .rooms import RoomManager
 
 log = logging.getLogger(__name__)
@@ -33,15 +40,35 @@ class SeotdaApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "섯다"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "도움말", show=False),
+        Binding("a,ㅁ", "toggle_ascii", "ASCII", show=False),
+        Binding("b,ㅠ", "toggle_big", "큰 글씨", show=False),
+    ]
+
+    #: How cards (and other drawings) look for this session: "box", "ascii" or "big".
+    card_style: reactive[str] = reactive("box")
+    ascii_mode: reactive[bool] = reactive(False)
+    big_text: reactive[bool] = reactive(False)
 
     def __init__(
-        self, manager: RoomManager, identity: HasNickname, motd: str = "", **kwargs: Any
+        self,
+        manager: RoomManager,
+        identity: HasNickname,
+        motd: str = "",
+        *,
+        chat: ChatHub | None = None,
+        clock: Callable[[], float] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.manager = manager
         self.identity = identity
         self.nickname: str = identity.nickname
         self.motd = motd  # the operator's lobby notice (server setting ``motd``)
+        self.chat = chat if chat is not None else ChatHub()
+        #: Local time for countdowns; tests pass a fake clock's ``time`` so nothing moves.
+        self.clock: Callable[[], float] = clock or time.monotonic
         self._connected = False
 
     def on_mount(self) -> None:
@@ -68,20 +95,56 @@ class SeotdaApp(App[None]):
         self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
         self.set_class(width >= WIDE_WIDTH, "-wide")
 
+    # ------------------------------------------------------------------ display modes
+    def _update_style(self) -> None:
+        self.card_style = "ascii" if self.ascii_mode else "big" if self.big_text else "box"
+        self.set_class(self.ascii_mode, "-ascii")
+
+    def action_toggle_ascii(self) -> None:
+        self.ascii_mode = not self.ascii_mode
+        self._update_style()
+        self.notify("ASCII 모드 " + ("켬" if self.ascii_mode else "끔"), timeout=2)
+
+    def action_toggle_big(self) -> None:
+        self.big_text = not self.big_text
+        self._update_style()
+        self.notify("큰 글씨 모드 " + ("켬" if self.big_text else "끔"), timeout=2)
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+        from .screens.table import TableScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        options, hand = self.manager.room_defaults, None
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                options, hand = screen.help_context()
+                break
+        self.push_screen(HelpScreen(options, hand))
+
 
 def make_app_factory(
-    manager: RoomManager, motd: str = ""
+    manager: RoomManager,
+    motd: str = "",
+    *,
+    chat: ChatHub | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Callable[[HasNickname, Any], SeotdaApp]:
     """The ``app_factory(identity, session_context)`` the SSH server calls once per session.
 
+    ``chat`` is the server's one hub (made here when not given, so one factory = one hub).
     A player who is in a room (seated or watching) is exempt from the server's idle
     timeout: at a table the engine's own turn timer deals with inactivity.
     """
+    hub = chat if chat is not None else ChatHub()
 
     def factory(identity: HasNickname, session_context: Any = None) -> SeotdaApp:
         nickname = identity.nickname
         if session_context is not None and hasattr(session_context, "idle_exempt"):
             session_context.idle_exempt = lambda: manager.room_of(nickname) is not None
-        return SeotdaApp(manager=manager, identity=identity, motd=motd)
+        return SeotdaApp(manager=manager, identity=identity, motd=motd, chat=hub, clock=clock)
 
+    factory.chat = hub  # type: ignore[attr-defined]
     return factory

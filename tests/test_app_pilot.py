@@ -13,8 +13,8 @@ from seotda_tui.rooms import RoomManager
 from seotda_tui.screens.create_room import CreateRoomScreen
 from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.table import TableScreen
-from seotda_tui.widgets.seats import SeatList
-from seotda_tui.widgets.texts import card_short
+from seotda_tui.screens.results import ResultsScreen
+from seotda_tui.widgets.hand import HandCards
 
 SIZE = (80, 24)
 
@@ -132,10 +132,11 @@ async def test_two_players_create_join_start_and_see_only_their_own_cards() -> N
             text = screen_text(app)
             assert all(label in text for label in mine)
             assert not any(label in text for label in theirs if label not in mine)
-            seats = {i.name: i for i in app.screen.query_one(SeatList).infos}
+            seats = app.screen.shown_seats
             ids = m._rooms[room.id].game.state.hand.players[me].hand
-            assert seats[other].cards == "[?]"
-            assert seats[me].cards == " ".join(card_short({"id": i}) for i in ids)
+            assert seats[other].cards == "[?]" and seats[other].faces == (None,)
+            assert me not in seats  # the own seat is drawn large at the bottom
+            assert [c.id for c in app.screen.query_one(HandCards).cards] == ids
 
 
 async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
@@ -153,10 +154,14 @@ async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
         assert "3 삥 (+10)" in screen_text(a)
         await pa.press("3")  # 삥
         await settle(pa, pb)
-        seats = {i.name: i for i in b.screen.query_one(SeatList).infos}
+        seats = b.screen.shown_seats
         assert seats[actor].bet == 10 and seats[actor].action == "삥"
         text = screen_text(b)
-        assert f"{actor} 삥 10" in text and "판돈 30칩" in text and "4 콜 (+10)" in text
+        assert "삥 10" in text and "4 콜 (+10)" in text
+        assert b.screen.query_one("#pot").amount == 30
+        await pb.press("l")  # the hand log, hidden at 80 columns, opens with l
+        await settle(pb)
+        assert f"{actor} 삥 10" in screen_text(b)
         # an illegal key explains itself in Korean and changes nothing
         await pa.press("2")
         await settle(pa)
@@ -193,7 +198,7 @@ async def test_offline_seat_shows_connection_lost_to_others() -> None:
         await settle(pilot)
         m.session_disconnected("철수")
         await settle(pilot)
-        seats = {i.name: i for i in app.screen.query_one(SeatList).infos}
+        seats = app.screen.shown_seats
         assert "연결 끊김" in seats["철수"].badges
         assert "[연결 끊김]" in screen_text(app)
 
@@ -306,6 +311,11 @@ async def test_game_end_shows_result_and_room_waits_again() -> None:
         await settle(pilot)
         text = screen_text(host)
         assert m.room(room.id).status_label == "종료"
+        assert isinstance(host.screen, ResultsScreen)  # the results screen opens by itself
+        assert "게임 끝! 10판 종료" in text and "가상 칩" in text
+        await pilot.press("enter")  # back to the room
+        await settle(pilot)
+        text = screen_text(host)
         assert "게임 끝! 10판 종료" in text and "1위 철수  1,000칩  손익 +0" in text
         assert "s 키로 다시 시작할 수 있어요" in text
         await pilot.press("s")
@@ -512,6 +522,7 @@ async def test_ten_seats_fit_80x24() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         text = screen_text(app)
-        assert all(nick in text for nick in names) and "관전: 구경꾼" in text
+        assert all(nick in text for nick in names) and "관전 1명" in text
         assert "╰────╯" in text  # the own card is not cut off
+        assert text.count("╭────╮") >= 10  # nine opponents' backs and the own compact card
         assert "차례" in text and "8 풀" in text

@@ -10,12 +10,21 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.message import Message
+from textual.widgets import DataTable, RichLog, Static
 from textual.widgets.data_table import CellDoesNotExist
 
+from ..chat import LOBBY, ChatMessage
 from ..rooms import RoomError, RoomSummary
+from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.texts import option_summary
 from .base import BaseScreen, Pushed
+
+
+class LobbyChat(Message):
+    def __init__(self, message: ChatMessage) -> None:
+        super().__init__()
+        self.message = message
 
 COLUMNS = (("번호", "id"), ("방 이름", "name"), ("방장", "host"), ("인원", "players"),
            ("관전", "spectators"), ("상태", "status"), ("규칙", "rules"))
@@ -41,16 +50,20 @@ class LobbyScreen(BaseScreen):
         Binding("n", "create", "새 방 만들기"),
         Binding("enter", "join", "참가"),
         Binding("w", "watch", "관전"),
+        Binding("t", "chat", "채팅"),
         Binding("q", "quit", "나가기"),
-        # The same keys while a Korean input method is on (두벌식 ㅜ/ㅈ/ㅂ).
+        Binding("escape", "close_chat", show=False),
+        # The same keys while a Korean input method is on (두벌식 ㅜ/ㅈ/ㅅ/ㅂ).
         Binding("ㅜ", "create", show=False),
         Binding("ㅈ", "watch", show=False),
+        Binding("ㅅ", "chat", show=False),
         Binding("ㅂ", "quit", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self._unsubscribe: Callable[[], None] | None = None
+        self._chat_unsubscribe: Callable[[], None] | None = None
         self._cells: dict[str, tuple[str, ...]] = {}
 
     def compose_body(self) -> Iterable[Widget]:
@@ -62,12 +75,19 @@ class LobbyScreen(BaseScreen):
         with Vertical(id="lobby-list"):
             yield table
             yield Static(EMPTY, id="lobby-empty")
+        yield RichLog(id="lobby-chat", max_lines=100, wrap=True, markup=False)
         yield Static("", id="lobby-message")
-        yield Footer()
+        yield ChatLine(KEYS_LOBBY, id="chat")
 
     def on_mount(self) -> None:
         self.query_one("#lobby-title", Static).update(
             Text(f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기")
+        )
+        chat_log = self.query_one("#lobby-chat", RichLog)
+        for message in self.seotda.chat.history(LOBBY):
+            chat_log.write(message_text(message))
+        self._chat_unsubscribe = self.seotda.chat.subscribe(
+            LOBBY, lambda m: self.post_message(LobbyChat(m).set_sender(self))
         )
         motd = self.query_one("#motd", Static)
         motd.update(Text(self.seotda.motd))
@@ -78,6 +98,31 @@ class LobbyScreen(BaseScreen):
     def on_unmount(self) -> None:
         if self._unsubscribe:
             self._unsubscribe()
+        if self._chat_unsubscribe:
+            self._chat_unsubscribe()
+
+    def on_lobby_chat(self, event: LobbyChat) -> None:
+        self.query_one("#lobby-chat", RichLog).write(message_text(event.message))
+        self.query_one(ChatLine).show(event.message)
+
+    def action_chat(self) -> None:
+        self.query_one(ChatLine).open()
+
+    def action_close_chat(self) -> None:
+        line = self.query_one(ChatLine)
+        if line.typing:
+            line.close()
+            self.query_one(DataTable).focus()
+
+    def on_input_submitted(self, event: ChatInput.Submitted) -> None:
+        event.stop()
+        line = self.query_one(ChatLine)
+        error = self.seotda.chat.post(LOBBY, self.nickname, event.value)
+        if error:
+            line.refuse(error)
+        else:
+            line.close()
+        self.query_one(DataTable).focus()
 
     def on_screen_resume(self) -> None:
         self.query_one(DataTable).focus()

@@ -3,110 +3,108 @@
 The screen only ever sees ``RoomUpdate`` pushes (its own redacted view + public events); it holds no
 game. Each part of the screen is its own widget with reactive data, so a push repaints only what
 changed — a bet by one player repaints that seat, the pot and the action bar, nothing else.
+
+Layout, top to bottom: the title; the other players (boxes with card backs, or one line each when
+crowded); the status line with the countdown gauge; the pot (large digits when there is room) and
+the banner; the own cards (large when they fit) with the hand's name; the prompts, the action bar
+and the chat line. :meth:`TableScreen._layout` picks the richest arrangement that fits the terminal.
 """
 
 from __future__ import annotations
 
-import time
+import math
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, RichLog
+from textual.widgets import RichLog
 
-from engine import DECK, evaluate
+from engine import DECK, Options
 
-from ..rooms import PLAYING, RoomError, RoomSummary, RoomUpdate
+from ..chat import ChatMessage
+from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
-from ..widgets.card import CardView
+from ..widgets.card import card_dimensions
+from ..widgets.chatline import ChatLine, message_text
+from ..widgets.gauge import StatusGauge
 from ..widgets.hand import HandCards
-from ..widgets.lines import CountdownLine, Line
-from ..widgets.seats import SeatList
-from ..widgets.texts import (
-    ACTION_NAMES,
-    BET_ORDER,
-    card_label,
-    card_short,
-    chips,
-    event_lines,
-    object_particle,
-)
+from ..widgets.lines import Line
+from ..widgets.pot import PotView
+from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatList, box_width
+from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
 from .base import BaseScreen, Pushed
+from .table_actions import TableActions, table_bindings
 from .table_text import (
     banner_parts,
-    pot_parts,
+    flash_for,
+    mine_parts,
+    pot_values,
     result_parts,
     seat_infos,
     status_parts,
     title_text,
+    track_payouts,
     waiting_seats,
     waiting_status,
 )
 
-#: Terminal height from which the own cards are drawn large (12×7) instead of compact (6×3).
-LARGE_CARDS_HEIGHT = 36
-
 LOG_LINES = 200
-#: Above this many seats the table drops its blank spacer lines so 10 seats fit 80×24.
-CROWDED_SEATS = 6
+LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
+#: How long a special outcome's banner stays (§9 asks for about a second).
+FLASH_SECONDS = 1.5
 
 
-def _bindings() -> list[BindingType]:
-    keys: list[BindingType] = [Binding(str(n), f"num({n})", show=False) for n in range(1, 9)]
-    # (key, Korean-IME key on a 두벌식 layout, action)
-    pairs = [
-        ("enter", None, "confirm"),
-        ("r", "ㄱ", "recommend"),
-        ("y", "ㅛ", "answer(True)"),
-        ("n", "ㅜ", "answer(False)"),
-        ("space", None, "ready"),
-        ("s", "ㄴ", "start"),
-        ("j", "ㅓ", "join"),
-        ("q", "ㅂ", "leave"),
-        ("escape", None, "leave"),
-    ]
-    for key, hangul, action in pairs:
-        keys.append(Binding(key, action, show=False))
-        if hangul:
-            keys.append(Binding(hangul, action, show=False))
-    return keys
+class ChatPushed(Message):
+    def __init__(self, message: ChatMessage) -> None:
+        super().__init__()
+        self.message = message
 
 
-class TableScreen(BaseScreen):
+class TableScreen(TableActions, BaseScreen):
     """One room, seen by one session."""
 
-    BINDINGS: ClassVar[list[BindingType]] = _bindings()
+    BINDINGS: ClassVar[list[BindingType]] = table_bindings()
 
     def __init__(self, room_id: str) -> None:
         super().__init__()
         self.room_id = room_id
         self.latest: RoomUpdate | None = None
         self.selected: list[int] = []  # three-card Seotda: the ids picked so far
+        self.log_shown: bool | None = None  # None: shown on wide terminals only
+        self.payouts: dict[str, int] = {}
+        self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
         self._unsubscribe: Callable[[], None] | None = None
+        self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
         self._turn_key: Any = None
+        self._shown_result: Any = None
+        self._flash_timer: Any = None
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
         yield Line(id="title")
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
+                yield SeatBoxes(id="boxes")
                 yield SeatList(id="seats")
                 yield Line(id="spectators")
-                yield Line(id="pot")
+                yield StatusGauge(id="status")
+                yield PotView(id="pot")
                 yield Line(id="banner")
                 with Horizontal(id="hand"):
                     yield HandCards(id="hand-cards")
                     yield Line(id="mine")
-                yield CountdownLine(id="status")
             yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
-        yield PromptBar(id="prompts")
+        with Horizontal(id="prompt-row"):
+            yield PromptBar(id="prompts")
+            yield Line(id="message")
         yield ActionBar(id="actions")
-        yield Line(id="message")
+        yield ChatLine(id="chat")
 
     def on_mount(self) -> None:
         try:
@@ -115,12 +113,79 @@ class TableScreen(BaseScreen):
             self.app.notify(str(exc), markup=False)
             self.app.pop_screen()
             return
+        log = self.query_one("#log", RichLog)
+        for message in self.seotda.chat.history(self.room_id):
+            log.write(message_text(message))
+        self._chat_unsubscribe = self.seotda.chat.subscribe(self.room_id, self._chat_deliver)
+        self.watch(self.app, "card_style", lambda _: self._restyle(), init=False)
         self.set_interval(1.0, self._tick)
 
     def on_unmount(self) -> None:
-        if self._unsubscribe:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
+            if unsubscribe:
+                unsubscribe()
+        self._unsubscribe = self._chat_unsubscribe = None
+
+    def _chat_deliver(self, message: ChatMessage) -> None:
+        """Hub callback (maybe on another session's task): only queue it."""
+        self.post_message(ChatPushed(message).set_sender(self))
+
+    def on_chat_pushed(self, event: ChatPushed) -> None:
+        self.query_one("#log", RichLog).write(message_text(event.message))
+        self.query_one(ChatLine).show(event.message)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.latest is not None:
+            self._redraw()
+
+    def _restyle(self) -> None:
+        if self.latest is not None:
+            self._redraw()
+
+    def _log_visible(self) -> bool:
+        if self.log_shown is not None:
+            return self.log_shown
+        return self.app.size.width >= WIDE_WIDTH
+
+    def _layout(self) -> None:
+        """Choose boxes or lines for the others, large or compact own cards, big or plain pot."""
+        width, height = self.app.size
+        log = self.query_one("#log", RichLog)
+        log_visible = self._log_visible()
+        log.display = log_visible
+        log_width = WIDE_LOG_WIDTH if width >= WIDE_WIDTH else LOG_WIDTH
+        log.styles.width = log_width
+        table_width = width - 2 - (log_width if log_visible else 0)
+        view, room = self.view, self.room
+        style = str(getattr(self.app, "card_style", "box"))
+        spectators = 1 if room is not None and room.spectators else 0
+        spare = height
+        if view is None:
+            choice = ("line", "compact", False)
+        else:
+            others = len(self._others(view))
+            cards = 3 if room is not None and room.options.card_mode == "three" else 2
+            columns = max(1, (table_width + 1) // (box_width(cards, style) + 1))
+            box_rows = math.ceil(others / columns) * BOX_HEIGHT
+            fixed = 1 + 1 + 1 + 1 + (2 if self.in_game else 0) + 1  # title status banner prompts…
+            choice = ("line", "compact", False)
+            for mode, size, big in (
+                ("box", "large", True), ("box", "large", False), ("line", "large", True),
+                ("line", "large", False), ("box", "compact", False), ("line", "compact", False),
+            ):
+                own = card_dimensions(size, style)[1] + 1 if self.in_game else 1
+                used = fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
+                if used <= height:
+                    choice = (mode, size, big)
+                    spare = height - used
+                    break
+            self.query_one(SeatBoxes).styles.grid_size_columns = columns
+        self.layout_choice = choice
+        mode, size, big = choice
+        self.query_one(SeatBoxes).display = mode == "box" and view is not None
+        self.query_one(SeatList).display = mode == "line" or view is None
+        self.query_one(PotView).big = big
+        self.query_one("#spectators", Line).display = bool(spectators) and spare >= 1
 
     # ------------------------------------------------------------------ pushes
     def on_pushed(self, message: Pushed) -> None:
@@ -130,9 +195,43 @@ class TableScreen(BaseScreen):
             self.app.notify("방이 닫혔어요")
             self._close()
             return
+        previous = self.latest
         self.latest = update
         self._write_log(update)
+        track_payouts(self.payouts, update.events)
+        if not update.snapshot:
+            flash = flash_for(update.events)
+            if flash:
+                self._flash(flash)
+            elif any(e.get("type") in ("handStart", "rematchStart") for e in update.events):
+                self._flash(None)
         self._redraw()
+        self._maybe_show_result(previous, update)
+
+    def _flash(self, text: str | None) -> None:
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+            self._flash_timer = None
+        self.query_one(PotView).flash = text or ""
+        if text:
+            self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._flash(None))
+
+    def _maybe_show_result(self, previous: RoomUpdate | None, update: RoomUpdate) -> None:
+        """The game just ended (or we came back to a finished room): open the results screen."""
+        result = update.result
+        if update.room.status != FINISHED or not result or result is self._shown_result:
+            return
+        was_playing = previous is not None and previous.room.status == PLAYING
+        if not was_playing and not update.snapshot:
+            return
+        self._shown_result = result
+        from .results import ResultsScreen
+
+        self.app.push_screen(ResultsScreen(result, update.room.options), self._after_result)
+
+    def _after_result(self, to_lobby: bool | None) -> None:
+        if to_lobby:
+            self._leave_confirmed(True)
 
     @property
     def room(self) -> RoomSummary | None:
@@ -157,21 +256,45 @@ class TableScreen(BaseScreen):
         view = self.view
         return view["legalActions"] if view and self.in_game else []
 
+    @property
+    def shown_seats(self) -> dict[str, Any]:
+        """Nickname → the ``SeatInfo`` on screen, whichever layout is in use (for tests)."""
+        if self.query_one(SeatBoxes).display:
+            infos = self.query_one(SeatBoxes).infos
+        else:
+            infos = self.query_one(SeatList).infos
+        return {info.name: info for info in infos}
+
+    def help_context(self) -> tuple[Options, str | None]:
+        """For the help screen: this room's options and the own hand's name (to highlight)."""
+        options = self.room.options if self.room else self.manager.room_defaults
+        hint = (self.view or {}).get("myHand") if self.in_game else None
+        return options, (hint or {}).get("name")
+
     def _write_log(self, update: RoomUpdate) -> None:
         log = self.query_one("#log", RichLog)
         if update.snapshot:
             log.clear()
+            for message in self.seotda.chat.history(self.room_id):
+                log.write(message_text(message))
         for event in update.events:
             for line in event_lines(event):
                 log.write(Text(line))
 
+    def _others(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        me = self.nickname if self.in_game else None
+        return [s for s in view["seats"] if s["id"] != me]
+
     def _redraw(self) -> None:
         assert self.latest is not None
         room, view = self.latest.room, self.view
+        pending = (view or {}).get("pending") or {}
         if self.latest.deadline is not None and view is not None:
-            self._deadline_at = time.monotonic() + self.latest.deadline
+            self._deadline_at = self.seotda.clock() + self.latest.deadline
+            self.query_one(StatusGauge).total = pending.get("seconds")
         else:
             self._deadline_at = None
+        self._layout()
         self._show_title(room, view)
         if view is None:
             self._show_waiting(room)
@@ -180,23 +303,22 @@ class TableScreen(BaseScreen):
         self._tick()
 
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
-        self.query_one("#title", Line).show((title_text(room, view), "bold"))
+        title = title_text(room, view)
+        if room.spectators:
+            title += f" · 관전 {len(room.spectators)}명"
+        self.query_one("#title", Line).show((title, "bold"))
         watchers = ", ".join(room.spectators)
-        spectators = self.query_one("#spectators", Line)
-        spectators.show(f"관전: {watchers}" if watchers else "")
-        spectators.display = bool(watchers)
-        seats = len(view["seats"]) if view else len(room.players)
-        self.set_class(seats > CROWDED_SEATS, "-crowded")  # 7+ seats: drop the spacing
+        self.query_one("#spectators", Line).show(f"관전: {watchers}" if watchers else "")
 
     # ------------------------------------------------------------------ waiting room / result
     def _show_waiting(self, room: RoomSummary) -> None:
         self.query_one(SeatList).set_seats(waiting_seats(room, self.nickname))
-        self.query_one("#pot", Line).show("")
+        self.query_one(PotView).amount = None
         self.query_one("#mine", Line).show("")
         self.query_one(HandCards).show([])
         result = self.latest.result if self.latest else None
         self.query_one("#banner", Line).show(*result_parts(result, room.options))
-        self.query_one("#status", CountdownLine).show(waiting_status(room, self.nickname))
+        self.query_one(StatusGauge).show(waiting_status(room, self.nickname))
         prompts: list[tuple[str, str, bool]] = []
         if not self.seated:
             prompts.append(("join", "j 참가", room.joinable))
@@ -209,80 +331,55 @@ class TableScreen(BaseScreen):
     # ------------------------------------------------------------------ the game
     def _show_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
         me, legal = self.nickname, self.legal()
-        self.query_one(SeatList).set_seats(seat_infos(room, view, me))
-        self.query_one("#pot", Line).show(*pot_parts(view))
+        style = str(getattr(self.app, "card_style", "box"))
+        infos = seat_infos(room, view, me, self.payouts)
+        others = [i for i in infos if not (i.me and self.in_game)]
+        mode, size, big = self.layout_choice
+        cards = 3 if room.options.card_mode == "three" else 2
+        if mode == "box":
+            self.query_one(SeatBoxes).set_seats(
+                others, style, cards, self.query_one(SeatBoxes).styles.grid_size_columns or 1
+            )
+        else:
+            self.query_one(SeatList).set_seats(others)
+        amount, sides, note = pot_values(view)
+        pot = self.query_one(PotView)
+        pot.amount, pot.sides, pot.note = amount, sides, note
+        pot.ascii_only = style == "ascii"
         self.query_one("#banner", Line).show(*banner_parts(view))
-        self.query_one("#mine", Line).show(*self._mine_parts(view))
-        self._show_cards(view)
-        status = status_parts(view, me, legal, self._choosing(view))
-        self.query_one("#status", CountdownLine).show(*status)
+        seat = self._own_seat(view) if self.in_game else None
+        choosing = self._choosing(view)
+        self.query_one("#mine", Line).show(
+            *mine_parts(view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0))
+        )
+        self._show_cards(view, size)
+        gauge = self.query_one(StatusGauge)
+        gauge.ascii_only = style == "ascii"
+        gauge.show(*status_parts(view, me, legal, choosing))
         bar = self.query_one(ActionBar)
         bar.display = self.in_game
-        bar.set_legal([a for a in self.legal() if a["type"] in ACTION_NAMES])
+        bar.set_legal([a for a in legal if a["type"] in ACTION_NAMES])
         self.query_one(PromptBar).set_prompts(self._game_prompts(view))
         turn = (view.get("handNo"), view.get("rematchNo"), view.get("street"), view.get("handPhase"))
-        if self.legal() and turn != self._turn_key:
+        if legal and turn != self._turn_key:
             self._turn_key = turn
             self.app.bell()  # §9 "your turn"
-        elif not self.legal():
+        elif not legal:
             self._turn_key = None
 
     def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
         return next((s for s in view["seats"] if s["id"] == self.nickname), None)
 
-    def _mine_parts(self, view: dict[str, Any]) -> list[tuple[str, str]]:
-        seat = self._own_seat(view) if self.in_game else None
-        if seat is None or not seat.get("inHand"):
-            return [("관전 중이에요", "dim")] if not self.in_game else []
-        cards = [c for c in seat.get("cards", []) if "id" in c]
-        chosen = seat.get("chosenIds")
-        parts: list[tuple[str, str]] = [("내 패: ", "")]
-        for i, card in enumerate(cards):
-            thrown = chosen is not None and card["id"] not in chosen
-            parts.append(("  " if i else "", ""))
-            parts.append((card_label(card), "dim strike" if thrown else "bold"))
-        hint = view.get("myHand")
-        if self._choosing(view):
-            if len(self.selected) == 2 and self.room is not None:
-                a, b = (DECK[i] for i in self.selected)
-                rank = evaluate(a, b, self.room.options)
-                parts.append((f"\n고른 패: {a.label} + {b.label} = {rank.name}", "bold"))
-            else:
-                parts.append(("\n두 장을 고르세요 (1·2·3 키나 카드 클릭)", ""))
-            if hint and hint.get("recommended"):
-                a, b = (DECK[i] for i in hint["recommended"])
-                parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
-        elif hint:
-            style = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}.get(
-                hint.get("strength", ""), "bold"
-            )
-            parts.append((f"\n{hint.get('hint') or hint['name']}", style))
-        return parts
-
-    def _show_cards(self, view: dict[str, Any]) -> None:
+    def _show_cards(self, view: dict[str, Any], size: str) -> None:
         """Draw the own cards; raised = picked for the 3-card choice, dimmed = thrown away."""
         seat = self._own_seat(view) if self.in_game else None
         cards = [DECK[c["id"]] for c in (seat or {}).get("cards", []) if "id" in c]
         chosen = (seat or {}).get("chosenIds")
         dimmed = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        if seat is not None and seat.get("folded"):
+            dimmed = frozenset(c.id for c in cards)
         selected = frozenset(self.selected) if self._choosing(view) else frozenset()
-        size = "large" if self.app.size.height >= LARGE_CARDS_HEIGHT else "compact"
         self.query_one(HandCards).show(cards, selected, dimmed, size)  # type: ignore[arg-type]
-
-    def on_card_view_clicked(self, event: CardView.Clicked) -> None:
-        """Clicking a card picks it for the 3-card choice (like its number key)."""
-        event.stop()
-        view = self.view
-        if view is None or event.card is None or not self._choosing(view):
-            return
-        seat = self._own_seat(view) or {}
-        ids = [c["id"] for c in seat.get("cards", []) if "id" in c]
-        if event.card.id in ids:
-            self.action_num(ids.index(event.card.id) + 1)
-
-    def on_resize(self, event: events.Resize) -> None:
-        if self.latest is not None:
-            self._redraw()
 
     def _choosing(self, view: dict[str, Any]) -> bool:
         return any(a["type"] == "choose" for a in self.legal()) and view.get("handPhase") == "choose"
@@ -313,117 +410,9 @@ class TableScreen(BaseScreen):
         return prompts
 
     def _tick(self) -> None:
-        status = self.query_one("#status", CountdownLine)
+        gauge = self.query_one(StatusGauge)
         if self._deadline_at is None:
-            status.seconds = None
+            gauge.seconds = None
         else:
-            status.seconds = max(0, int(self._deadline_at - time.monotonic() + 0.999))
-
-    # ------------------------------------------------------------------ actions
-    def say(self, text: str) -> None:
-        self.query_one("#message", Line).show((text, "bold red") if text else "")
-
-    def _act(self, action: dict[str, Any]) -> None:
-        error = self.manager.act(self.room_id, self.nickname, action)
-        self.say(error or "")
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        button_id = event.button.id or ""
-        if button_id.startswith("bet-"):
-            self._act({"type": button_id[4:]})
-            return
-        action = self.query_one(PromptBar).action_for(event.button)
-        if action:
-            await self.run_action(action)
-
-    def action_num(self, n: int) -> None:
-        view = self.view
-        if view is None or not self.in_game:
-            return
-        if self._choosing(view):
-            seat = self._own_seat(view) or {}
-            cards = [c["id"] for c in seat.get("cards", []) if "id" in c]
-            if n <= len(cards):
-                card = cards[n - 1]
-                if card in self.selected:
-                    self.selected.remove(card)
-                else:
-                    self.selected = (self.selected + [card])[-2:]
-                self._redraw()
-            return
-        kind = BET_ORDER[n - 1]
-        if any(a["type"] == kind for a in self.legal()):
-            self._act({"type": kind})
-        elif self.legal():
-            self.say(f"지금은 {object_particle(ACTION_NAMES[kind])} 할 수 없어요")
-
-    def action_confirm(self) -> None:
-        view = self.view
-        if view is None or not self._choosing(view):
-            return
-        if len(self.selected) != 2:
-            self.say("카드 두 장을 골라 주세요")
-            return
-        chosen, self.selected = list(self.selected), []
-        self._act({"type": "choose", "cardIds": chosen})
-
-    def action_recommend(self) -> None:
-        view = self.view
-        if view is None or not self._choosing(view) or not view.get("myHand"):
-            return
-        self.selected = list(view["myHand"].get("recommended") or [])[:2]
-        self._redraw()
-
-    def action_answer(self, accept: bool) -> None:
-        for action in self.legal():
-            if action["type"] in ("rejoin", "rebuy") and action.get("accept") == accept:
-                self._act({"type": action["type"], "accept": accept})
-                return
-
-    def action_ready(self) -> None:
-        if any(a["type"] == "ready" for a in self.legal()):
-            self._act({"type": "ready"})
-
-    def action_start(self) -> None:
-        try:
-            self.manager.start(self.room_id, self.nickname)
-        except RoomError as exc:
-            self.say(str(exc))
-        else:
-            self.say("")
-
-    def action_join(self) -> None:
-        if self.seated:
-            return
-        try:
-            self.manager.join(self.room_id, self.nickname)
-        except RoomError as exc:
-            self.say(str(exc))
-        else:
-            self.say("")
-
-    def action_leave(self) -> None:
-        from .confirm import ConfirmScreen
-
-        if self.in_game:
-            question = "게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?"
-            self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
-        else:
-            self._leave_confirmed(True)
-
-    def _leave_confirmed(self, yes: bool | None) -> None:
-        if not yes:
-            return
-        if self._unsubscribe:
-            self._unsubscribe()
-            self._unsubscribe = None
-        self.manager.leave(self.room_id, self.nickname)
-        self._close()
-
-    def _close(self) -> None:
-        """Back to the lobby (also from under a modal that is still open)."""
-        while self.app.screen is not self and len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
-        if self.app.screen is self:
-            self.app.pop_screen()
+            left = self._deadline_at - self.seotda.clock()
+            gauge.seconds = max(0, int(left + 0.999))

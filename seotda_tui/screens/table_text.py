@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Options
+from engine import DECK, Options, evaluate
 
 from ..rooms import FINISHED, RoomSummary
 from ..widgets.seats import SeatInfo
@@ -116,36 +116,58 @@ def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[st
     return badges
 
 
-def seat_infos(room: RoomSummary, view: View, me: str) -> list[SeatInfo]:
-    """One line per engine seat: others' cards are "[?]" unless revealed at the showdown."""
+def seat_infos(
+    room: RoomSummary, view: View, me: str, payouts: dict[str, int] | None = None
+) -> list[SeatInfo]:
+    """One info per engine seat: others' cards face down unless revealed at the showdown."""
     shown = {h["player"]: h for h in view.get("showdown") or []}
     winners = {w for r in view.get("results") or [] for w in r.get("winners", [])}
+    payouts = payouts or {}
+    betting = view.get("handPhase") == "betting"
     infos = []
     for s in view["seats"]:
         nick = s["id"]
         last = s.get("lastAction")
         action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
+        faces: tuple[int | None, ...] = ()
         if s.get("revealed"):
             cards = " ".join(card_short(c) for c in s["revealed"])
+            faces = tuple(int(c["id"]) for c in s["revealed"])
         elif s.get("inHand"):
             cards = " ".join(card_short(c) for c in s.get("cards", []))
+            faces = tuple(int(c["id"]) if "id" in c else None for c in s.get("cards", []))
         else:
             cards = ""
         infos.append(
             SeatInfo(
                 name=nick,
                 stack=s["stack"],
-                bet=s.get("bet", 0) if view.get("handPhase") == "betting" else 0,
-                action=action,
+                bet=s.get("bet", 0) if betting else 0,
+                action=action if betting else "",
                 cards=cards,
                 badges=tuple(_badges(s, room, view, winners)),
                 dealer=s["dealer"],
                 actor=view.get("actor") == nick,
                 me=nick == me,
                 hand_name=shown[nick]["name"] if nick in shown else "",
+                faces=faces,
+                folded=bool(s.get("folded")),
+                payout=payouts.get(nick, 0) if view.get("handPhase") == "handEnd" else 0,
             )
         )
     return infos
+
+
+def pot_values(view: View) -> tuple[int | None, tuple[int, ...], str]:
+    """(pot, every pot's amount when there are side pots, a note) for the centre of the table."""
+    if view.get("handPhase") == "handEnd" and not view.get("pot"):
+        return None, (), ""  # paid out: the banner says who won
+    pots = view.get("pots") or []
+    sides = tuple(p["amount"] for p in pots) if len(pots) > 1 else ()
+    note = ""
+    if view.get("handPhase") == "betting" and view.get("currentBet"):
+        note = f"이번 라운드 {chips(view['currentBet'])}"
+    return int(view.get("pot", 0)), sides, note
 
 
 def pot_parts(view: View) -> list[Part]:
@@ -216,3 +238,98 @@ def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: boo
             return [("판이 끝났어요. Space 다음 판 준비", "")]
         return [("다음 판을 기다려요", "")]
     return []
+
+
+# ---------------------------------------------------------------- the own hand, flashes, payouts
+
+STRENGTH_STYLES = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}
+FIRST_HAND_HINT = "처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅"
+
+
+def mine_parts(
+    view: View,
+    seat: dict[str, Any] | None,
+    options: Options,
+    choosing: bool,
+    selected: list[int],
+    payout: int = 0,
+) -> list[Part]:
+    """Beside the own cards: stack and bet, the hand's name and strength (hints), choose help."""
+    if seat is None:
+        return [("관전 중이에요", "dim")]
+    parts: list[Part] = [(seat["id"], "bold")]
+    if seat.get("dealer"):
+        parts.append((" 선", "bold cyan"))
+    parts.append((f" · {chips(seat['stack'])}칩", ""))
+    if view.get("handPhase") == "betting" and seat.get("bet"):
+        parts.append((f" · 베팅 {chips(seat['bet'])}", "yellow"))
+    for badge, on in (("다이", seat.get("folded")), ("올인", seat.get("allIn")),
+                      ("자리 비움", seat.get("away")), ("파산", seat["status"] == "busted"),
+                      ("탈락", seat["status"] == "eliminated")):
+        if on:
+            parts.append((f" [{badge}]", "bold"))
+    if not seat.get("inHand"):
+        return parts
+    hint = view.get("myHand")
+    if choosing:
+        if len(selected) == 2:
+            a, b = (DECK[i] for i in selected)
+            rank = evaluate(a, b, options)
+            parts.append((f"\n고른 패: {a.label} + {b.label}\n= {rank.name}", "bold"))
+        else:
+            parts.append(("\n두 장을 고르세요\n(1·2·3 키나 카드 클릭, Enter 확정)", ""))
+        if hint and hint.get("recommended"):
+            a, b = (DECK[i] for i in hint["recommended"])
+            parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
+    elif hint:
+        style = STRENGTH_STYLES.get(hint.get("strength", ""), "bold")
+        parts.append(("\n", ""))
+        parts.append((f" {hint['name']} ", style + " reverse"))
+        parts.append((f" 강도 {hint.get('strength', '')}", style))
+        explain = str(hint.get("hint") or "").partition(" - ")[2]
+        if explain:
+            parts.append((f"\n{explain}", ""))
+    if payout:
+        parts.append((f"\n승리! +{chips(payout)}칩", "bold green"))
+    if view.get("handsPlayed", 0) == 0 and not view.get("rematchNo") and not choosing:
+        parts.append((f"\n\n{FIRST_HAND_HINT}", "dim italic"))
+    return parts
+
+
+#: The short banner of a special outcome (§9: "땡잡이!", "암행어사 출두!", "구사 재경기").
+FLASH_WINS = {"ttaengjabi": "땡잡이!", "amhaeng": "암행어사 출두!"}
+FLASH_REMATCHES = {
+    "gusa": "구사 재경기",
+    "mungGusa": "멍텅구리구사 재경기",
+    "tie": "동점 재경기",
+}
+
+
+def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str | None:
+    """The banner text for a change's events, if a special outcome happened in it."""
+    texts: list[str] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "payout" and event.get("reason") in FLASH_WINS:
+            text = FLASH_WINS[event["reason"]]
+        elif kind == "rematch" and event.get("reason") in FLASH_REMATCHES:
+            text = FLASH_REMATCHES[event["reason"]]
+        else:
+            continue
+        if text not in texts:
+            texts.append(text)
+    return "  ".join(texts) or None
+
+
+def track_payouts(payouts: dict[str, int], events: Any) -> bool:
+    """Add this change's payouts per player; a new hand or rematch clears them. True if changed."""
+    changed = False
+    for event in events:
+        kind = event.get("type")
+        if kind in ("handStart", "rematchStart", "gameStart"):
+            changed = changed or bool(payouts)
+            payouts.clear()
+        elif kind == "payout":
+            payouts[event["player"]] = payouts.get(event["player"], 0) + int(event["amount"])
+            changed = True
+    return changed

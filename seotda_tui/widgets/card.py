@@ -380,18 +380,29 @@ class CardView(Widget, can_focus=True):
         style_name: StyleName = "box",
         selected: bool = False,
         dimmed: bool = False,
+        follow_app: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         card_dimensions(size_name, style_name)  # fail early on a typo
+        #: Follow the app's per-session ``card_style`` reactive (ASCII / big-text modes).
+        self.follow_app = follow_app
         self.set_reactive(CardView.card, card)
         self.set_reactive(CardView.size_name, size_name)
         self.set_reactive(CardView.style_name, style_name)
         self.set_reactive(CardView.selected, selected)
         self.set_reactive(CardView.dimmed, dimmed)
         self._update_tooltip()
+
+    def on_mount(self) -> None:
+        if self.follow_app and hasattr(self.app, "card_style"):
+            self.watch(self.app, "card_style", self._follow_style, init=True)
+
+    def _follow_style(self, style: str) -> None:
+        if style in STYLES:
+            self.style_name = style
 
     def _update_tooltip(self) -> None:
         self.tooltip = self.card.label if self.card is not None else None

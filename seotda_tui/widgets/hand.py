@@ -38,7 +38,8 @@ class HandCards(HorizontalGroup):
         for view in views[len(cards):]:
             view.remove()
         extra = [
-            HandCard(card, size_name=size, selected=card.id in selected, dimmed=card.id in dimmed)
+            HandCard(card, size_name=size, selected=card.id in selected, dimmed=card.id in dimmed,
+                     follow_app=True)
             for card in cards[len(views):]
         ]
         if extra:

@@ -1,4 +1,11 @@
-"""One line per seat, repainted only when that seat's data changes (SSH bandwidth matters)."""
+"""The other players around the top of the table, repainted only when a seat's data changes.
+
+Two layouts, chosen by the table screen from the room it has (SSH bandwidth and 80×24 matter):
+
+* **boxes** (``SeatBox``): name and 선 on top, the cards as compact card backs (faces at the
+  showdown), stack / this round's bet / badges or the hand name beside them — 4 lines each;
+* **lines** (``SeatRow``): one line per seat, cards as short text — for crowded tables.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +13,13 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
-from textual.containers import Vertical
+from textual.containers import Grid, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine import DECK
+
+from .card import card_dimensions, render_card_lines
 from .texts import chips
 
 #: Badge → style; the text itself always carries the meaning (colour is only a helper).
@@ -25,30 +35,42 @@ BADGE_STYLES = {
     "선택 완료": "green",
     "승": "bold green",
 }
+#: Text column of a seat box: "[연결 끊김]" and "멍텅구리구사" both fit.
+BOX_TEXT_CELLS = 12
+BOX_HEIGHT = 4
 
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """Everything one seat line shows; equal infos mean no repaint."""
+    """Everything a seat shows; equal infos mean no repaint."""
 
     name: str
     stack: int | None = None
     bet: int = 0
     action: str = ""
-    cards: str = ""
+    cards: str = ""  # short text, for the line layout
     badges: tuple[str, ...] = ()
     dealer: bool = False
     actor: bool = False
     me: bool = False
     hand_name: str = ""
+    faces: tuple[int | None, ...] = ()  # card ids (None = face down), for the box layout
+    folded: bool = False
+    payout: int = 0
 
 
 def _pad(text: str, cells: int) -> str:
     return set_cell_size(text, cells) if cells > 0 else ""
 
 
+def box_width(cards: int, style: str) -> int:
+    """Cells one seat box needs for ``cards`` compact cards."""
+    card_w = card_dimensions("compact", "ascii" if style == "ascii" else "box")[0]
+    return max(cards, 2) * card_w + 1 + BOX_TEXT_CELLS
+
+
 class SeatRow(Widget):
-    """A single seat: ▶ marker, name, 선, stack, this round's bet, last action, cards, badges."""
+    """A single seat line: ▶ marker, name, 선, stack, this round's bet, last action, cards, badges."""
 
     DEFAULT_CSS = """
     SeatRow { height: 1; width: 1fr; }
@@ -66,7 +88,7 @@ class SeatRow(Widget):
         i = self.info
         line = Text(no_wrap=True, overflow="crop")
         line.append("▶ " if i.actor else "  ", "bold yellow")
-        line.append(_pad(i.name, self.name_cells), "bold" if i.me else "")
+        line.append(_pad(i.name, self.name_cells), "bold reverse" if i.actor else "bold" if i.me else "")
         line.append(" 선 " if i.dealer else "    ", "bold cyan")
         if i.stack is not None:
             stack = f"{chips(i.stack)}칩"
@@ -79,14 +101,99 @@ class SeatRow(Widget):
             line.append(f"  {i.cards}", "bold" if i.me else "")
         if i.hand_name:
             line.append(f" {i.hand_name}", "bold green")
+        if i.payout:
+            line.append(f" +{chips(i.payout)}", "bold green")
         for badge in i.badges:
             line.append(" ")
             line.append(f"[{badge}]", BADGE_STYLES.get(badge, ""))
         return line
 
 
+def _bet_text(i: SeatInfo) -> tuple[str, str]:
+    if i.payout:
+        return f"승 +{chips(i.payout)}", "bold green"
+    if i.action and i.bet:
+        return f"{i.action} {chips(i.bet)}", "yellow"
+    if i.bet:
+        return f"베팅 {chips(i.bet)}", "yellow"
+    return i.action, ""
+
+
+def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: int) -> list[Text]:
+    """The four lines of one seat box (pure: tested without Textual)."""
+    card_style = "ascii" if style == "ascii" else "box"
+    width = box_width(cards, style)
+    top = Text(no_wrap=True, overflow="crop")
+    top.append((">" if style == "ascii" else "▶") if i.actor else " ", "bold yellow")
+    top.append(i.name, "bold reverse" if i.actor else "bold")
+    if i.dealer:
+        top.append(" 선", "bold cyan")
+    if i.faces:
+        columns = [
+            render_card_lines(
+                DECK[c] if c is not None else None, "compact", card_style,  # type: ignore[arg-type]
+                color_system, dimmed=i.folded,
+            )
+            for c in i.faces
+        ]
+        card_lines = [Text("").join(col[r] for col in columns) for r in range(3)]
+    else:
+        card_lines = [Text("") for _ in range(3)]
+    card_w = max(cards, 2) * card_dimensions("compact", card_style)[0]
+    texts: list[tuple[str, str]] = [
+        (f"{chips(i.stack)}칩" if i.stack is not None else "", ""),
+        _bet_text(i),
+    ]
+    if i.hand_name:
+        texts.append((i.hand_name, "bold green" if i.payout else "bold"))
+    else:
+        badges = " ".join(f"[{b}]" for b in i.badges)
+        first = i.badges[0] if i.badges else ""
+        texts.append((badges, BADGE_STYLES.get(first, "")))
+    lines = [top]
+    for card_line, (text, text_style) in zip(card_lines, texts):
+        line = card_line.copy()
+        line.pad_right(card_w - line.cell_len)
+        line.append(" ")
+        line.append(_pad(text, BOX_TEXT_CELLS), text_style)
+        lines.append(line)
+    for line in lines:
+        line.truncate(width, pad=True)
+        line.no_wrap = True
+    return lines
+
+
+class SeatBox(Widget):
+    """One opponent as a 4-line box; repaints only when its info or the card style changes."""
+
+    DEFAULT_CSS = """
+    SeatBox { height: 4; width: auto; }
+    """
+
+    info: reactive[SeatInfo] = reactive(SeatInfo(""), layout=True)
+    style_name: reactive[str] = reactive("box", layout=True)
+    cards: reactive[int] = reactive(2, layout=True)
+
+    def __init__(self, info: SeatInfo, style_name: str = "box", cards: int = 2) -> None:
+        super().__init__()
+        self.set_reactive(SeatBox.info, info)
+        self.set_reactive(SeatBox.style_name, style_name)
+        self.set_reactive(SeatBox.cards, cards)
+
+    def get_content_width(self, container: object, viewport: object) -> int:
+        return box_width(self.cards, self.style_name)
+
+    def render(self) -> Text:
+        try:
+            color_system = self.app.console.color_system
+        except Exception:  # not inside a running app
+            color_system = "truecolor"
+        lines = render_seat_box(self.info, self.style_name, color_system, self.cards)
+        return Text("\n", no_wrap=True).join(lines)
+
+
 class SeatList(Vertical):
-    """The seat lines; rows are reused so an update only repaints seats that changed."""
+    """The seat lines (line layout); rows are reused so an update repaints only changed seats."""
 
     DEFAULT_CSS = """
     SeatList { height: auto; }
@@ -107,3 +214,29 @@ class SeatList(Vertical):
     @property
     def infos(self) -> list[SeatInfo]:
         return [row.info for row in self.query_children(SeatRow)]
+
+
+class SeatBoxes(Grid):
+    """The seat boxes (box layout), ``columns`` per row; boxes are reused like the rows."""
+
+    DEFAULT_CSS = """
+    SeatBoxes { height: auto; grid-gutter: 0 2; grid-rows: 4; }
+    """
+
+    def set_seats(self, infos: list[SeatInfo], style: str, cards: int, columns: int) -> None:
+        columns = max(1, min(columns, len(infos) or 1))
+        if self.styles.grid_size_columns != columns:
+            self.styles.grid_size_columns = columns
+            self.styles.grid_columns = " ".join(["auto"] * columns)
+        boxes = list(self.query_children(SeatBox))
+        for box, info in zip(boxes, infos):
+            box.info, box.style_name, box.cards = info, style, cards
+        if len(boxes) > len(infos):
+            for box in boxes[len(infos):]:
+                box.remove()
+        elif len(infos) > len(boxes):
+            self.mount_all(SeatBox(info, style, cards) for info in infos[len(boxes):])
+
+    @property
+    def infos(self) -> list[SeatInfo]:
+        return [box.info for box in self.query_children(SeatBox)]

@@ -1,0 +1,135 @@
+"""Chat: one channel per room (keyed by room id) and one for the lobby (``"lobby"``).
+
+One :class:`ChatHub` per server, next to the :class:`~seotda_tui.rooms.RoomManager`; every
+session's app gets the same hub. Like the manager it has no Textual in it: subscribers are plain
+callbacks, called synchronously (possibly on another session's task), so they must only hand the
+message over (post a Textual message) and never call back into the hub.
+
+Safety: a message is untrusted text that goes to other players' terminals, so it passes through
+:func:`~seotda_tui.sanitize.clean_text` (escape sequences, control and bidi characters removed, one
+line, at most :data:`MAX_CELLS` display cells) before anyone sees it, and screens draw it as plain
+``rich.text.Text``, never as markup. Each sender may post :data:`RATE_COUNT` messages per
+:data:`RATE_SECONDS` seconds; the hub's clock is injectable for tests.
+
+API::
+
+    hub = ChatHub(clock=time.monotonic, history=50)
+    hub.post(channel, nick, text) -> str | None       # Korean refusal, or None when sent
+    hub.subscribe(channel, callback) -> unsubscribe   # callback(ChatMessage) for each new message
+    hub.history(channel) -> list[ChatMessage]         # the last ``history`` messages, oldest first
+    hub.notice(channel, text)                         # a system line (nick ""), not rate limited
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .sanitize import clean_text
+
+log = logging.getLogger(__name__)
+
+LOBBY = "lobby"
+MAX_CELLS = 200
+RATE_COUNT = 3
+RATE_SECONDS = 3.0
+HISTORY = 50
+
+TOO_FAST = "채팅이 너무 빨라요. 잠시 뒤에 다시 보내 주세요"
+EMPTY = "보낼 내용이 없어요"
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One sanitised line; ``nick`` is "" for a system notice."""
+
+    channel: str
+    nick: str
+    text: str
+    at: float
+
+
+ChatCallback = Callable[[ChatMessage], None]
+
+
+class ChatHub:
+    """Channels of bounded history with subscribers and a per-sender rate limit."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        history: int = HISTORY,
+        rate_count: int = RATE_COUNT,
+        rate_seconds: float = RATE_SECONDS,
+    ) -> None:
+        self.clock = clock
+        self._history_size = history
+        self.rate_count = rate_count
+        self.rate_seconds = rate_seconds
+        self._history: dict[str, deque[ChatMessage]] = {}
+        self._subs: dict[str, dict[int, ChatCallback]] = {}
+        self._sent: dict[str, deque[float]] = {}
+        self._ids = itertools.count(1)
+
+    # ------------------------------------------------------------------ sending
+    def post(self, channel: str, nick: str, text: str) -> str | None:
+        """Send ``text`` from ``nick``; returns a Korean reason when refused."""
+        clean = clean_text(text, MAX_CELLS)
+        if not clean:
+            return EMPTY
+        now = self.clock()
+        sent = self._sent.setdefault(nick, deque())
+        while sent and now - sent[0] >= self.rate_seconds:
+            sent.popleft()
+        if len(sent) >= self.rate_count:
+            return TOO_FAST
+        sent.append(now)
+        self._publish(ChatMessage(channel, nick, clean, now))
+        return None
+
+    def notice(self, channel: str, text: str) -> None:
+        """A system line (e.g. "철수님이 들어왔어요"); sanitised like any message."""
+        clean = clean_text(text, MAX_CELLS)
+        if clean:
+            self._publish(ChatMessage(channel, "", clean, self.clock()))
+
+    def _publish(self, message: ChatMessage) -> None:
+        history = self._history.setdefault(message.channel, deque(maxlen=self._history_size))
+        history.append(message)
+        for callback in list(self._subs.get(message.channel, {}).values()):
+            try:
+                callback(message)
+            except Exception:  # one broken session must not silence the others
+                log.exception("chat subscriber failed")
+
+    # ------------------------------------------------------------------ reading
+    def history(self, channel: str) -> list[ChatMessage]:
+        return list(self._history.get(channel, ()))
+
+    def subscribe(self, channel: str, callback: ChatCallback) -> Callable[[], None]:
+        """``callback`` for every new message on ``channel``; returns the unsubscribe function.
+
+        A room channel's history is dropped when its last subscriber leaves (the room is gone
+        or empty); the lobby keeps its history.
+        """
+        sub = next(self._ids)
+        self._subs.setdefault(channel, {})[sub] = callback
+
+        def unsubscribe() -> None:
+            subs = self._subs.get(channel)
+            if subs is None:
+                return
+            subs.pop(sub, None)
+            if not subs:
+                del self._subs[channel]
+                if channel != LOBBY:
+                    self._history.pop(channel, None)
+
+        return unsubscribe
+
+    def subscribers(self, channel: str) -> int:
+        return len(self._subs.get(channel, {}))

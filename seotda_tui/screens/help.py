@@ -1,0 +1,73 @@
+"""The help screen (``?`` or F1): the 족보 table drawn with cards, the rules, and the keys.
+
+The own current hand's row is highlighted; only the specials the room enables are listed. The
+cards follow the session's card style (ASCII / big text) like every other card on screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Static, TabbedContent, TabPane
+
+from engine import DECK, Options
+
+from ..widgets.card import CardView
+from .base import BaseScreen
+from .help_text import KEYS_TEXT, VIRTUAL_NOTE, jokbo_rows, row_matches, rules_text
+
+
+class HelpCard(CardView, can_focus=False):
+    """A card in the 족보 table: never takes focus, so the keys scroll and switch tabs."""
+
+
+class HelpScreen(BaseScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,ㅂ", "close", "닫기", show=False),
+    ]
+
+    def __init__(self, options: Options, hand_name: str | None = None) -> None:
+        super().__init__()
+        self.options = options
+        self.hand_name = hand_name
+
+    def compose_body(self) -> Iterable[Widget]:
+        title = "도움말 · 족보와 규칙"
+        if self.hand_name:
+            title += f" · 지금 내 패: {self.hand_name}"
+        yield Static(Text(title), id="help-title")
+        with TabbedContent("족보", "규칙", "키", id="help-tabs"):
+            with TabPane("족보", id="help-jokbo"), VerticalScroll(id="jokbo"):
+                yield from self._jokbo()
+            with TabPane("규칙", id="help-rules-pane"), VerticalScroll():
+                yield Static(Text(rules_text(self.options)), id="help-rules")
+            with TabPane("키", id="help-keys-pane"), VerticalScroll():
+                yield Static(Text(KEYS_TEXT), id="help-keytext")
+        yield Static(Text("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요"),
+                     id="help-keys")
+
+    def _jokbo(self) -> Iterable[Widget]:
+        section = ""
+        for row in jokbo_rows(self.options):
+            if row.section != section:
+                section = row.section
+                yield Static(Text(f"■ {section}"), classes="jokbo-head")
+            mine = row_matches(row, self.hand_name)
+            with Horizontal(classes="jokbo-row -mine" if mine else "jokbo-row"):
+                name = Text(("▶ " if mine else "  ") + row.name, style="bold")
+                yield Static(name, classes="jokbo-name")
+                for card in row.cards:
+                    yield HelpCard(DECK[card], size_name="compact", follow_app=True)
+                yield Static(Text(row.note), classes="jokbo-note")
+        yield Static(Text(VIRTUAL_NOTE), id="help-note")
+
+    def on_mount(self) -> None:
+        self.query_one("#jokbo", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,194 @@
+"""The table's keys: betting hotkeys, the 3-card choice, prompts, chat, and leaving.
+
+A mixin of :class:`~seotda_tui.screens.table.TableScreen`, kept apart so each module stays
+small; it only reads the screen's state and calls the manager.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.binding import Binding, BindingType
+from textual.widgets import Button
+
+from ..rooms import RoomError
+from ..widgets.actions import PromptBar
+from ..widgets.card import CardView
+from ..widgets.chatline import ChatInput, ChatLine
+from ..widgets.lines import Line
+from ..widgets.texts import ACTION_NAMES, BET_ORDER, object_particle
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+    _Base = TableScreen
+else:
+    _Base = object
+
+
+def table_bindings() -> list[BindingType]:
+    keys: list[BindingType] = [Binding(str(n), f"num({n})", show=False) for n in range(1, 9)]
+    # (key, Korean-IME key on a 두벌식 layout, action)
+    pairs = [
+        ("enter", None, "confirm"),
+        ("r", "ㄱ", "recommend"),
+        ("y", "ㅛ", "answer(True)"),
+        ("n", "ㅜ", "answer(False)"),
+        ("space", None, "ready"),
+        ("s", "ㄴ", "start"),
+        ("j", "ㅓ", "join"),
+        ("t", "ㅅ", "chat"),
+        ("l", "ㅣ", "toggle_log"),
+        ("q", "ㅂ", "leave"),
+        ("escape", None, "leave"),
+    ]
+    for key, hangul, action in pairs:
+        keys.append(Binding(key, action, show=False))
+        if hangul:
+            keys.append(Binding(hangul, action, show=False))
+    return keys
+
+
+class TableActions(_Base):
+    """Key and button handlers of the table screen."""
+
+    def say(self, text: str) -> None:
+        self.query_one("#message", Line).show((text, "bold red") if text else "")
+
+    def _act(self, action: dict[str, Any]) -> None:
+        error = self.manager.act(self.room_id, self.nickname, action)
+        self.say(error or "")
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button_id = event.button.id or ""
+        if button_id.startswith("bet-"):
+            self._act({"type": button_id[4:]})
+            return
+        action = self.query_one(PromptBar).action_for(event.button)
+        if action:
+            await self.run_action(action)
+
+    def on_card_view_clicked(self, event: CardView.Clicked) -> None:
+        """Clicking a card picks it for the 3-card choice (like its number key)."""
+        event.stop()
+        view = self.view
+        if view is None or event.card is None or not self._choosing(view):
+            return
+        seat = self._own_seat(view) or {}
+        ids = [c["id"] for c in seat.get("cards", []) if "id" in c]
+        if event.card.id in ids:
+            self.action_num(ids.index(event.card.id) + 1)
+
+    def action_num(self, n: int) -> None:
+        view = self.view
+        if view is None or not self.in_game:
+            return
+        if self._choosing(view):
+            seat = self._own_seat(view) or {}
+            cards = [c["id"] for c in seat.get("cards", []) if "id" in c]
+            if n <= len(cards):
+                card = cards[n - 1]
+                if card in self.selected:
+                    self.selected.remove(card)
+                else:
+                    self.selected = (self.selected + [card])[-2:]
+                self._redraw()
+            return
+        kind = BET_ORDER[n - 1]
+        if any(a["type"] == kind for a in self.legal()):
+            self._act({"type": kind})
+        elif self.legal():
+            self.say(f"지금은 {object_particle(ACTION_NAMES[kind])} 할 수 없어요")
+
+    def action_confirm(self) -> None:
+        view = self.view
+        if view is None or not self._choosing(view):
+            return
+        if len(self.selected) != 2:
+            self.say("카드 두 장을 골라 주세요")
+            return
+        chosen, self.selected = list(self.selected), []
+        self._act({"type": "choose", "cardIds": chosen})
+
+    def action_recommend(self) -> None:
+        view = self.view
+        if view is None or not self._choosing(view) or not view.get("myHand"):
+            return
+        self.selected = list(view["myHand"].get("recommended") or [])[:2]
+        self._redraw()
+
+    def action_answer(self, accept: bool) -> None:
+        for action in self.legal():
+            if action["type"] in ("rejoin", "rebuy") and action.get("accept") == accept:
+                self._act({"type": action["type"], "accept": accept})
+                return
+
+    def action_ready(self) -> None:
+        if any(a["type"] == "ready" for a in self.legal()):
+            self._act({"type": "ready"})
+
+    def action_start(self) -> None:
+        try:
+            self.manager.start(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    def action_join(self) -> None:
+        if self.seated:
+            return
+        try:
+            self.manager.join(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    # ------------------------------------------------------------------ chat and log
+    def action_chat(self) -> None:
+        self.query_one(ChatLine).open()
+
+    def on_input_submitted(self, event: ChatInput.Submitted) -> None:
+        event.stop()
+        line = self.query_one(ChatLine)
+        error = self.seotda.chat.post(self.room_id, self.nickname, event.value)
+        if error:
+            line.refuse(error)
+        else:
+            line.close()
+
+    def action_toggle_log(self) -> None:
+        self.log_shown = not self._log_visible()
+        self._layout()
+
+    # ------------------------------------------------------------------ leaving
+    def action_leave(self) -> None:
+        from .confirm import ConfirmScreen
+
+        line = self.query_one(ChatLine)
+        if line.typing:  # Esc in the chat input closes it, nothing more
+            line.close()
+            return
+        if self.in_game:
+            question = "게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?"
+            self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
+        else:
+            self._leave_confirmed(True)
+
+    def _leave_confirmed(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.manager.leave(self.room_id, self.nickname)
+        self._close()
+
+    def _close(self) -> None:
+        """Back to the lobby (also from under a modal that is still open)."""
+        while self.app.screen is not self and len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        if self.app.screen is self:
+            self.app.pop_screen()

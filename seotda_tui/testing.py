@@ -1,0 +1,317 @@
+"""Script whole games with Textual pilots: one room manager, N apps, one process, no SSH.
+
+For testers (and the project's own UI tests). :meth:`Table.open` builds a
+:class:`~seotda_tui.rooms.RoomManager` on a fake clock, seats the players, starts the game with a
+fixed seed, and runs one :class:`~seotda_tui.app.SeotdaApp` per player (and per spectator) under
+``App.run_test``, exactly as the SSH server would run them, so pressing keys in one player's app
+changes what the others see::
+
+    from engine import Options
+    from seotda_tui.testing import Table
+
+    async def test_a_scripted_hand():
+        deal = {"a": ["3광", "7열"], "b": ["9열", "9띠"]}
+        async with Table.open(["a", "b"], options=Options(), seed=7, deal=deal) as t:
+            await t.press(t.actor, "3")        # the first to act: 삥
+            ...
+            assert "땡잡이!" in t.text("b")
+
+* ``seed`` fixes the seat order, the first dealer and every shuffle (the manager's
+  ``seed_source``); ``deal`` rigs the cards of this hand (:meth:`Table.rig`), so a scripted
+  hand is reproducible whatever the seed.
+* Time stands still unless the test moves it: :meth:`Table.advance` moves the manager's fake
+  clock (deadlines fire) and the apps' countdowns read the same clock, so screens and SVG
+  screenshots are deterministic.
+* The truth is one attribute away: :attr:`Table.game` is the engine's ``Game`` (every card),
+  :meth:`Table.text` is what one player's terminal shows.
+
+Card names for ``deal``: month + kind as on the seat lines — ``"3광"``, ``"7열"``, ``"9띠"``,
+``"8일"`` (8월 일반) — or an engine card id (0–19).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from types import SimpleNamespace
+from typing import Any
+
+from textual.pilot import Pilot
+
+from engine import DECK, Game, Options
+from engine.cards import card_id
+
+from .app import SeotdaApp, make_app_factory
+from .chat import ChatHub
+from .clock import FakeClock
+from .rooms import RoomManager
+
+__all__ = ["Table", "card", "screen_text"]
+
+CardSpec = int | str
+_CARD_RE = re.compile(r"^(10|[1-9])(광|열|띠|일)$")
+
+
+def card(spec: CardSpec) -> int:
+    """Engine card id of ``"3광"``, ``"7열"``, ``"9띠"``, ``"8일"`` (or an id, checked)."""
+    if isinstance(spec, int):
+        if not 0 <= spec < 20:
+            raise ValueError(f"card id out of range: {spec}")
+        return spec
+    match = _CARD_RE.match(spec.strip())
+    if not match:
+        raise ValueError(f"unknown card {spec!r}: use e.g. '3광', '7열', '9띠', '8일'")
+    month, kind = int(match.group(1)), match.group(2)
+    special = kind in ("광", "열")
+    cid = card_id(month, special)
+    expected = {"광": "gwang", "열": "yeol"}.get(kind, "normal")
+    if DECK[cid].kind != expected or (kind == "일") != (month == 8 and not special):
+        raise ValueError(f"there is no {spec!r} card")
+    return cid
+
+
+def screen_text(app: SeotdaApp) -> str:
+    """What the app's terminal shows right now, as plain text lines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+class _Rig:
+    """Hands out chosen cards when the engine deals (wraps the one game's ``_deal``)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.plans: dict[tuple[int, int] | None, dict[str, list[int]]] = {}
+        original = game._deal  # type: ignore[attr-defined]
+
+        def dealing(hand: Any, count: int) -> Any:
+            self._arrange(hand, count)
+            return original(hand, count)
+
+        game._deal = dealing  # type: ignore[attr-defined]
+
+    def _plan(self, hand: Any) -> dict[str, list[int]] | None:
+        key = (hand.hand_no, hand.rematch_no)
+        if key not in self.plans and None in self.plans and not any(
+            rp.hand for rp in hand.players.values()
+        ):
+            self.plans[key] = self.plans.pop(None)  # "the next match" starts now
+        return self.plans.get(key)
+
+    def _arrange(self, hand: Any, count: int) -> None:
+        plan = self._plan(hand)
+        if not plan:
+            return
+        live = [p for p in hand.participants if not hand.players[p].folded]
+        wanted = {c for cards in plan.values() for c in cards}
+        pool = [c for c in hand.deck if c not in wanted]
+        order: list[int] = []
+        for r in range(count):
+            for pid in live:
+                have = len(hand.players[pid].hand) + r
+                cards = plan.get(pid, [])
+                order.append(cards[have] if have < len(cards) else pool.pop(0))
+        rest = [c for c in hand.deck if c not in order]
+        hand.deck[:] = order + rest
+
+    def now(self, plan: dict[str, list[int]]) -> None:
+        """Rig the current match: swap already dealt cards, deal the rest as planned."""
+        hand = self.game.state.hand
+        assert hand is not None, "no hand is being played"
+        wanted = [c for cards in plan.values() for c in cards]
+        if len(set(wanted)) != len(wanted):
+            raise ValueError("a card is rigged twice")
+        universe = [*hand.deck, *(c for rp in hand.players.values() for c in rp.hand)]
+        for pid, rp in hand.players.items():
+            mine = plan.get(pid, [])
+            rp.hand[: len(mine)] = mine[: len(rp.hand)]
+        taken = {c for rp in hand.players.values() for c in rp.hand}
+        free = [c for c in universe if c not in wanted and c not in taken]
+        for pid, rp in hand.players.items():  # unrigged cards that someone else was promised
+            for i in range(len(plan.get(pid, [])), len(rp.hand)):
+                if rp.hand[i] in wanted:
+                    rp.hand[i] = free.pop(0)
+        dealt = {c for rp in hand.players.values() for c in rp.hand}
+        hand.deck[:] = [c for c in universe if c not in dealt]
+        self.plans[(hand.hand_no, hand.rematch_no)] = plan
+
+
+class Table:
+    """One room with its players' (and spectators') apps; see the module docstring."""
+
+    def __init__(
+        self,
+        manager: RoomManager,
+        clock: FakeClock,
+        chat: ChatHub,
+        room_id: str,
+        apps: dict[str, SeotdaApp],
+        pilots: dict[str, Pilot[None]],
+    ) -> None:
+        self.manager = manager
+        self.clock = clock
+        self.chat = chat
+        self.room_id = room_id
+        self.apps = apps
+        self.pilots = pilots
+        self._rig: _Rig | None = None
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        players: Sequence[str] = ("a", "b"),
+        *,
+        options: Options | Mapping[str, Any] | None = None,
+        seed: int | str = 1,
+        spectators: Sequence[str] = (),
+        size: tuple[int, int] = (80, 24),
+        deal: Mapping[str, Sequence[CardSpec]] | None = None,
+        start: bool = True,
+        manager: RoomManager | None = None,
+        chat: ChatHub | None = None,
+        reconnect_grace: float = 60.0,
+    ) -> AsyncIterator[Table]:
+        """Seat ``players`` (the first is the host), start with ``seed``, run every app."""
+        clock = FakeClock(1000.0)
+        if manager is None:
+            manager = RoomManager(
+                clock=clock, seed_source=lambda: seed, reconnect_grace=reconnect_grace
+            )
+        else:
+            clock = manager.clock  # type: ignore[assignment]
+        hub = chat or ChatHub(clock=clock.time)
+        room = manager.create_room(players[0], "테스트 방", options or Options())
+        for nick in players[1:]:
+            manager.join(room.id, nick)
+        for nick in spectators:
+            manager.watch(room.id, nick)
+        if start:
+            manager.start(room.id, players[0])
+        factory = make_app_factory(manager, chat=hub, clock=clock.time)
+        apps = {nick: factory(SimpleNamespace(nickname=nick), None) for nick in [*players, *spectators]}
+        table = cls(manager, clock, hub, room.id, apps, {})
+        if start and deal:
+            table.rig(deal)
+        async with AsyncExitStack() as stack:
+            for nick, app in apps.items():
+                table.pilots[nick] = await stack.enter_async_context(app.run_test(size=size))
+            await table.settle()
+            for nick in spectators:
+                from .screens.table import TableScreen
+
+                apps[nick].push_screen(TableScreen(room.id))
+            await table.settle()
+            yield table
+
+    # ------------------------------------------------------------------ looking
+    @property
+    def game(self) -> Game:
+        """The engine's game (server truth: every player's cards)."""
+        game = self.manager._rooms[self.room_id].game  # noqa: SLF001 - a test harness
+        assert game is not None, "the game has not started"
+        return game
+
+    @property
+    def actor(self) -> str | None:
+        hand = self.game.state.hand
+        return hand.actor if hand else None
+
+    def cards(self, nick: str) -> list[str]:
+        """``nick``'s cards as labels ("3월 광"), read from the engine."""
+        hand = self.game.state.hand
+        assert hand is not None
+        return [DECK[c].label for c in hand.players[nick].hand]
+
+    def legal(self, nick: str) -> list[dict[str, Any]]:
+        return self.game.legal_actions(nick)
+
+    def pilot(self, nick: str) -> Pilot[None]:
+        return self.pilots[nick]
+
+    def app(self, nick: str) -> SeotdaApp:
+        return self.apps[nick]
+
+    def screen(self, nick: str) -> Any:
+        return self.apps[nick].screen
+
+    def text(self, nick: str) -> str:
+        """What ``nick``'s terminal shows (plain text)."""
+        return screen_text(self.apps[nick])
+
+    # ------------------------------------------------------------------ doing
+    async def settle(self) -> None:
+        """Let every app handle what was pushed to it (call after anything changes)."""
+        for _ in range(2):
+            for pilot in self.pilots.values():
+                await pilot.pause()
+
+    async def press(self, nick: str | None, *keys: str) -> None:
+        """Press keys in ``nick``'s app, then settle every app."""
+        assert nick is not None, "nobody to press for"
+        await self.pilots[nick].press(*keys)
+        await self.settle()
+
+    async def act(self, nick: str, action: Mapping[str, Any]) -> None:
+        """Send an engine action for ``nick`` directly (no keys); fails loudly if refused."""
+        error = self.manager.act(self.room_id, nick, action)
+        assert error is None, error
+        await self.settle()
+
+    async def advance(self, seconds: float) -> None:
+        """Move the fake clock: due deadlines fire (timeouts), countdowns move."""
+        self.clock.advance(seconds)
+        await self.settle()
+        for pilot in self.pilots.values():  # the countdown ticks once a second
+            await pilot.pause(0)
+
+    def rig(self, deal: Mapping[str, Sequence[CardSpec]], *, next_match: bool = False) -> None:
+        """Give these players these cards (in deal order) in the current match, or the next one.
+
+        Players not named get other cards at random. Rig before the apps look (at
+        :meth:`open`) or follow it with :meth:`refresh`, since it edits the game behind the
+        manager's back.
+        """
+        plan = {nick: [card(c) for c in cards] for nick, cards in deal.items()}
+        if self._rig is None:
+            self._rig = _Rig(self.game)
+        if next_match:
+            self._rig.plans[None] = plan
+        else:
+            self._rig.now(plan)
+
+    async def refresh(self) -> None:
+        """Push every session its view again (after editing the game by hand)."""
+        room = self.manager._rooms[self.room_id]  # noqa: SLF001
+        self.manager._push(room, ())  # noqa: SLF001
+        await self.settle()
+
+    async def say(self, nick: str, text: str) -> str | None:
+        """Post a chat line as ``nick`` (through the hub, as the chat input does)."""
+        error = self.chat.post(self.room_id, nick, text)
+        await self.settle()
+        return error
+
+    def play_until(self, done: Callable[[Game], bool], limit: int = 500) -> None:
+        """Drive the game server-side (check/call, ready) until ``done(game)``."""
+        for _ in range(limit):
+            game = self.game
+            if done(game):
+                return
+            pending = game.pending()
+            if not pending["players"]:
+                raise AssertionError("the game waits for nobody")
+            nick = pending["players"][0]
+            kinds = [a["type"] for a in game.legal_actions(nick)]
+            for kind in ("check", "call", "ready", "choose"):
+                if kind in kinds:
+                    action: dict[str, Any] = {"type": kind}
+                    if kind == "choose":
+                        action["cardIds"] = game.state.hand.players[nick].hand[:2]  # type: ignore[union-attr]
+                    self.manager.act(self.room_id, nick, action)
+                    break
+            else:
+                self.manager.act(self.room_id, nick, {"type": kinds[0], "accept": False})
+        raise AssertionError("the game never got there")
+

@@ -1,0 +1,134 @@
+"""The chat line at the bottom of the lobby and the table: the latest message and the keys.
+
+``t`` (or ㅅ) opens an input in its place; Enter sends, Esc closes. Messages are always drawn as
+plain ``Text`` (a nickname or message is never read as markup), and the input itself drops escape
+sequences and control characters as they are typed or pasted, so not even the sender's own
+terminal receives them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Input
+
+from ..chat import ChatMessage
+from ..sanitize import BIDI_CONTROLS, strip_escapes
+
+KEYS_TABLE = "? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨"
+KEYS_LOBBY = "? 도움말 · t 채팅 · a ASCII · b 큰 글씨"
+
+
+def safe_typed(text: str) -> str:
+    """What may enter the chat input: no escapes, controls, format or bidi characters."""
+    text = strip_escapes(text).replace("\t", " ")
+    return "".join(
+        ch for ch in text
+        if ch not in BIDI_CONTROLS and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+    )
+
+
+def message_text(message: ChatMessage) -> Text:
+    """A chat message for a log: "철수: 안녕" (plain text, the nickname bold)."""
+    if not message.nick:
+        return Text(message.text, style="dim italic")
+    return Text.assemble((message.nick, "bold cyan"), (": ", "cyan"), message.text)
+
+
+class ChatInput(Input):
+    """An input that never holds an escape sequence or a control character."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        super().replace(safe_typed(text), start, end)
+
+
+class ChatShow(Widget):
+    """The latest message on the left, the key hints on the right."""
+
+    DEFAULT_CSS = """
+    ChatShow { height: 1; width: 1fr; }
+    """
+
+    last: reactive[ChatMessage | None] = reactive(None)
+    keys: reactive[str] = reactive(KEYS_TABLE)
+    notice: reactive[str] = reactive("")
+
+    def render(self) -> Text:
+        width = self.size.width
+        keys = Text(self.keys, style="dim")
+        left = Text(no_wrap=True, overflow="ellipsis")
+        if self.notice:
+            left.append(self.notice, "bold red")
+        elif self.last is not None:
+            left.append("채팅 ", "dim")
+            left.append_text(message_text(self.last))
+        room = width - keys.cell_len - 2
+        if room < 12:  # narrow: the message wins over the key list
+            return left
+        left.truncate(room, overflow="ellipsis", pad=True)
+        return Text.assemble(left, "  ", keys)
+
+
+class ChatLine(Horizontal):
+    """Shows the latest chat message; ``open()`` swaps in the input."""
+
+    DEFAULT_CSS = """
+    ChatLine { height: 1; width: 1fr; }
+    ChatLine > ChatInput { display: none; border: none; height: 1; padding: 0 1; width: 1fr; }
+    ChatLine.-typing > ChatInput { display: block; }
+    ChatLine.-typing > ChatShow { display: none; }
+    """
+
+    def __init__(self, keys: str = KEYS_TABLE, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._keys = keys
+        self._draft = ""
+
+    def compose(self) -> ComposeResult:
+        show = ChatShow()
+        show.keys = self._keys
+        yield show
+        yield ChatInput(placeholder="채팅: Enter 보내기 · Esc 닫기", max_length=400, compact=True)
+
+    @property
+    def typing(self) -> bool:
+        return self.has_class("-typing")
+
+    def open(self) -> None:
+        self.add_class("-typing")
+        self.query_one(ChatShow).notice = ""
+        chat_input = self.query_one(ChatInput)
+        if self._draft:
+            chat_input.value, self._draft = self._draft, ""
+            chat_input.cursor_position = len(chat_input.value)
+        chat_input.focus()
+
+    def close(self) -> None:
+        self.remove_class("-typing")
+        chat_input = self.query_one(ChatInput)
+        chat_input.value = ""
+        if chat_input.has_focus:
+            self.screen.set_focus(None)
+
+    def show(self, message: ChatMessage) -> None:
+        self.query_one(ChatShow).last = message
+
+    def refuse(self, reason: str) -> None:
+        """A refused message (too fast, empty): say why; ``t`` brings the text back."""
+        self._draft = self.query_one(ChatInput).value
+        self.close()
+        self.query_one(ChatShow).notice = reason
+
+    def clear_notice(self) -> None:
+        self.query_one(ChatShow).notice = ""
+
+    @property
+    def shown(self) -> str:
+        show = self.query_one(ChatShow)
+        return show.render().plain
+

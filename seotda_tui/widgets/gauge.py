@@ -1,0 +1,64 @@
+"""The status line with a countdown gauge that reaches zero at the engine's deadline.
+
+Why a custom bar and not ``ProgressBar``: the bar is redrawn at most once a second (only when the
+whole seconds change), so an idle table costs a couple of hundred bytes a second over SSH. The
+bar is capped at :data:`BAR_CELLS` cells for the same reason.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from .lines import Part
+
+BAR_CELLS = 30
+#: Seconds from which the gauge turns red (and the number bold).
+URGENT_SECONDS = 5
+
+
+def gauge_text(
+    parts: tuple[Part, ...], seconds: int | None, total: int | None, width: int, ascii_only: bool
+) -> Text:
+    """Status parts, then ``━━━━──── 12초`` filling what is left of ``width`` (pure)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for content, style in parts:
+        text.append(content, style)
+    if seconds is None:
+        return text
+    label = f" {seconds}초"
+    room = min(BAR_CELLS, width - text.cell_len - cell_len(label) - 1)
+    urgent = seconds <= URGENT_SECONDS
+    if room >= 5 and total:
+        filled = max(0, min(room, round(room * seconds / total)))
+        full, empty = ("#", "-") if ascii_only else ("━", "─")
+        text.append(" ")
+        text.append(full * filled, "bold red" if urgent else "bold green")
+        text.append(empty * (room - filled), "dim")
+    text.append(label, "bold red" if urgent else "")
+    return text
+
+
+class StatusGauge(Widget):
+    """Whose turn / what the game waits for, plus the countdown (``seconds`` of ``total``)."""
+
+    DEFAULT_CSS = """
+    StatusGauge { height: 1; width: 1fr; }
+    """
+
+    parts: reactive[tuple[Part, ...]] = reactive(())
+    seconds: reactive[int | None] = reactive(None)
+    total: reactive[int | None] = reactive(None)
+    ascii_only: reactive[bool] = reactive(False)
+
+    def show(self, *parts: str | Part) -> None:
+        self.parts = tuple((p, "") if isinstance(p, str) else p for p in parts)
+
+    @property
+    def plain(self) -> str:
+        return "".join(text for text, _ in self.parts)
+
+    def render(self) -> Text:
+        return gauge_text(self.parts, self.seconds, self.total, self.size.width, self.ascii_only)
