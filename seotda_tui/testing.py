@@ -243,9 +243,8 @@ class Table:
     # ------------------------------------------------------------------ doing
     async def settle(self) -> None:
         """Let every app handle what was pushed to it (call after anything changes)."""
-        for _ in range(2):
-            for pilot in self.pilots.values():
-                await pilot.pause()
+        for pilot in self.pilots.values():
+            await pilot.pause()
 
     async def press(self, nick: str | None, *keys: str) -> None:
         """Press keys in ``nick``'s app, then settle every app."""
@@ -263,8 +262,11 @@ class Table:
         """Move the fake clock: due deadlines fire (timeouts), countdowns move."""
         self.clock.advance(seconds)
         await self.settle()
-        for pilot in self.pilots.values():  # the countdown ticks once a second
-            await pilot.pause(0)
+        for app in self.apps.values():  # the countdown ticks once a (real) second: tick now
+            tick = getattr(app.screen, "tick", None)
+            if tick is not None:
+                tick()
+        await self.settle()
 
     def rig(self, deal: Mapping[str, Sequence[CardSpec]], *, next_match: bool = False) -> None:
         """Give these players these cards (in deal order) in the current match, or the next one.

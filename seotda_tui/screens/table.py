@@ -409,6 +409,10 @@ class TableScreen(TableActions, BaseScreen):
         prompts.append(("leave", "q 나가기", True))
         return prompts
 
+    def tick(self) -> None:
+        """Move the countdown to the clock's time (every second; tests call it directly)."""
+        self._tick()
+
     def _tick(self) -> None:
         gauge = self.query_one(StatusGauge)
         if self._deadline_at is None:
