@@ -28,6 +28,7 @@ from typing import Any
 
 import asyncssh
 import pyte
+from wcwidth import wcwidth
 from textual.app import App, ComposeResult
 from textual.events import Key, Resize
 from textual.widgets import Static
@@ -127,8 +128,26 @@ class SSHClient:
 
     @property
     def text(self) -> str:
-        """The screen as lines of text (wide characters appear once)."""
-        return "\n".join(line.rstrip() for line in self.screen.display)
+        """The screen as lines of text (wide characters appear once).
+
+        Like ``pyte.Screen.display``, but a stale right half of an overwritten wide
+        character (an empty cell, on which ``display`` raises IndexError) shows as a space.
+        """
+        screen = self.screen
+        lines = []
+        for y in range(screen.lines):
+            row = screen.buffer[y]
+            cells: list[str] = []
+            skip = False
+            for x in range(screen.columns):
+                if skip:
+                    skip = False
+                    continue
+                data = row[x].data or " "
+                cells.append(data)
+                skip = wcwidth(data[0]) == 2
+            lines.append("".join(cells).rstrip())
+        return "\n".join(lines)
 
     @property
     def output_text(self) -> str:

@@ -290,11 +290,12 @@ async def test_idle_player_is_warned_then_disconnected(tmp_path: Path) -> None:
 
 async def test_typing_keeps_a_player_connected(tmp_path: Path) -> None:
     apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps, **IDLE) as server, server.connect("alice") as c:
+    settings = {"idle_timeout": 1.2, "idle_warning": 0.4}  # warned after 0.8 s of silence
+    async with ssh_server(tmp_path, apps, **settings) as server, server.connect("alice") as c:
         await c.wait_for("안녕 alice")
-        for _ in range(8):  # 2.4 s, well past the timeout, typing every 0.3 s
+        for _ in range(10):  # 2.5 s, well past the timeout, typing every 0.25 s
             await c.type("a")
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.25)
         assert not c.closed.is_set()
         assert "자동으로" not in c.output_text
         await c.wait_closed(timeout=3)  # then silence: gone
@@ -407,13 +408,10 @@ async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Pa
     ):
         await host.wait_for("영희님 환영해요")
         await idler.wait_for("철수님 환영해요")
-        await host.press("n")
-        await host.wait_for("새 방 만들기")
-        await host.press("enter")
+        manager.create_room("영희", "영희의 방", {})  # (the UI way is tested in test_ssh_lobby)
         await host.wait_for("대기 중")
-        assert manager.room_of("영희") is not None
-        await idler.wait_closed(timeout=4)
+        await idler.wait_closed(timeout=8)
         assert "입력이 없어서 연결을 끊었어요" in idler.output_text
-        await asyncio.sleep(1.5)  # well past 영희's own timeout
+        await asyncio.sleep(1.5)  # by now well past 영희's own timeout
         assert not host.closed.is_set()
         assert server.handle is not None and server.handle.nicknames() == ["영희"]
