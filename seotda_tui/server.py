@@ -350,8 +350,10 @@ class _PlayerConnection(asyncssh.SSHServer):
         return False
 
     def _failed(self, method: str) -> bool:
-        """Count a failure towards the jail; if that jailed the address, hang up. True if so."""
-        if self._state.auth_failed(self.peer_ip, self.username, method):
+        """Count a failure towards the jail; hang up (True) if the address is now jailed,
+        by this failure or by another connection's meanwhile."""
+        jailed = self._state.auth_failed(self.peer_ip, self.username, method)
+        if jailed or self._state.jail.remaining(self.peer_ip) > 0:
             self._disconnect("jailed")
             return True
         return False
