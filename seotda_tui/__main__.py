@@ -41,10 +41,14 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
     shutdown.
     """
     from seotda_tui.app import make_app_factory
+    from seotda_tui.journal import Journal
     from seotda_tui.rooms import RoomManager
 
+    # The journal: every game is recorded as it is played; a restart resumes unfinished ones.
     manager = RoomManager(
-        reconnect_grace=settings.reconnect_grace, room_defaults=settings.room_defaults
+        reconnect_grace=settings.reconnect_grace,
+        room_defaults=settings.room_defaults,
+        journal=Journal(settings.data_dir / "games.sqlite3"),
     )
     factory = make_app_factory(manager, motd=settings.motd)
     return cast(AppFactory, factory), manager.close
