@@ -99,3 +99,10 @@ def test_finished_games_keep_their_result(tmp_path: Path) -> None:
     journal.finish("r2", {"summary": "끝"})
     assert journal.open_games() == []
     assert journal.finished_games()[0]["result"] == {"summary": "끝"}
+
+
+def test_journal_file_is_private(tmp_path: Path) -> None:
+    path = tmp_path / "fresh" / "games.sqlite3"
+    Journal(path).close()
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o077 == 0
