@@ -328,3 +328,39 @@ def test_load_smoke_two_full_tables_of_people_and_bots() -> None:
     for room_id in rooms:
         assert all(d.errors == 0 for d in m._rooms[room_id].bot_players.values())
         assert m._rooms[room_id].game.result()["reason"] == "hands"  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- the waiting room's keys
+
+
+async def test_host_seats_and_removes_bots_with_plus_and_minus() -> None:
+    from types import SimpleNamespace
+
+    from seotda_tui.app import make_app_factory
+    from seotda_tui.screens.table import TableScreen
+
+    m, _clock = manager()
+    room = m.create_room("영희", "봇 방", Options())
+    m.join(room.id, "철수")
+    host = make_app_factory(m)(SimpleNamespace(nickname="영희"), None)
+    guest = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
+    async with host.run_test(size=(80, 24)) as pilot, guest.run_test(size=(80, 24)) as other:
+        for app, p in ((host, pilot), (guest, other)):
+            await p.pause()
+            assert isinstance(app.screen, TableScreen)
+        await pilot.press("plus", "plus", "equals_sign")
+        await pilot.pause()
+        assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)", "봇3(무작위)")  # type: ignore[union-attr]
+        await pilot.press("minus")
+        await pilot.pause()
+        summary = m.room(room.id)
+        assert summary is not None and summary.bots == ("봇1(신중)", "봇2(강함)")
+        await pilot.pause()
+        seats = [s.text.split("│")[0] for s in host.screen._compositor.render_strips()]
+        text = "\n".join(seats)  # (the room log on the right still tells of 봇3)
+        assert "봇1(신중)" in text and "봇2(강함)" in text and "봇3" not in text, text
+        await other.press("plus")  # not the host: refused, with the reason on screen
+        await other.pause()
+        assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)")  # type: ignore[union-attr]
+        text = "\n".join(s.text for s in guest.screen._compositor.render_strips())
+        assert "방장만 봇을 넣을 수 있어요" in text

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from textual.binding import Binding, BindingType
 from textual.widgets import Button
 
+from ..room_bots import BOT_TAGS
 from ..rooms import RoomError
 from ..widgets.actions import PromptBar
 from ..widgets.card import CardView
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
     _Base = TableScreen
 else:
     _Base = object
+
+
+#: The level of each bot the host adds with "+", in turn.
+BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
 
 
 def table_bindings() -> list[BindingType]:
@@ -46,6 +51,9 @@ def table_bindings() -> list[BindingType]:
         keys.append(Binding(key, action, show=False))
         if hangul:
             keys.append(Binding(hangul, action, show=False))
+    # the host seats bots in the waiting room: + (or =, unshifted) adds, - takes the last away
+    keys += [Binding(k, "add_bot", show=False) for k in ("plus", "equals_sign")]
+    keys.append(Binding("minus", "remove_bot", show=False))
     return keys
 
 
@@ -141,6 +149,30 @@ class TableActions(_Base):
             return
         try:
             self.manager.join(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    # ------------------------------------------------------------------ bots (host, waiting room)
+    def action_add_bot(self) -> None:
+        """Seat a bot; each press takes the next level (신중 → 강함 → 무작위 → 신중 …)."""
+        if self.view is not None:  # only in the waiting room
+            return
+        turn = getattr(self, "_bot_presses", 0)
+        self._bot_presses = turn + 1
+        try:
+            self.manager.add_bot(self.room_id, self.nickname, BOT_ORDER[turn % len(BOT_ORDER)])
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    def action_remove_bot(self) -> None:
+        if self.view is not None:
+            return
+        try:
+            self.manager.remove_bot(self.room_id, self.nickname)
         except RoomError as exc:
             self.say(str(exc))
         else:
