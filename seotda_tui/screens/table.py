@@ -324,6 +324,8 @@ class TableScreen(TableActions, BaseScreen):
             prompts.append(("join", "j 참가", room.joinable))
         elif room.host == self.nickname:
             prompts.append(("start", "s 시작", len(room.players) >= 2))
+            prompts.append(("add_bot", "+ 봇", len(room.players) < room.max_players))
+            prompts.append(("remove_bot", "- 봇", bool(room.bots)))
         prompts.append(("leave", "q 나가기", True))
         self.query_one(PromptBar).set_prompts(prompts)
         self.query_one(ActionBar).display = False
