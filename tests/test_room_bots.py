@@ -359,6 +359,7 @@ async def test_host_seats_and_removes_bots_with_plus_and_minus() -> None:
         seats = [s.text.split("│")[0] for s in host.screen._compositor.render_strips()]
         text = "\n".join(seats)  # (the room log on the right still tells of 봇3)
         assert "봇1(신중)" in text and "봇2(강함)" in text and "봇3" not in text, text
+        assert "+ 봇" in text and "- 봇" in text  # the host's buttons
         await other.press("plus")  # not the host: refused, with the reason on screen
         await other.pause()
         assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)")  # type: ignore[union-attr]
