@@ -495,7 +495,7 @@ def test_table_text_from_a_real_view() -> None:
     assert tt.pot_parts(view)[0][0] == "판돈 30칩"
     assert tt.title_text(summary, view) == "판 · 게임 중 · 1판/20판 · 학교 10 · 방장 영희"
     actor = view["actor"]
-    expected = "내 차례예요! " if actor == "영희" else f"{actor}님 차례"
+    expected = "내 차례예요!" if actor == "영희" else f"{actor}님 차례"
     assert tt.status_parts(view, "영희", view["legalActions"], False)[0][0] == expected
     rematch = dict(view, rematchNo=2, rematchReason="gusa")
     assert tt.banner_parts(rematch)[0][0].startswith("재경기 2회차 - 구사")

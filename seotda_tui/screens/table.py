@@ -59,6 +59,12 @@ LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
 FLASH_SECONDS = 1.5
 
 
+def _set(widget: Widget, attribute: str, value: Any) -> None:
+    """Assign only on change: even an equal style assignment can cost a repaint (bandwidth)."""
+    if getattr(widget, attribute) != value:
+        setattr(widget, attribute, value)
+
+
 class ChatPushed(Message):
     def __init__(self, message: ChatMessage) -> None:
         super().__init__()
@@ -78,6 +84,7 @@ class TableScreen(TableActions, BaseScreen):
         self.log_shown: bool | None = None  # None: shown on wide terminals only
         self.payouts: dict[str, int] = {}
         self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
+        self.box_columns = 1
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
@@ -98,7 +105,9 @@ class TableScreen(TableActions, BaseScreen):
                 yield Line(id="banner")
                 with Horizontal(id="hand"):
                     yield HandCards(id="hand-cards")
-                    yield Line(id="mine")
+                    with Vertical(id="mine-box"):
+                        yield Line(id="me-line")
+                        yield Line(id="mine")
             yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
         with Horizontal(id="prompt-row"):
             yield PromptBar(id="prompts")
@@ -145,16 +154,17 @@ class TableScreen(TableActions, BaseScreen):
     def _log_visible(self) -> bool:
         if self.log_shown is not None:
             return self.log_shown
-        return self.app.size.width >= WIDE_WIDTH
+        return self.app.size.width >= WIDE_WIDTH or self.view is None  # the waiting room has room
 
     def _layout(self) -> None:
         """Choose boxes or lines for the others, large or compact own cards, big or plain pot."""
         width, height = self.app.size
         log = self.query_one("#log", RichLog)
         log_visible = self._log_visible()
-        log.display = log_visible
+        _set(log, "display", log_visible)
         log_width = WIDE_LOG_WIDTH if width >= WIDE_WIDTH else LOG_WIDTH
-        log.styles.width = log_width
+        if log.styles.width is None or log.styles.width.value != log_width:
+            log.styles.width = log_width
         table_width = width - 2 - (log_width if log_visible else 0)
         view, room = self.view, self.room
         style = str(getattr(self.app, "card_style", "box"))
@@ -179,13 +189,13 @@ class TableScreen(TableActions, BaseScreen):
                     choice = (mode, size, big)
                     spare = height - used
                     break
-            self.query_one(SeatBoxes).styles.grid_size_columns = columns
+            self.box_columns = columns
         self.layout_choice = choice
         mode, size, big = choice
-        self.query_one(SeatBoxes).display = mode == "box" and view is not None
-        self.query_one(SeatList).display = mode == "line" or view is None
-        self.query_one(PotView).big = big
-        self.query_one("#spectators", Line).display = bool(spectators) and spare >= 1
+        _set(self.query_one(SeatBoxes), "display", mode == "box" and view is not None)
+        _set(self.query_one(SeatList), "display", mode == "line" or view is None)
+        self.query_one(PotView).set(big=big)
+        _set(self.query_one("#spectators", Line), "display", bool(spectators) and spare >= 1)
 
     # ------------------------------------------------------------------ pushes
     def on_pushed(self, message: Pushed) -> None:
@@ -212,7 +222,7 @@ class TableScreen(TableActions, BaseScreen):
         if self._flash_timer is not None:
             self._flash_timer.stop()
             self._flash_timer = None
-        self.query_one(PotView).flash = text or ""
+        self.query_one(PotView).set(flash=text or "")
         if text:
             self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._flash(None))
 
@@ -313,8 +323,9 @@ class TableScreen(TableActions, BaseScreen):
     # ------------------------------------------------------------------ waiting room / result
     def _show_waiting(self, room: RoomSummary) -> None:
         self.query_one(SeatList).set_seats(waiting_seats(room, self.nickname))
-        self.query_one(PotView).amount = None
+        self.query_one(PotView).set(amount=None)
         self.query_one("#mine", Line).show("")
+        self.query_one("#me-line", Line).show("")
         self.query_one(HandCards).show([])
         result = self.latest.result if self.latest else None
         self.query_one("#banner", Line).show(*result_parts(result, room.options))
@@ -328,7 +339,7 @@ class TableScreen(TableActions, BaseScreen):
             prompts.append(("remove_bot", "- 봇", bool(room.bots)))
         prompts.append(("leave", "q 나가기", True))
         self.query_one(PromptBar).set_prompts(prompts)
-        self.query_one(ActionBar).display = False
+        _set(self.query_one(ActionBar), "display", False)
 
     # ------------------------------------------------------------------ the game
     def _show_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
@@ -339,27 +350,27 @@ class TableScreen(TableActions, BaseScreen):
         mode, size, big = self.layout_choice
         cards = 3 if room.options.card_mode == "three" else 2
         if mode == "box":
-            self.query_one(SeatBoxes).set_seats(
-                others, style, cards, self.query_one(SeatBoxes).styles.grid_size_columns or 1
-            )
+            self.query_one(SeatBoxes).set_seats(others, style, cards, self.box_columns)
         else:
             self.query_one(SeatList).set_seats(others)
         amount, sides, note = pot_values(view)
-        pot = self.query_one(PotView)
-        pot.amount, pot.sides, pot.note = amount, sides, note
-        pot.ascii_only = style == "ascii"
+        self.query_one(PotView).set(
+            amount=amount, sides=sides, note=note, ascii_only=style == "ascii"
+        )
         self.query_one("#banner", Line).show(*banner_parts(view))
         seat = self._own_seat(view) if self.in_game else None
         choosing = self._choosing(view)
-        self.query_one("#mine", Line).show(
-            *mine_parts(view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0))
+        me_line, *rest = mine_parts(
+            view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0)
         )
+        self.query_one("#me-line", Line).show(*me_line)
+        self.query_one("#mine", Line).show(*rest)
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)
         gauge.ascii_only = style == "ascii"
         gauge.show(*status_parts(view, me, legal, choosing))
         bar = self.query_one(ActionBar)
-        bar.display = self.in_game
+        _set(bar, "display", self.in_game)
         bar.set_legal([a for a in legal if a["type"] in ACTION_NAMES])
         self.query_one(PromptBar).set_prompts(self._game_prompts(view))
         turn = (view.get("handNo"), view.get("rematchNo"), view.get("street"), view.get("handPhase"))

@@ -218,7 +218,7 @@ def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: boo
     if phase == "betting":
         actor = view.get("actor")
         if actor == me:
-            return [("내 차례예요! ", "bold reverse"), ("1~8 키나 버튼으로 행동하세요", "")]
+            return [("내 차례예요!", "bold reverse"), (" 1~8 키", "")]
         return [(f"{actor}님 차례", "")]
     waiting = pending.get("players", [])
     if phase == "choose":
@@ -253,11 +253,13 @@ def mine_parts(
     choosing: bool,
     selected: list[int],
     payout: int = 0,
-) -> list[Part]:
-    """Beside the own cards: stack and bet, the hand's name and strength (hints), choose help."""
+) -> list[list[Part]]:
+    """Beside the own cards: [the me line (name, 선, stack, bet, badges), then the rest: the
+    hand's name and strength (hints), the 3-card choice, the result, a first-hand hint]."""
     if seat is None:
-        return [("관전 중이에요", "dim")]
-    parts: list[Part] = [(seat["id"], "bold")]
+        return [[("관전 중이에요", "dim")]]
+    me: list[Part] = [(seat["id"], "bold")]
+    parts = me
     if seat.get("dealer"):
         parts.append((" 선", "bold cyan"))
     parts.append((f" · {chips(seat['stack'])}칩", ""))
@@ -269,7 +271,8 @@ def mine_parts(
         if on:
             parts.append((f" [{badge}]", "bold"))
     if not seat.get("inHand"):
-        return parts
+        return [me]
+    parts = []
     hint = view.get("myHand")
     if choosing:
         if len(selected) == 2:
@@ -291,9 +294,15 @@ def mine_parts(
             parts.append((f"\n{explain}", ""))
     if payout:
         parts.append((f"\n승리! +{chips(payout)}칩", "bold green"))
+    elif view.get("handPhase") == "handEnd" and seat.get("revealed"):
+        lost = not any(r.get("type") == "rematch" for r in view.get("results") or [])
+        if lost:
+            parts.append(("\n이번 판은 졌어요", "dim"))
     if view.get("handsPlayed", 0) == 0 and not view.get("rematchNo") and not choosing:
         parts.append((f"\n\n{FIRST_HAND_HINT}", "dim italic"))
-    return parts
+    if parts and parts[0][0].startswith("\n"):
+        parts[0] = (parts[0][0][1:], parts[0][1])
+    return [me, *parts]
 
 
 #: The short banner of a special outcome (§9: "땡잡이!", "암행어사 출두!", "구사 재경기").

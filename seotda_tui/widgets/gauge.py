@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from .lines import Part
 
-BAR_CELLS = 30
+BAR_CELLS = 24
 #: Seconds from which the gauge turns red (and the number bold).
 URGENT_SECONDS = 5
 

@@ -19,7 +19,8 @@ class Line(Widget):
     parts: reactive[tuple[Part, ...]] = reactive((), layout=True)
 
     def show(self, *parts: str | Part) -> None:
-        self.parts = tuple((p, "") if isinstance(p, str) else p for p in parts)
+        parts_ = tuple((p, "") if isinstance(p, str) else p for p in parts)
+        self.parts = tuple(p for p in parts_ if p[0])  # "" and () are the same: no repaint
 
     @property
     def plain(self) -> str:

@@ -6,8 +6,8 @@ it takes the pot's place for about 1.5 s, so nothing else on the screen moves.
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.renderables.digits import Digits
@@ -20,54 +20,72 @@ class PotView(Widget):
     """``amount`` (None = no pot shown), ``sides`` (side pot amounts) and ``note`` (e.g. round bet)."""
 
     DEFAULT_CSS = """
-    PotView { height: 1; width: 1fr; }
+    PotView { height: 1; width: 60; max-width: 100%; }
     PotView.-big { height: 3; }
     """
 
-    amount: reactive[int | None] = reactive(None)
-    sides: reactive[tuple[int, ...]] = reactive(())
-    note: reactive[str] = reactive("")
-    big: reactive[bool] = reactive(False)
-    ascii_only: reactive[bool] = reactive(False)
-    flash: reactive[str] = reactive("")
+    #: (amount or None, side pots, note, big, ascii_only, flash): one reactive, one repaint.
+    state: reactive[tuple[int | None, tuple[int, ...], str, bool, bool, str]] = reactive(
+        (None, (), "", False, False, "")
+    )
 
-    def watch_big(self, big: bool) -> None:
-        self.set_class(big, "-big")
+    def set(self, **changes: object) -> None:
+        """Change some of amount / sides / note / big / ascii_only / flash at once."""
+        names = ("amount", "sides", "note", "big", "ascii_only", "flash")
+        current = dict(zip(names, self.state))
+        current.update(changes)
+        self.state = tuple(current[n] for n in names)  # type: ignore[assignment]
+
+    amount = property(lambda self: self.state[0])
+    sides = property(lambda self: self.state[1])
+    note = property(lambda self: self.state[2])
+    big = property(lambda self: self.state[3])
+    ascii_only = property(lambda self: self.state[4])
+    flash = property(lambda self: self.state[5])
+
+    def watch_state(self) -> None:
+        self.set_class(self.big, "-big")
 
     @property
     def plain(self) -> str:
-        if self.flash:
-            return self.flash
-        if self.amount is None:
-            return ""
-        text = f"판돈 {chips(self.amount)}칩"
-        if self.sides:
-            text += "  (" + " · ".join(chips(s) for s in self.sides) + ")"
-        return text + (f"  {self.note}" if self.note else "")
+        return "\n".join(line.plain for line in self._lines()).strip()
 
-    def render(self) -> RenderableType:
+    def _lines(self) -> list[Text]:
+        """The pot as one line, or three (label · large digits · 칩 and side pots)."""
         if self.flash:
-            line = Text(f"  ★ {self.flash} ★  ", style="bold reverse magenta", justify="center")
-            if not self.big:
-                return line
-            return Group(Text(""), line, Text(""))
+            line = Text(f"  ★ {self.flash} ★  ", style="bold reverse magenta")
+            return [Text(""), line, Text("")] if self.big else [line]
         if self.amount is None:
-            return Text("")
+            return [Text("")]
         extra = Text(no_wrap=True)
         if self.sides:
-            extra.append("  사이드 " + " · ".join(chips(s) for s in self.sides[1:]), "")
-            extra.append(f"  (메인 {chips(self.sides[0])})", "dim")
+            extra.append("  (팟 " + " · ".join(chips(s) for s in self.sides) + ")")
         if self.note:
-            extra.append(f"  {self.note}", "")
+            extra.append(f"  {self.note}")
         if not self.big or self.ascii_only:
-            return Text.assemble((f"판돈 {chips(self.amount)}칩", "bold yellow"), extra)
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(vertical="middle")
-        grid.add_column()
-        grid.add_column(vertical="middle")
-        grid.add_row(
-            Text("판돈", style="bold yellow"),
-            Digits(chips(self.amount), "bold yellow"),
-            Text.assemble(("칩", "bold yellow"), extra),
-        )
-        return grid
+            return [Text.assemble((f"판돈 {chips(self.amount)}칩", "bold yellow"), extra)]
+        rows = big_number(chips(self.amount))
+        lines = []
+        for i, row in enumerate(rows):
+            line = Text("판돈 " if i == 1 else "     ", style="bold yellow")
+            line.append(row, "bold yellow")
+            if i == 1:
+                line.append(" 칩", "bold yellow")
+                line.append_text(extra)
+            lines.append(line)
+        return lines
+
+    def render(self) -> RenderableType:
+        return Text("\n").join(self._lines())
+
+
+def big_number(text: str) -> list[str]:
+    """``text`` ("1,240") in Textual's three-line digit font, as three strings."""
+    rows = ["", "", ""]
+    row = 0
+    for segment in Digits(text).render(Style(bold=True)):
+        if segment.text == "\n":
+            row += 1
+        elif row < 3:
+            rows[row] += segment.text
+    return rows

@@ -170,7 +170,7 @@ class SeatBox(Widget):
     SeatBox { height: 4; width: auto; }
     """
 
-    info: reactive[SeatInfo] = reactive(SeatInfo(""), layout=True)
+    info: reactive[SeatInfo] = reactive(SeatInfo(""))  # the width never depends on it
     style_name: reactive[str] = reactive("box", layout=True)
     cards: reactive[int] = reactive(2, layout=True)
 
@@ -220,12 +220,15 @@ class SeatBoxes(Grid):
     """The seat boxes (box layout), ``columns`` per row; boxes are reused like the rows."""
 
     DEFAULT_CSS = """
-    SeatBoxes { height: auto; grid-gutter: 0 2; grid-rows: 4; }
+    SeatBoxes { height: auto; grid-gutter: 0 1; grid-rows: 4; }
     """
+
+    _columns = 0
 
     def set_seats(self, infos: list[SeatInfo], style: str, cards: int, columns: int) -> None:
         columns = max(1, min(columns, len(infos) or 1))
-        if self.styles.grid_size_columns != columns:
+        if self._columns != columns:
+            self._columns = columns
             self.styles.grid_size_columns = columns
             self.styles.grid_columns = " ".join(["auto"] * columns)
         boxes = list(self.query_children(SeatBox))
