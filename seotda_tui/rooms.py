@@ -18,14 +18,14 @@ API (all synchronous; call from the event loop's thread)::
         -> raise RoomError (Korean message) when refused
     manager.act(room_id, nick, action) -> str | None  # Korean error, or None when applied
     manager.add_bot(room_id, host, level="cautious") -> str   # the bot's nickname, e.g. 봇1(신중)
-    manager.remove_bot(room_id, host, nick=None)      # None = the last bot added
+    manager.remove_bot(room_id, host, bot=None) -> str  # None = the last bot added
     manager.resume() -> list[str]                     # rooms rebuilt from the journal (see below)
     manager.subscribe_lobby(cb) -> unsubscribe        # cb(list[RoomSummary]) on every lobby change
     manager.subscribe_room(room_id, nick, cb) -> unsubscribe  # cb(RoomUpdate); first call at once
     manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
-    manager.close()                                   # shutdown: cancel every timer
+    manager.close()                                   # shutdown: cancel timers, close the journal
 
 Callbacks run synchronously inside the manager call that caused the change, possibly on another
 session's task: they must only hand the update over (e.g. post a message) and never call back into
@@ -33,7 +33,7 @@ the manager. A callback that raises is logged and skipped; other sessions still 
 
 Room life: ``waiting`` (대기 중) → host ``start`` with ≥2 seated players → ``playing`` (게임 중) →
 the game ends → ``finished`` (종료: the result stays on screen, players who left or are offline
-lose their seats, others may join, the host may start again). A room with no players and no
+lose their seats, others may join, the host may start again). A room with no human players and no
 spectators closes. A nickname is in at most one room at a time.
 
 Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A player in a running
@@ -44,7 +44,8 @@ cancels it; after it the engine gets ``{"type": "reconnect"}``. Leaving mid-game
 Journal (optional): on ``start`` the game's options, seed, seats and bots go to the journal; every
 engine change that is applied — a player's action, a timeout (``player=None``), and the manager's
 own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect; a
-refused action records nothing; the game's end records the result. With a journal the constructor
+refused action records nothing; the game's end records the result (the seed is used and kept as
+text, ``str(seed_source())``, so the replay deals the same cards). With a journal the constructor
 calls :meth:`RoomManager.resume`: every unfinished game is replayed into a ``게임 중`` room with the
 same id, every human seat offline, waiting for its player (``session_connected`` under the same
 nickname finds seat, stack and cards). The reconnect grace of those seats, the engine's deadline (a
