@@ -66,17 +66,21 @@ def _beats(v: int, special: str | None, w: int, their_special: str | None) -> fl
     return 1.0 if v > w else 0.0
 
 
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
 def hand_equity(card_ids: list[int], options: Options) -> float:
     """Heads-up equity of the cards a bot holds (1, 2 or 3 of them)."""
     table = _pair_equity(options.rule_key, options)
     ids = sorted(card_ids)
     if len(ids) >= 3:
         a, b = best_two([DECK[i] for i in ids], options)
-        return table[tuple(sorted((a.id, b.id)))]  # type: ignore[index]
+        return table[_pair(a.id, b.id)]
     if len(ids) == 2:
         return table[(ids[0], ids[1])]
     if len(ids) == 1:  # average over the second card still to come
-        values = [table[tuple(sorted((ids[0], c)))] for c in range(20) if c != ids[0]]  # type: ignore[misc]
+        values = [table[_pair(ids[0], c)] for c in range(20) if c != ids[0]]
         return sum(values) / len(values)
     return 0.5
 

@@ -175,7 +175,7 @@ def test_the_room_manager_and_apps_get_their_settings(tmp_path: Path) -> None:
     path = tmp_path / "seotda.toml"
     path.write_text('[server]\nmotd = "금요일 밤 9시"\n[limits]\nreconnect_grace = 15\n'
                     '[room_defaults]\ncardMode = "three"\n')
-    settings = load_settings(path)
+    settings = load_settings(path, flags={"data_dir": tmp_path / "data"})
     factory, cleanup = cli.build_app_factory(settings)
     manager = cleanup.__self__  # type: ignore[attr-defined]  # the RoomManager's close()
     assert manager.reconnect_grace == 15.0
