@@ -82,13 +82,13 @@ class _Rig:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.plans: dict[tuple[int, int] | None, dict[str, list[int]]] = {}
-        original = game._deal  # type: ignore[attr-defined]
+        original = game._deal
 
         def dealing(hand: Any, count: int) -> Any:
             self._arrange(hand, count)
             return original(hand, count)
 
-        game._deal = dealing  # type: ignore[attr-defined]
+        game._deal = dealing  # type: ignore[method-assign]
 
     def _plan(self, hand: Any) -> dict[str, list[int]] | None:
         key = (hand.hand_no, hand.rematch_no)
@@ -209,7 +209,7 @@ class Table:
     @property
     def game(self) -> Game:
         """The engine's game (server truth: every player's cards)."""
-        game = self.manager._rooms[self.room_id].game  # noqa: SLF001 - a test harness
+        game = self.manager._rooms[self.room_id].game
         assert game is not None, "the game has not started"
         return game
 
@@ -285,8 +285,8 @@ class Table:
 
     async def refresh(self) -> None:
         """Push every session its view again (after editing the game by hand)."""
-        room = self.manager._rooms[self.room_id]  # noqa: SLF001
-        self.manager._push(room, ())  # noqa: SLF001
+        room = self.manager._rooms[self.room_id]
+        self.manager._push(room, ())
         await self.settle()
 
     async def say(self, nick: str, text: str) -> str | None:

@@ -92,7 +92,7 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
             nick = hand.actor
             await clients[nick].wait_for("내 차례예요")
             await clients[nick].press("2")
-            await until(lambda: hand.actor != nick)
+            await until(lambda nick=nick: hand.actor != nick)
         assert hand.phase == "handEnd" and hand.showdown
         for nick, client in clients.items():
             for shown in hand.showdown:  # every revealed hand, with its name, on both screens

@@ -257,3 +257,36 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
         await t.pilot("b").press(*"abc")
         await t.press("b", "enter")
         assert "채팅이 너무 빨라요" in t.text("b")
+
+
+async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
+    deal = {"a": ["4띠", "9열"], "b": ["1띠", "2열"], "c": ["5띠", "6띠"]}
+    async with Table.open(["a", "b", "c"], options={"rejoinCost": "half", "dealMode": "oneRound"},
+                          seed=11, deal=deal) as t:
+        while t.actor is not None:
+            await t.press(t.actor, "1" if t.actor == "c" else "2")  # c dies, a and b check
+        assert "구사 재경기" in t.text("c")
+        for nick in ("a", "b", "c"):
+            await t.press(nick, "space")
+        assert t.game.state.hand.phase == "rejoin"
+        cost = t.game.state.hand.rejoin_cost
+        text = t.text("c")
+        assert f"y 재참가 (+{cost})" in text and "n 안 함" in text
+        assert "구사 재경기에 다시 참가할까요?" in text and "15초" in text
+        await t.advance(5)
+        assert "10초" in t.text("c")
+        await t.press("c", "y")
+        assert t.game.state.hand.rematch_no == 1 and "c" in t.game.state.hand.participants
+
+
+async def test_rebuy_prompt_shows_its_countdown() -> None:
+    async with Table.open(["a", "b"], options={"startingChips": 500, "maxRaise": "full"},
+                          seed=5, deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]}) as t:
+        while t.actor is not None:  # all in: full, then call
+            kinds = [a["type"] for a in t.legal(t.actor)]
+            await t.press(t.actor, "8" if "full" in kinds else "4")
+        while t.game.state.phase != "rebuy":
+            await t.press(t.game.pending()["players"][0], "space")
+        text = t.text("b")
+        assert "y 칩 다시 받기" in text and "칩을 다시 받을까요? y/n" in text and "15초" in text
+        assert "[파산]" in text

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rich.cells import set_cell_size
+
 from engine import Options
 from engine.cards import card_id
 
@@ -97,8 +99,10 @@ def rules_text(options: Options) -> str:
         "도중에 다른 사람이 모두 다이하면 남은 1명이 패를 보이지 않고 판돈을 가져가요.",
         "",
         "■ 끗 계산",
-        "두 장의 월(숫자)을 더한 값의 일의 자리가 끗이에요. 7 + 8 = 15 → 5끗,"
-        " 9 + 10 = 19 → 9끗(갑오), 2 + 8 = 10 → 0끗(망통).",
+        (
+            "두 장의 월(숫자)을 더한 값의 일의 자리가 끗이에요. 7 + 8 = 15 → 5끗,"
+            " 9 + 10 = 19 → 9끗(갑오), 2 + 8 = 10 → 0끗(망통)."
+        ),
         "땡(같은 월 두 장)과 광땡, 알리~세륙 같은 이름 있는 조합은 끗보다 높아요.",
         f"같은 족보끼리는 {tie}.",
         "",
@@ -145,3 +149,24 @@ n 새 방 · Enter 참가 · w 관전 · q 나가기
 y/n 재참가·리바이 답하기 · Space 다음 판 준비
 s 시작(방장) · j 참가 · l 판 기록 보기/숨기기 · q 나가기
 """
+
+
+def _short(card: int) -> str:
+    from engine import DECK
+
+    c = DECK[card]
+    kind = {"gwang": "광", "yeol": "열"}.get(c.kind) or ("일" if c.month == 8 else "띠")
+    return f"{c.month}{kind}"
+
+
+def jokbo_side_parts(options: Options, hand_name: str | None) -> list[tuple[str, str]]:
+    """The 족보 as a short list beside the table (wide terminals), the own hand marked."""
+    parts: list[tuple[str, str]] = [("족보 (높은 순) · ? 자세히", "bold")]
+    for row in jokbo_rows(options):
+        mine = row_matches(row, hand_name)
+        cards = " ".join(_short(c) for c in row.cards)
+        name = row.name.split(" (")[0]
+        line = f"\n{'▶' if mine else ' '} {set_cell_size(name, 13)}{cards}"
+        style = "bold reverse" if mine else "magenta" if row.section == "특수패" else ""
+        parts.append((line, style))
+    return parts

@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.coordinate import Coordinate
-from textual.widget import Widget
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import DataTable, RichLog, Static
 from textual.widgets.data_table import CellDoesNotExist
 
@@ -86,9 +86,7 @@ class LobbyScreen(BaseScreen):
         chat_log = self.query_one("#lobby-chat", RichLog)
         for message in self.seotda.chat.history(LOBBY):
             chat_log.write(message_text(message))
-        self._chat_unsubscribe = self.seotda.chat.subscribe(
-            LOBBY, lambda m: self.post_message(LobbyChat(m).set_sender(self))
-        )
+        self._chat_unsubscribe = self.seotda.chat.subscribe(LOBBY, self._chat_deliver)
         motd = self.query_one("#motd", Static)
         motd.update(Text(self.seotda.motd))
         motd.display = bool(self.seotda.motd)
@@ -100,6 +98,10 @@ class LobbyScreen(BaseScreen):
             self._unsubscribe()
         if self._chat_unsubscribe:
             self._chat_unsubscribe()
+
+    def _chat_deliver(self, message: ChatMessage) -> None:
+        """Hub callback (maybe on another session's task): only queue it."""
+        self.post_message(LobbyChat(message).set_sender(self))
 
     def on_lobby_chat(self, event: LobbyChat) -> None:
         self.query_one("#lobby-chat", RichLog).write(message_text(event.message))

@@ -37,7 +37,8 @@ from ..widgets.lines import Line
 from ..widgets.pot import PotView
 from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatList, box_width
 from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
-from .base import BaseScreen, Pushed
+from .base import Pushed
+from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
 from .table_text import (
     banner_parts,
@@ -55,6 +56,8 @@ from .table_text import (
 
 LOG_LINES = 200
 LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
+#: Terminal height from which the 족보 list stays on screen beside the table (wide terminals).
+JOKBO_SIDE_HEIGHT = 36
 #: How long a special outcome's banner stays (§9 asks for about a second).
 FLASH_SECONDS = 1.5
 
@@ -71,7 +74,7 @@ class ChatPushed(Message):
         self.message = message
 
 
-class TableScreen(TableActions, BaseScreen):
+class TableScreen(TableActions):
     """One room, seen by one session."""
 
     BINDINGS: ClassVar[list[BindingType]] = table_bindings()
@@ -108,7 +111,9 @@ class TableScreen(TableActions, BaseScreen):
                     with Vertical(id="mine-box"):
                         yield Line(id="me-line")
                         yield Line(id="mine")
-            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
+            with Vertical(id="side"):
+                yield Line(id="jokbo-side")
+                yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
         with Horizontal(id="prompt-row"):
             yield PromptBar(id="prompts")
             yield Line(id="message")
@@ -159,12 +164,15 @@ class TableScreen(TableActions, BaseScreen):
     def _layout(self) -> None:
         """Choose boxes or lines for the others, large or compact own cards, big or plain pot."""
         width, height = self.app.size
-        log = self.query_one("#log", RichLog)
+        side = self.query_one("#side", Vertical)
         log_visible = self._log_visible()
-        _set(log, "display", log_visible)
+        _set(side, "display", log_visible)
         log_width = WIDE_LOG_WIDTH if width >= WIDE_WIDTH else LOG_WIDTH
-        if log.styles.width is None or log.styles.width.value != log_width:
-            log.styles.width = log_width
+        if side.styles.width is None or side.styles.width.value != log_width:
+            side.styles.width = log_width
+        # §9 "PC: 족보표 상시 표시": on a big terminal the 족보 stays beside the table
+        _set(self.query_one("#jokbo-side", Line), "display",
+             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT)
         table_width = width - 2 - (log_width if log_visible else 0)
         view, room = self.view, self.room
         style = str(getattr(self.app, "card_style", "box"))
@@ -305,12 +313,20 @@ class TableScreen(TableActions, BaseScreen):
         else:
             self._deadline_at = None
         self._layout()
+        self._show_jokbo(room, view)
         self._show_title(room, view)
         if view is None:
             self._show_waiting(room)
         else:
             self._show_game(room, view)
         self._tick()
+
+    def _show_jokbo(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
+        side = self.query_one("#jokbo-side", Line)
+        if not side.display:
+            return
+        hint = (view or {}).get("myHand") if self.in_game else None
+        side.show(*jokbo_side_parts(room.options, (hint or {}).get("name")))
 
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
         title = title_text(room, view)
@@ -347,7 +363,7 @@ class TableScreen(TableActions, BaseScreen):
         style = str(getattr(self.app, "card_style", "box"))
         infos = seat_infos(room, view, me, self.payouts)
         others = [i for i in infos if not (i.me and self.in_game)]
-        mode, size, big = self.layout_choice
+        mode, size, _ = self.layout_choice
         cards = 3 if room.options.card_mode == "three" else 2
         if mode == "box":
             self.query_one(SeatBoxes).set_seats(others, style, cards, self.box_columns)
@@ -364,7 +380,7 @@ class TableScreen(TableActions, BaseScreen):
             view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0)
         )
         self.query_one("#me-line", Line).show(*me_line)
-        self.query_one("#mine", Line).show(*rest)
+        self.query_one("#mine", Line).show(*(rest[0] if rest else []))
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)
         gauge.ascii_only = style == "ascii"

@@ -6,7 +6,8 @@ small; it only reads the screen's state and calls the manager.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from textual.binding import Binding, BindingType
 from textual.widgets import Button
@@ -18,14 +19,7 @@ from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
 from ..widgets.lines import Line
 from ..widgets.texts import ACTION_NAMES, BET_ORDER, object_particle
-
-if TYPE_CHECKING:
-    from .table import TableScreen
-
-    _Base = TableScreen
-else:
-    _Base = object
-
+from .base import BaseScreen
 
 #: The level of each bot the host adds with "+", in turn.
 BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
@@ -57,8 +51,44 @@ def table_bindings() -> list[BindingType]:
     return keys
 
 
-class TableActions(_Base):
-    """Key and button handlers of the table screen."""
+class TableActions(BaseScreen):
+    """Key and button handlers of the table screen (state and drawing live in TableScreen)."""
+
+    room_id: str
+    selected: list[int]
+    log_shown: bool | None
+    _unsubscribe: Callable[[], None] | None
+
+    # provided by TableScreen
+    @property
+    def view(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    @property
+    def in_game(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def seated(self) -> bool:
+        raise NotImplementedError
+
+    def legal(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _choosing(self, view: dict[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def _redraw(self) -> None:
+        raise NotImplementedError
+
+    def _log_visible(self) -> bool:
+        raise NotImplementedError
+
+    def _layout(self) -> None:
+        raise NotImplementedError
 
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")

@@ -259,20 +259,19 @@ def mine_parts(
     if seat is None:
         return [[("관전 중이에요", "dim")]]
     me: list[Part] = [(seat["id"], "bold")]
-    parts = me
     if seat.get("dealer"):
-        parts.append((" 선", "bold cyan"))
-    parts.append((f" · {chips(seat['stack'])}칩", ""))
+        me.append((" 선", "bold cyan"))
+    me.append((f" · {chips(seat['stack'])}칩", ""))
     if view.get("handPhase") == "betting" and seat.get("bet"):
-        parts.append((f" · 베팅 {chips(seat['bet'])}", "yellow"))
+        me.append((f" · 베팅 {chips(seat['bet'])}", "yellow"))
     for badge, on in (("다이", seat.get("folded")), ("올인", seat.get("allIn")),
                       ("자리 비움", seat.get("away")), ("파산", seat["status"] == "busted"),
                       ("탈락", seat["status"] == "eliminated")):
         if on:
-            parts.append((f" [{badge}]", "bold"))
+            me.append((f" [{badge}]", "bold"))
     if not seat.get("inHand"):
         return [me]
-    parts = []
+    parts: list[Part] = []
     hint = view.get("myHand")
     if choosing:
         if len(selected) == 2:
@@ -302,7 +301,7 @@ def mine_parts(
         parts.append((f"\n\n{FIRST_HAND_HINT}", "dim italic"))
     if parts and parts[0][0].startswith("\n"):
         parts[0] = (parts[0][0][1:], parts[0][1])
-    return [me, *parts]
+    return [me, parts]
 
 
 #: The short banner of a special outcome (§9: "땡잡이!", "암행어사 출두!", "구사 재경기").

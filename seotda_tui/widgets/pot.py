@@ -7,6 +7,7 @@ it takes the pot's place for about 1.5 s, so nothing else on the screen moves.
 from __future__ import annotations
 
 from rich.console import RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -32,7 +33,7 @@ class PotView(Widget):
     def set(self, **changes: object) -> None:
         """Change some of amount / sides / note / big / ascii_only / flash at once."""
         names = ("amount", "sides", "note", "big", "ascii_only", "flash")
-        current = dict(zip(names, self.state))
+        current: dict[str, object] = dict(zip(names, self.state))
         current.update(changes)
         self.state = tuple(current[n] for n in names)  # type: ignore[assignment]
 
@@ -84,6 +85,8 @@ def big_number(text: str) -> list[str]:
     rows = ["", "", ""]
     row = 0
     for segment in Digits(text).render(Style(bold=True)):
+        if not isinstance(segment, Segment):
+            continue
         if segment.text == "\n":
             row += 1
         elif row < 3:

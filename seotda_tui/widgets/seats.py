@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.containers import Grid, Vertical
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -170,7 +171,8 @@ class SeatBox(Widget):
     SeatBox { height: 4; width: auto; }
     """
 
-    info: reactive[SeatInfo] = reactive(SeatInfo(""))  # the width never depends on it
+    #: The width never depends on it; only the lines that change are sent (see watch_info).
+    info: reactive[SeatInfo] = reactive(SeatInfo(""), repaint=False)
     style_name: reactive[str] = reactive("box", layout=True)
     cards: reactive[int] = reactive(2, layout=True)
 
@@ -183,12 +185,24 @@ class SeatBox(Widget):
     def get_content_width(self, container: object, viewport: object) -> int:
         return box_width(self.cards, self.style_name)
 
-    def render(self) -> Text:
+    def _color_system(self) -> str | None:
         try:
-            color_system = self.app.console.color_system
-        except Exception:  # not inside a running app
-            color_system = "truecolor"
-        lines = render_seat_box(self.info, self.style_name, color_system, self.cards)
+            return self.app.console.color_system
+        except RuntimeError:  # NoActiveAppError: not inside a running app
+            return "truecolor"
+
+    def watch_info(self, old: SeatInfo, new: SeatInfo) -> None:
+        """Repaint only the lines that differ: a bet changes one or two of the four."""
+        color_system = self._color_system()
+        before = render_seat_box(old, self.style_name, color_system, self.cards)
+        after = render_seat_box(new, self.style_name, color_system, self.cards)
+        width = self.size.width or box_width(self.cards, self.style_name)
+        for y, (a, b) in enumerate(zip(before, after)):
+            if a.plain != b.plain or a.spans != b.spans:
+                self.refresh(Region(0, y, width, 1))
+
+    def render(self) -> Text:
+        lines = render_seat_box(self.info, self.style_name, self._color_system(), self.cards)
         return Text("\n", no_wrap=True).join(lines)
 
 
