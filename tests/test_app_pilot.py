@@ -12,8 +12,8 @@ from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomManager
 from seotda_tui.screens.create_room import CreateRoomScreen
 from seotda_tui.screens.lobby import LobbyScreen
-from seotda_tui.screens.table import TableScreen
 from seotda_tui.screens.results import ResultsScreen
+from seotda_tui.screens.table import TableScreen
 from seotda_tui.widgets.hand import HandCards
 
 SIZE = (80, 24)
