@@ -48,3 +48,12 @@ def test_card_names() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{bad!r} accepted")
+
+
+async def test_rigging_the_next_hand() -> None:
+    async with Table.open(["a", "b"], options={"dealMode": "oneRound"}, seed=3) as t:
+        t.rig({"a": ["8광", "3광"], "b": ["1광", "1띠"]}, next_match=True)
+        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        await t.settle()
+        assert t.cards("a") == ["8월 광", "3월 광"] and t.cards("b") == ["1월 광", "1월 띠"]
+        assert "38광땡" in t.text("a")
