@@ -526,3 +526,15 @@ async def test_ten_seats_fit_80x24() -> None:
         assert "╰────╯" in text  # the own card is not cut off
         assert text.count("╭────╮") >= 10  # nine opponents' backs and the own compact card
         assert "차례" in text and "8 풀" in text
+
+
+def test_lobby_rows_number_rooms_instead_of_showing_internal_ids() -> None:
+    from engine import Options
+    from seotda_tui.rooms import RoomManager
+    from seotda_tui.screens.lobby import row_cells
+
+    manager = RoomManager()
+    room = manager.create_room("영희", "영희의 방", Options())
+    (summary,) = manager.rooms()
+    cells = row_cells(summary, 1)
+    assert cells[0] == "1" and room.id not in cells and cells[1] == "영희의 방"

@@ -31,9 +31,10 @@ COLUMNS = (("번호", "id"), ("방 이름", "name"), ("방장", "host"), ("인�
 EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
 
 
-def row_cells(room: RoomSummary) -> tuple[str, ...]:
+def row_cells(room: RoomSummary, number: int) -> tuple[str, ...]:
+    """One lobby row; ``number`` is the room's place in the list (ids are long and internal)."""
     return (
-        room.id,
+        str(number),
         room.name,
         room.host or "-",
         f"{len(room.players)}/{room.max_players}",
@@ -135,7 +136,7 @@ class LobbyScreen(BaseScreen):
     def show_rooms(self, rooms: list[RoomSummary]) -> None:
         """Patch the table: only rows and cells that changed are touched."""
         table = self.query_one(DataTable)
-        wanted = {room.id: row_cells(room) for room in rooms}
+        wanted = {room.id: row_cells(room, n) for n, room in enumerate(rooms, 1)}
         for room_id in [r for r in self._cells if r not in wanted]:
             table.remove_row(room_id)
             del self._cells[room_id]
