@@ -9,20 +9,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import DECK, Options
+from engine.betting import ACTION_NAMES, BET_ACTIONS
 from engine.options import SPECS
 
-ACTION_NAMES = {
-    "die": "다이",
-    "check": "체크",
-    "ping": "삥",
-    "call": "콜",
-    "ddadang": "따당",
-    "quarter": "쿼터",
-    "half": "하프",
-    "full": "풀",
-}
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
-BET_ORDER = ("die", "check", "ping", "call", "ddadang", "quarter", "half", "full")
+BET_ORDER = BET_ACTIONS
 BET_KEYS = {kind: str(i + 1) for i, kind in enumerate(BET_ORDER)}
 
 REMATCH_REASONS = {"gusa": "구사", "mungGusa": "멍텅구리구사", "tie": "동점"}
