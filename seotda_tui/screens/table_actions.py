@@ -6,6 +6,7 @@ small; it only reads the screen's state and calls the manager.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -59,36 +60,45 @@ class TableActions(BaseScreen):
     log_shown: bool | None
     _unsubscribe: Callable[[], None] | None
 
-    # provided by TableScreen
+    # Provided by TableScreen (declared here so the handlers below type-check).
     @property
+    @abstractmethod
     def view(self) -> dict[str, Any] | None:
-        raise NotImplementedError
+        ...
 
     @property
+    @abstractmethod
     def in_game(self) -> bool:
-        raise NotImplementedError
+        ...
 
     @property
+    @abstractmethod
     def seated(self) -> bool:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def legal(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _choosing(self, view: dict[str, Any]) -> bool:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _redraw(self) -> None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _log_visible(self) -> bool:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _layout(self) -> None:
-        raise NotImplementedError
+        ...
 
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
