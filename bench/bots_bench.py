@@ -55,7 +55,8 @@ def main() -> None:
                 if score == best:
                     wins[pid] += 1
         row = "  ".join(
-            f"{pid}: {wins[pid] / games:5.1%} wins, {chips[pid] / games:+7.1f} chips/game" for pid in seats
+            f"{pid}: {wins[pid] / games:5.1%} wins, {chips[pid] / games:+7.1f} chips/game"
+            for pid in seats
         )
         print(f"{label:30} {row}")
 

@@ -67,9 +67,7 @@ def pokerkit_hands_per_second(seconds: float) -> tuple[float, int] | None:
     hands = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = NoLimitTexasHoldem.create_state(
-            automations, True, 0, (5, 10), 10, (1000,) * 6, 6
-        )
+        state = NoLimitTexasHoldem.create_state(automations, True, 0, (5, 10), 10, (1000,) * 6, 6)
         while state.status:
             r = rng.random()
             if r < 0.15 and state.can_fold():
@@ -112,9 +110,13 @@ def main() -> None:
     else:
         print(f"pokerkit NLHE  : {poker[0]:10,.0f} hands/s  ({poker[1]} hands, 6-max)")
         ratio = seotda / poker[0]
-        print(f"ratio          : {ratio:10.1f}×   (target ≥ 10×) {'OK' if ratio >= 10 else 'BELOW'}")
+        print(
+            f"ratio          : {ratio:10.1f}×   (target ≥ 10×) {'OK' if ratio >= 10 else 'BELOW'}"
+        )
     micro = view_microseconds()
-    print(f"view           : {micro:10.1f} µs per 6-player view  (target < 50 µs) {'OK' if micro < 50 else 'BELOW'}")
+    print(
+        f"view           : {micro:10.1f} µs per 6-player view  (target < 50 µs) {'OK' if micro < 50 else 'BELOW'}"
+    )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ short module, while the state stays one object.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .options import Options
 from .rng import Rng

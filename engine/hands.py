@@ -6,10 +6,11 @@ Each rule set gets one 400-entry lookup table (20 × 20 card ids), built once an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
-from typing import Iterable, Literal
+from typing import Literal
 
 from .cards import DECK, Card
 from .options import Options
@@ -129,7 +130,7 @@ def _rank(a: Card, b: Card, options: Options) -> HandRank:
     return HandRank(value, SPECIAL_NAMES[special], special, hint, "중간")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table(rule_key: tuple[object, ...]) -> tuple[HandRank | None, ...]:
     gwang_ttaeng, ttaengjabi, amhaeng, gusa, mung_gusa = rule_key
     options = Options(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from typing import MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 T = TypeVar("T")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Literal, NamedTuple
 
 from .cards import Card
 from .hands import HandRank, hand_table, threshold

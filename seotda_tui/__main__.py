@@ -61,14 +61,20 @@ def build_parser() -> argparse.ArgumentParser:
         "설정 우선순위: 기본값 < --config 파일 < SEOTDA_* 환경 변수 < 명령행 옵션.",
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help="TOML 설정 파일")
-    parser.add_argument("--check-config", action="store_true",
-                        help="설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요")
+    parser.add_argument(
+        "--check-config",
+        action="store_true",
+        help="설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요",
+    )
     defaults = Settings()
     for key in KEYS:
         sample = getattr(defaults, key.name)
         shown = "" if sample in (None, "") else f" (기본 {sample})"
         parser.add_argument(
-            "--" + key.name.replace("_", "-"), dest=key.name, default=None, metavar="VALUE",
+            "--" + key.name.replace("_", "-"),
+            dest=key.name,
+            default=None,
+            metavar="VALUE",
             help=f"{key.help}{shown}; 환경 변수 SEOTDA_{key.name.upper()}",
         )
     return parser

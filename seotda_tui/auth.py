@@ -99,8 +99,9 @@ class AuthPolicy:
             nickname = validate_nickname(username)
         except ValueError as exc:
             shown = clean_text(username, 24) or "?"
-            return Admission(None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}",
-                             code="bad_nickname")
+            return Admission(
+                None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}", code="bad_nickname"
+            )
         owner = self.store.key_for(nickname)
         if owner is not None and owner != key_fingerprint:
             # A mismatching key was already turned down at the key stage, so

@@ -14,10 +14,11 @@ Levels:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
 from engine import DECK, Options, best_two
 from engine.hands import hand_table
@@ -137,10 +138,14 @@ def _non_betting(view: View, options: Options, legal: list[Action], keen: bool) 
 def _table_facts(view: View, legal: list[Action]) -> tuple[int, int, int, bool]:
     """(opponents still in, chips to call, pot, acting last this street)."""
     opponents = sum(
-        1 for s in view["seats"] if s["id"] != view["viewer"] and s.get("inHand") and not s.get("folded")
+        1
+        for s in view["seats"]
+        if s["id"] != view["viewer"] and s.get("inHand") and not s.get("folded")
     )
     to_call = next((a["amount"] for a in legal if a["type"] == "call"), 0)
-    seats = [s for s in view["seats"] if s.get("inHand") and not s.get("folded") and not s.get("allIn")]
+    seats = [
+        s for s in view["seats"] if s.get("inHand") and not s.get("folded") and not s.get("allIn")
+    ]
     ids = [s["id"] for s in seats]
     last = bool(ids) and ids[-1] == view["viewer"]
     return opponents, to_call, int(view.get("pot", 0)), last

@@ -221,19 +221,19 @@ def load_settings(
         raise ConfigError(f"[room_defaults]: {exc}") from exc
     settings = Settings(**values, room_defaults=defaults)
     if settings.auth_mode == "password" and not settings.password:
-        raise ConfigError("auth_mode = \"password\" 에는 password 설정이 필요해요")
+        raise ConfigError('auth_mode = "password" 에는 password 설정이 필요해요')
     if settings.auth_mode == "keys" and settings.authorized_keys is None:
-        raise ConfigError("auth_mode = \"keys\" 에는 authorized_keys 설정이 필요해요")
+        raise ConfigError('auth_mode = "keys" 에는 authorized_keys 설정이 필요해요')
     # A secret that would silently go unused is a mistake worth stopping for.
     if settings.auth_mode == "open" and (settings.password or settings.authorized_keys):
         raise ConfigError(
-            "auth_mode = \"open\" 인데 password 나 authorized_keys 가 설정돼 있어요 "
+            'auth_mode = "open" 인데 password 나 authorized_keys 가 설정돼 있어요 '
             "(auth_mode 를 password 나 keys 로 바꾸거나 그 설정을 지워 주세요)"
         )
     if settings.auth_mode == "password" and settings.authorized_keys is not None:
         raise ConfigError(
-            "auth_mode = \"password\" 에서는 authorized_keys 를 쓰지 않아요 "
-            "(허용 키 목록과 비밀번호를 함께 쓰려면 auth_mode = \"keys\")"
+            'auth_mode = "password" 에서는 authorized_keys 를 쓰지 않아요 '
+            '(허용 키 목록과 비밀번호를 함께 쓰려면 auth_mode = "keys")'
         )
     return settings
 

@@ -347,7 +347,9 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
     app._capture_stdout = _STRAY_OUTPUT  # type: ignore[assignment]
     app._capture_stderr = _STRAY_OUTPUT  # type: ignore[assignment]
     app.error_console = Console(
-        file=cast(IO[str], _LogStream(logging.getLogger("seotda.app"), logging.ERROR, per_write=True)),
+        file=cast(
+            IO[str], _LogStream(logging.getLogger("seotda.app"), logging.ERROR, per_write=True)
+        ),
         width=120,
         color_system=None,
         markup=False,

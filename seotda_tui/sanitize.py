@@ -148,7 +148,9 @@ def validate_nickname(name: str) -> str:
     if any(ch in _MARKUP_CHARS for ch in name):
         raise ValueError("닉네임에 [ ] \\ 문자는 쓸 수 없어요.")
     if is_bot_nickname(name):
-        raise ValueError("'봇' 다음에 숫자가 오는 닉네임은 봇 전용이에요. 다른 닉네임을 골라 주세요.")
+        raise ValueError(
+            "'봇' 다음에 숫자가 오는 닉네임은 봇 전용이에요. 다른 닉네임을 골라 주세요."
+        )
     width = cell_len(name)
     if width == 0:
         raise ValueError("닉네임이 화면에 보이지 않아요. 다른 닉네임을 골라 주세요.")

@@ -148,8 +148,14 @@ class ServerState:
         """Count a failed login; True if the address has just been jailed."""
         log_event(log, "auth_failed", ip=ip, user=user, method=method)
         if self.jail.failure(ip):
-            log_event(log, "jailed", level=logging.WARNING, ip=ip,
-                      failures=self.settings.auth_failures, seconds=self.settings.auth_jail_seconds)
+            log_event(
+                log,
+                "jailed",
+                level=logging.WARNING,
+                ip=ip,
+                failures=self.settings.auth_failures,
+                seconds=self.settings.auth_jail_seconds,
+            )
             return True
         return False
 
@@ -169,8 +175,13 @@ _ASYNCSSH_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 # Refused by our own callbacks (and logged there), or routine for OpenSSH clients.
 _NOT_REPORTED = {
-    "session", "direct-tcpip", "direct-streamlocal@openssh.com", "tun@openssh.com",
-    "no-more-sessions@openssh.com", "keepalive@openssh.com", "hostkeys-00@openssh.com",
+    "session",
+    "direct-tcpip",
+    "direct-streamlocal@openssh.com",
+    "tun@openssh.com",
+    "no-more-sessions@openssh.com",
+    "keepalive@openssh.com",
+    "hostkeys-00@openssh.com",
 }
 
 
@@ -183,8 +194,9 @@ class _AsyncsshBridge(logging.Handler):
         try:
             text = record.getMessage()
             if record.levelno >= logging.WARNING:
-                logging.getLogger("seotda.ssh").log(record.levelno, "%s", text,
-                                                    exc_info=record.exc_info)
+                logging.getLogger("seotda.ssh").log(
+                    record.levelno, "%s", text, exc_info=record.exc_info
+                )
                 return
             for pattern, reason in _ASYNCSSH_REFUSALS:
                 match = pattern.search(text)
@@ -295,8 +307,9 @@ class _PlayerConnection(asyncssh.SSHServer):
             reason, banner = self._refusal
             if self._conn is not None:
                 self._conn.send_auth_banner(banner + "\n")
-            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                                           DISCONNECT_REASONS[reason])
+            raise asyncssh.DisconnectError(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS, DISCONNECT_REASONS[reason]
+            )
         return True  # always ask, so a client that has a key offers it
 
     def public_key_auth_supported(self) -> bool:
@@ -343,10 +356,17 @@ class _PlayerConnection(asyncssh.SSHServer):
             return False
         await asyncio.sleep(_AUTH_FAIL_DELAY)
         if self._failures >= _MAX_PASSWORD_FAILURES and self._conn is not None:
-            log_event(log, "refused", reason="password_guessing", ip=self.peer_ip,
-                      user=self.username, failures=self._failures)
-            self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                                  "Too many wrong passwords")
+            log_event(
+                log,
+                "refused",
+                reason="password_guessing",
+                ip=self.peer_ip,
+                user=self.username,
+                failures=self._failures,
+            )
+            self._conn.disconnect(
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "Too many wrong passwords"
+            )
         return False
 
     def _failed(self, method: str) -> bool:
@@ -369,8 +389,11 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._refused("second_session")
             return False
         self._session = GameSession(
-            self._state, self.username or str(self._conn.get_extra_info("username") or ""),
-            self._key_fp, self.peer_ip, client_version=self.client_version,
+            self._state,
+            self.username or str(self._conn.get_extra_info("username") or ""),
+            self._key_fp,
+            self.peer_ip,
+            client_version=self.client_version,
         )
         return self._session
 
@@ -467,8 +490,9 @@ class ServerHandle:
         for conn in conns:
             conn.close()
         if conns:
-            await asyncio.wait([asyncio.ensure_future(c.wait_closed()) for c in conns],
-                               timeout=max(0.5, left(3.0)))
+            await asyncio.wait(
+                [asyncio.ensure_future(c.wait_closed()) for c in conns], timeout=max(0.5, left(3.0))
+            )
         if state.tasks:
             await asyncio.wait(list(state.tasks), timeout=max(0.5, left(3.0)))
         try:
@@ -487,8 +511,9 @@ async def start_server(config: ServerConfig) -> ServerHandle:
     store = NicknameStore(settings.data_dir)
     try:
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
-        state = ServerState(policy=policy, app_factory=config.app_factory,
-                            settings=settings, clock=config.clock)
+        state = ServerState(
+            policy=policy, app_factory=config.app_factory, settings=settings, clock=config.clock
+        )
         acceptor = await asyncssh.create_server(
             lambda: _PlayerConnection(state),
             settings.host,
@@ -509,7 +534,11 @@ async def start_server(config: ServerConfig) -> ServerHandle:
     handle = ServerHandle(acceptor.get_port(), fingerprint(host_key), state, acceptor, store)
     mode = settings.auth_mode if settings.password or settings.authorized_keys else "open"
     log_event(
-        log, "listening", addr=f"{settings.host}:{handle.port}", auth=mode,
-        fingerprint=handle.fingerprint, max_sessions=settings.max_sessions,
+        log,
+        "listening",
+        addr=f"{settings.host}:{handle.port}",
+        auth=mode,
+        fingerprint=handle.fingerprint,
+        max_sessions=settings.max_sessions,
     )
     return handle

@@ -230,13 +230,25 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         # The command itself is not logged: it may contain anything, secrets included.
-        log_event(log, "refused", reason="exec", user=self._username, ip=self._peer_ip,
-                  command_length=len(command))
+        log_event(
+            log,
+            "refused",
+            reason="exec",
+            user=self._username,
+            ip=self._peer_ip,
+            command_length=len(command),
+        )
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log_event(log, "refused", reason="subsystem", what=subsystem[:64], user=self._username,
-                  ip=self._peer_ip)
+        log_event(
+            log,
+            "refused",
+            reason="subsystem",
+            what=subsystem[:64],
+            user=self._username,
+            ip=self._peer_ip,
+        )
         return False
 
     def session_started(self) -> None:
@@ -252,8 +264,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         data = self._input.admit(data)
         if self._input.dropped and not self._input_logged:
             self._input_logged = True
-            log_event(log, "input_throttled", level=logging.WARNING, user=self._username,
-                      ip=self._peer_ip, rate=self._state.settings.input_rate)
+            log_event(
+                log,
+                "input_throttled",
+                level=logging.WARNING,
+                user=self._username,
+                ip=self._peer_ip,
+                rate=self._state.settings.input_rate,
+            )
         if not data:
             return
         if self._prompt is not None:
@@ -294,8 +312,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             await asyncio.wait_for(self._done.wait(), timeout)
         except TimeoutError:
-            log_event(log, "kick_timeout", level=logging.WARNING, user=self._username,
-                      ip=self._peer_ip, reason=str(reason))
+            log_event(
+                log,
+                "kick_timeout",
+                level=logging.WARNING,
+                user=self._username,
+                ip=self._peer_ip,
+                reason=str(reason),
+            )
             if self._chan is not None:
                 self._chan.abort()
 
@@ -360,8 +384,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.notify(IDLE_WARNING.format(left=_duration_text(left)), timeout=left)
             self._schedule_idle(self._idle_timeout)
             return
-        log_event(log, "idle_timeout", user=self._username, ip=self._peer_ip,
-                  idle=round(idle_for, 1))
+        log_event(
+            log, "idle_timeout", user=self._username, ip=self._peer_ip, idle=round(idle_for, 1)
+        )
         self._end(DisconnectReason.IDLE)
 
     def _write(self, data: bytes) -> None:
@@ -369,8 +394,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self._closed or chan is None or chan.is_closing():
             return
         if chan.get_write_buffer_size() > MAX_PENDING_OUTPUT:
-            log_event(log, "output_stalled", level=logging.WARNING, user=self._username,
-                      ip=self._peer_ip, pending=chan.get_write_buffer_size())
+            log_event(
+                log,
+                "output_stalled",
+                level=logging.WARNING,
+                user=self._username,
+                ip=self._peer_ip,
+                pending=chan.get_write_buffer_size(),
+            )
             self._closed = True
             self._end(DisconnectReason.CLIENT_LEFT)
             chan.abort()
@@ -398,8 +429,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if ctx is not None:
                 status = await self._play(ctx)
         except Exception:
-            log_event(log, "session_error", level=logging.ERROR, exc_info=True,
-                      user=self._username, ip=self._peer_ip)
+            log_event(
+                log,
+                "session_error",
+                level=logging.ERROR,
+                exc_info=True,
+                user=self._username,
+                ip=self._peer_ip,
+            )
             self._end(DisconnectReason.APP_CRASHED)
         finally:
             if self.identity is not None:
@@ -486,9 +523,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         width, height = self._link.size
         started = time.monotonic()
         log_event(
-            log, "connect", user=ctx.identity.nickname, ip=self._peer_ip,
-            key=ctx.identity.key_fingerprint, term=ctx.term_type, size=f"{width}x{height}",
-            color=ctx.color_system or "none", client=self._client_version,
+            log,
+            "connect",
+            user=ctx.identity.nickname,
+            ip=self._peer_ip,
+            key=ctx.identity.key_fingerprint,
+            term=ctx.term_type,
+            size=f"{width}x{height}",
+            color=ctx.color_system or "none",
+            client=self._client_version,
         )
         self._start_idle_timer()
         raised = True
@@ -504,7 +547,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if self._input.dropped:
                 fields["dropped_input"] = self._input.dropped
             log_event(
-                log, "disconnect", user=ctx.identity.nickname, ip=self._peer_ip,
-                reason=str(self._reason), duration=round(time.monotonic() - started, 1), **fields,
+                log,
+                "disconnect",
+                user=ctx.identity.nickname,
+                ip=self._peer_ip,
+                reason=str(self._reason),
+                duration=round(time.monotonic() - started, 1),
+                **fields,
             )
         return 1 if crashed else 0

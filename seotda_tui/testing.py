@@ -92,8 +92,10 @@ class _Rig:
 
     def _plan(self, hand: Any) -> dict[str, list[int]] | None:
         key = (hand.hand_no, hand.rematch_no)
-        if key not in self.plans and None in self.plans and not any(
-            rp.hand for rp in hand.players.values()
+        if (
+            key not in self.plans
+            and None in self.plans
+            and not any(rp.hand for rp in hand.players.values())
         ):
             self.plans[key] = self.plans.pop(None)  # "the next match" starts now
         return self.plans.get(key)
@@ -190,7 +192,9 @@ class Table:
         if start:
             manager.start(room.id, players[0])
         factory = make_app_factory(manager, chat=hub, clock=clock.time)
-        apps = {nick: factory(SimpleNamespace(nickname=nick), None) for nick in [*players, *spectators]}
+        apps = {
+            nick: factory(SimpleNamespace(nickname=nick), None) for nick in [*players, *spectators]
+        }
         table = cls(manager, clock, hub, room.id, apps, {})
         if start and deal:
             table.rig(deal)
@@ -316,4 +320,3 @@ class Table:
             else:
                 self.manager.act(self.room_id, nick, {"type": kinds[0], "accept": False})
         raise AssertionError("the game never got there")
-

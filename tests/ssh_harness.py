@@ -28,10 +28,10 @@ from typing import Any
 
 import asyncssh
 import pyte
-from wcwidth import wcwidth
 from textual.app import App, ComposeResult
 from textual.events import Key, Resize
 from textual.widgets import Static
+from wcwidth import wcwidth
 
 from seotda_tui.auth import Identity
 from seotda_tui.config import load_settings
@@ -158,7 +158,9 @@ class SSHClient:
         deadline = loop.time() + timeout
         while not check():
             if loop.time() > deadline:
-                raise AssertionError(f"{what} 이(가) {timeout}초 안에 나오지 않았어요. 화면:\n{self.text}")
+                raise AssertionError(
+                    f"{what} 이(가) {timeout}초 안에 나오지 않았어요. 화면:\n{self.text}"
+                )
             await asyncio.sleep(0.02)
 
     async def wait_for(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -218,10 +220,15 @@ class SSHHarness:
         flags = dict(self.overrides)
         extra = {"clock": flags.pop("clock")} if "clock" in flags else {}
         flags.setdefault("shutdown_notice", 0.0)
-        settings = load_settings(flags={
-            "host": "127.0.0.1", "port": 0, "hostkey_dir": self.hostkey_dir,
-            "data_dir": self.data_dir, **flags,
-        })
+        settings = load_settings(
+            flags={
+                "host": "127.0.0.1",
+                "port": 0,
+                "hostkey_dir": self.hostkey_dir,
+                "data_dir": self.data_dir,
+                **flags,
+            }
+        )
         config = ServerConfig(app_factory=self.app_factory, settings=settings, **extra)
         self.handle = await start_server(config)
         return self.handle
@@ -254,8 +261,9 @@ class SSHHarness:
         env: Mapping[str, str] | None = None,
     ) -> AsyncIterator[SSHClient]:
         """Log in as ``username`` and open a shell (with a PTY unless term_type is None)."""
-        async with connect(self.port, username, key=key, password=password, term_type=term_type,
-                           size=size, env=env) as client:
+        async with connect(
+            self.port, username, key=key, password=password, term_type=term_type, size=size, env=env
+        ) as client:
             yield client
 
 
@@ -310,9 +318,15 @@ async def attempt(
     try:
         conn, _ = await asyncio.wait_for(
             asyncssh.create_connection(
-                lambda: auth, host, port, username=username,
-                client_keys=[key] if key is not None else None, agent_path=None,
-                known_hosts=None, config=None, **options,
+                lambda: auth,
+                host,
+                port,
+                username=username,
+                client_keys=[key] if key is not None else None,
+                agent_path=None,
+                known_hosts=None,
+                config=None,
+                **options,
             ),
             timeout,
         )

@@ -210,7 +210,10 @@ async def test_three_card_choose_and_spectator() -> None:
     m.start(room.id, "영희")
     async with AsyncExitStack() as stack:
         apps = {nick: app_for(m, nick) for nick in ("영희", "철수", "구경꾼")}
-        pilots = {nick: await stack.enter_async_context(app.run_test(size=SIZE)) for nick, app in apps.items()}
+        pilots = {
+            nick: await stack.enter_async_context(app.run_test(size=SIZE))
+            for nick, app in apps.items()
+        }
         await settle(*pilots.values())
         # the spectator watches from the lobby with "w"
         await pilots["구경꾼"].press("w")
@@ -412,19 +415,36 @@ async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
         assert isinstance(screen, TableScreen) and screen.latest is not None
         base = screen.latest
         cases = [
-            ("rejoin", [{"type": "rejoin", "accept": True, "amount": 40},
-                        {"type": "rejoin", "accept": False, "amount": 0}],
-             "y 재참가 (+40)", "y", {"type": "rejoin", "accept": True}),
-            ("rebuy", [{"type": "rebuy", "accept": True, "amount": 0},
-                       {"type": "rebuy", "accept": False, "amount": 0}],
-             "n 그만하기", "n", {"type": "rebuy", "accept": False}),
+            (
+                "rejoin",
+                [
+                    {"type": "rejoin", "accept": True, "amount": 40},
+                    {"type": "rejoin", "accept": False, "amount": 0},
+                ],
+                "y 재참가 (+40)",
+                "y",
+                {"type": "rejoin", "accept": True},
+            ),
+            (
+                "rebuy",
+                [
+                    {"type": "rebuy", "accept": True, "amount": 0},
+                    {"type": "rebuy", "accept": False, "amount": 0},
+                ],
+                "n 그만하기",
+                "n",
+                {"type": "rebuy", "accept": False},
+            ),
             ("handEnd", [{"type": "ready", "amount": 0}], "Space 준비", "space", {"type": "ready"}),
         ]
         for phase, legal, label, key, expected in cases:
             view = dict(base.view or {})
-            view.update(legalActions=legal, handPhase="rejoin" if phase == "rejoin" else "handEnd",
-                        phase="rebuy" if phase == "rebuy" else "playing",
-                        pending={"phase": phase, "players": ["영희"], "seconds": 15})
+            view.update(
+                legalActions=legal,
+                handPhase="rejoin" if phase == "rejoin" else "handEnd",
+                phase="rebuy" if phase == "rebuy" else "playing",
+                pending={"phase": phase, "players": ["영희"], "seconds": 15},
+            )
             screen.post_message(Pushed(dataclasses.replace(base, view=view, events=())))
             await settle(pilot)
             assert label in screen_text(app), screen_text(app)
@@ -506,13 +526,29 @@ def test_korean_object_particle() -> None:
     from seotda_tui.widgets.texts import object_particle
 
     assert [object_particle(w) for w in ("삥", "콜", "체크", "따당", "하프", "풀")] == [
-        "삥을", "콜을", "체크를", "따당을", "하프를", "풀을",
+        "삥을",
+        "콜을",
+        "체크를",
+        "따당을",
+        "하프를",
+        "풀을",
     ]
 
 
 async def test_ten_seats_fit_80x24() -> None:
     m = manager()
-    names = ["영희", "철수", "민수", "지영", "가나다라마바사아", "bob", "carol", "dave", "eve", "frank"]
+    names = [
+        "영희",
+        "철수",
+        "민수",
+        "지영",
+        "가나다라마바사아",
+        "bob",
+        "carol",
+        "dave",
+        "eve",
+        "frank",
+    ]
     room = m.create_room(names[0], "열 명", {})
     for nick in names[1:]:
         m.join(room.id, nick)

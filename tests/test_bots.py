@@ -62,7 +62,9 @@ def test_bot_decision_depends_only_on_its_own_view() -> None:
         hand.players["y"].hand = others[2:4]
         assert game.view("me") == twin.view("me")
         for level in LEVELS:
-            assert decide(level, game.view("me"), options, 1) == decide(level, twin.view("me"), options, 1)
+            assert decide(level, game.view("me"), options, 1) == decide(
+                level, twin.view("me"), options, 1
+            )
 
 
 def test_strong_bot_picks_the_best_pair_in_three_card_mode() -> None:
@@ -80,5 +82,9 @@ def test_strong_bot_picks_the_best_pair_in_three_card_mode() -> None:
 def test_equity_orders_hands_sensibly() -> None:
     options = Options()
     assert hand_equity([4, 14], options) > 0.99  # 38광땡
-    assert hand_equity([18, 19], options) > hand_equity([1, 3], options) > hand_equity([11, 15], options)
+    assert (
+        hand_equity([18, 19], options)
+        > hand_equity([1, 3], options)
+        > hand_equity([11, 15], options)
+    )
     assert 0.0 < hand_equity([19], options) < 1.0

@@ -40,12 +40,15 @@ def kind_word(card: Card) -> str:
 
 @pytest.mark.parametrize("color_system", COLOR_SYSTEMS)
 @pytest.mark.parametrize(("size", "style"), COMBOS)
-def test_every_line_has_the_declared_cell_width(size: str, style: str, color_system: str | None) -> None:
+def test_every_line_has_the_declared_cell_width(
+    size: str, style: str, color_system: str | None
+) -> None:
     width, height = card_dimensions(size, style)
     for card in CARDS:
         for selected, dimmed in itertools.product((False, True), repeat=2):
-            lines = plain_lines(card, size, style, color_system=color_system,
-                                selected=selected, dimmed=dimmed)
+            lines = plain_lines(
+                card, size, style, color_system=color_system, selected=selected, dimmed=dimmed
+            )
             assert len(lines) == height, (card, size, style)
             assert {cell_len(line) for line in lines} == {width}, (card, size, style, lines)
 
@@ -74,8 +77,11 @@ def test_each_card_shows_month_number_and_kind_as_text(size: str, style: str) ->
         text = "\n".join(plain_lines(card, size, style))
         assert str(card.month) in text
         if style == "ascii":
-            kind = "plain" if card.kind == "normal" and card.month == 8 else (
-                "ribbon" if card.kind == "normal" else card.kind)
+            kind = (
+                "plain"
+                if card.kind == "normal" and card.month == 8
+                else ("ribbon" if card.kind == "normal" else card.kind)
+            )
             assert ASCII_CODES[kind] in text, (card, text)
         elif size == "large":
             assert card.label in text, (card, text)

@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "deploy" / "seotda.toml.example"
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str, env: dict[str, str] | None = None
-             ) -> tuple[int, str, str]:
+def run_main(
+    capsys: pytest.CaptureFixture[str], *argv: str, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     code = cli.main(list(argv), environ=env or {})
     out, err = capsys.readouterr()
     return code, out, err
@@ -35,20 +36,40 @@ def test_every_setting_has_a_flag() -> None:
     dests = {action.dest for action in parser._actions}
     assert {key.name for key in KEYS} <= dests
     options = {opt for action in parser._actions for opt in action.option_strings}
-    assert {"--config", "--check-config", "--host", "--port", "--hostkey-dir", "--data-dir",
-            "--password", "--authorized-keys", "--reconnect-grace", "--max-sessions"} <= options
+    assert {
+        "--config",
+        "--check-config",
+        "--host",
+        "--port",
+        "--hostkey-dir",
+        "--data-dir",
+        "--password",
+        "--authorized-keys",
+        "--reconnect-grace",
+        "--max-sessions",
+    } <= options
 
 
 def test_check_config_prints_the_effective_settings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "seotda.toml"
-    path.write_text('[server]\nport = 1111\n[limits]\nmax_sessions = 50\nidle_timeout = 60\n'
-                    '[room_defaults]\ncardMode = "three"\n')
+    path.write_text(
+        "[server]\nport = 1111\n[limits]\nmax_sessions = 50\nidle_timeout = 60\n"
+        '[room_defaults]\ncardMode = "three"\n'
+    )
     env = {"SEOTDA_PORT": "3333", "SEOTDA_MAX_SESSIONS": "70", "SEOTDA_PASSWORD": "hunter2"}
-    code, out, err = run_main(capsys, "--config", str(path), "--check-config",
-                              "--max-sessions", "90", "--hostkey-dir", str(tmp_path / "hk"),
-                              env=env)
+    code, out, err = run_main(
+        capsys,
+        "--config",
+        str(path),
+        "--check-config",
+        "--max-sessions",
+        "90",
+        "--hostkey-dir",
+        str(tmp_path / "hk"),
+        env=env,
+    )
     assert (code, err) == (0, "")
     assert "port = 3333" in out  # env over file
     assert "max_sessions = 90" in out  # flag over env
@@ -95,8 +116,9 @@ def test_a_secret_the_mode_would_ignore_is_an_error() -> None:
     assert both.auth_mode == "keys"  # a key list plus a password for keyless players
 
 
-def test_open_host_key_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                        ) -> None:
+def test_open_host_key_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     keys = tmp_path / "hk"
     keys.mkdir(mode=0o700)
     (keys / HOST_KEY_NAME).write_text("not really a key")
@@ -134,21 +156,36 @@ def test_main_hands_the_settings_to_the_server(
     monkeypatch.setattr(cli, "build_app_factory", fake_factory)
     monkeypatch.setattr(cli, "serve", fake_serve)
     monkeypatch.setenv("SEOTDA_MAX_SESSIONS", "1")  # must be ignored: environ={} below
-    code = cli.main(["--max-sessions-per-ip", "3", "--idle-timeout", "90",
-                     "--hostkey-dir", str(tmp_path / "hk"), "--log-format", "json"],
-                    environ={"SEOTDA_CONNECT_BURST": "4", "SEOTDA_RECONNECT_GRACE": "15"})
+    code = cli.main(
+        [
+            "--max-sessions-per-ip",
+            "3",
+            "--idle-timeout",
+            "90",
+            "--hostkey-dir",
+            str(tmp_path / "hk"),
+            "--log-format",
+            "json",
+        ],
+        environ={"SEOTDA_CONNECT_BURST": "4", "SEOTDA_RECONNECT_GRACE": "15"},
+    )
     assert code == 0
     settings = seen["config"].settings
     assert seen["factory_settings"] is settings
     assert (settings.max_sessions, settings.max_sessions_per_ip) == (200, 3)
-    assert (settings.idle_timeout, settings.connect_burst, settings.reconnect_grace) == (90.0, 4, 15.0)
+    assert (settings.idle_timeout, settings.connect_burst, settings.reconnect_grace) == (
+        90.0,
+        4,
+        15.0,
+    )
     assert settings.log_format == "json"
 
 
 def test_the_example_file_lists_every_setting_with_its_default() -> None:
     data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
-    listed = {name for section, table in data.items() if section != "room_defaults"
-              for name in table}
+    listed = {
+        name for section, table in data.items() if section != "room_defaults" for name in table
+    }
     assert listed == {key.name for key in KEYS}
     for key in KEYS:
         assert key.name in data[key.section], key.name
@@ -160,21 +197,31 @@ def test_installed_entry_point_checks_config(tmp_path: Path) -> None:
     env["SEOTDA_MAX_SESSIONS"] = "12"
     done = subprocess.run(
         [sys.executable, "-m", "seotda_tui", "--config", str(EXAMPLE), "--check-config"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert done.returncode == 0, done.stderr
     assert "max_sessions = 12" in done.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "seotda_tui", "--check-config", "--port", "-1"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert bad.returncode == 2 and "--port" in bad.stderr
 
 
 def test_the_room_manager_and_apps_get_their_settings(tmp_path: Path) -> None:
     path = tmp_path / "seotda.toml"
-    path.write_text('[server]\nmotd = "금요일 밤 9시"\n[limits]\nreconnect_grace = 15\n'
-                    '[room_defaults]\ncardMode = "three"\n')
+    path.write_text(
+        '[server]\nmotd = "금요일 밤 9시"\n[limits]\nreconnect_grace = 15\n'
+        '[room_defaults]\ncardMode = "three"\n'
+    )
     settings = load_settings(path, flags={"data_dir": tmp_path / "data"})
     factory, cleanup = cli.build_app_factory(settings)
     manager = cleanup.__self__  # type: ignore[attr-defined]  # the RoomManager's close()

@@ -88,8 +88,9 @@ async def running(
 ) -> AsyncIterator[asyncio.Task[None]]:
     prepare_app(app, term.link, color)
     task = asyncio.create_task(run_app(app, term.link))
-    await until(lambda: app.is_running and term.link.driver is not None
-                and term.link.driver.input_enabled)
+    await until(
+        lambda: app.is_running and term.link.driver is not None and term.link.driver.input_enabled
+    )
     try:
         yield task
     finally:

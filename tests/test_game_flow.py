@@ -9,7 +9,23 @@ from engine import Game, Options
 from .gamekit import act, leaks, must_fail, rig
 
 # Card ids: (month-1)*2 + (0 if special else 1)
-G1, T1, T2, G3, T3, Y4, T4, T5, T6, Y7, G8, N8, Y9, T9, T10 = 0, 1, 3, 4, 5, 6, 7, 9, 11, 12, 14, 15, 16, 17, 19
+G1, T1, T2, G3, T3, Y4, T4, T5, T6, Y7, G8, N8, Y9, T9, T10 = (
+    0,
+    1,
+    3,
+    4,
+    5,
+    6,
+    7,
+    9,
+    11,
+    12,
+    14,
+    15,
+    16,
+    17,
+    19,
+)
 Y2, Y6, Y10 = 2, 10, 18
 
 
@@ -28,7 +44,9 @@ def set_stacks(game: Game, stacks: dict[str, int]) -> None:
         seats[pid].stack_at_hand_start = stack + game.state.hand.players[pid].committed_total
     rest = [s for s in game.state.seats if s.id not in stacks]
     rest[0].stack += before - sum(s.stack for s in game.state.seats)
-    rest[0].stack_at_hand_start = rest[0].stack + game.state.hand.players[rest[0].id].committed_total
+    rest[0].stack_at_hand_start = (
+        rest[0].stack + game.state.hand.players[rest[0].id].committed_total
+    )
 
 
 def stack(game: Game, pid: str) -> int:
@@ -166,7 +184,11 @@ def test_fold_ended_hand_reveals_no_cards() -> None:
     events = act(game, b, "die")
     assert game.state.hand.showdown is None
     secret = set(game.state.hand.players[a].hand)
-    assert not leaks(events, secret) and not leaks(game.view(b), secret) and not leaks(game.view(None), secret)
+    assert (
+        not leaks(events, secret)
+        and not leaks(game.view(b), secret)
+        and not leaks(game.view(None), secret)
+    )
     assert stack(game, a) == 1010
 
 
@@ -443,7 +465,10 @@ def test_last_standing_ranks_simultaneous_busts_by_chips_at_hand_start() -> None
     assert game.state.hand.phase == "handEnd"
     game.timeout()
     assert game.finished
-    ranking = {r["playerId"]: (r["rank"], r["score"], r["eliminatedAtHand"]) for r in game.result()["ranking"]}
+    ranking = {
+        r["playerId"]: (r["rank"], r["score"], r["eliminatedAtHand"])
+        for r in game.result()["ranking"]
+    }
     assert ranking == {a: (1, 3, None), b: (2, 2, 1), c: (3, 1, 1)}
 
 
@@ -465,7 +490,9 @@ def test_school_up_doubles_every_n_hands_up_to_a_fifth_of_starting_chips() -> No
     while not game.finished and game.state.hands_played < 16:
         seen[game.state.hand.hand_no] = game.state.base_unit
         game.timeout()
-    assert seen[1] == 50 and seen[5] == 50 and seen[6] == 100 and seen[11] == 200 and seen[16] == 200
+    assert (
+        seen[1] == 50 and seen[5] == 50 and seen[6] == 100 and seen[11] == 200 and seen[16] == 200
+    )
 
 
 def test_dealer_rules_winner_and_rotate() -> None:
@@ -583,7 +610,13 @@ def test_view_shows_public_table_and_only_own_cards() -> None:
     view = game.view(b)
     assert view["actor"] == b and view["pot"] == 40 and view["currentBet"] == 10
     assert view["pending"] == {"phase": "betting", "players": [b], "seconds": 20}
-    assert [x["type"] for x in view["legalActions"]] == ["die", "call", "ddadang", "quarter", "half"]
+    assert [x["type"] for x in view["legalActions"]] == [
+        "die",
+        "call",
+        "ddadang",
+        "quarter",
+        "half",
+    ]
     seats = {s["id"]: s for s in view["seats"]}
     assert seats[a]["lastAction"] == {"type": "ping", "amount": 10} and seats[a]["bet"] == 10
     assert seats[a]["cards"] == [{"hidden": True}] and seats[a]["dealer"]
@@ -667,4 +700,6 @@ def test_limited_rebuys_run_out_then_the_player_is_eliminated() -> None:
     act(game, b, "rebuy", accept=True)
     bust(b)
     seat_b = next(s for s in game.state.seats if s.id == b)
-    assert game.pending()["phase"] != "rebuy" and seat_b.status == "eliminated" and seat_b.rebuys == 1
+    assert (
+        game.pending()["phase"] != "rebuy" and seat_b.status == "eliminated" and seat_b.rebuys == 1
+    )

@@ -47,7 +47,11 @@ def _play(seed: int, check_every: int) -> None:
                 events_seen += events
         if rng.random() < 0.01:
             pid = rng.choice(ids)
-            kind = rng.choice(["disconnect", "reconnect", "leave"] if rng.random() < 0.2 else ["disconnect", "reconnect"])
+            kind = rng.choice(
+                ["disconnect", "reconnect", "leave"]
+                if rng.random() < 0.2
+                else ["disconnect", "reconnect"]
+            )
             try:
                 events_seen += game.apply(pid, {"type": kind})
                 log.append((pid, {"type": kind}))

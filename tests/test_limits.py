@@ -224,7 +224,10 @@ async def test_unlisted_keys_count_towards_the_jail(tmp_path: Path) -> None:
     allow = tmp_path / "allowed_keys"
     allow.write_text(keys_text([listed]))
     settings = {
-        "authorized_keys": allow, "auth_failures": 2, "auth_jail_seconds": 60, "clock": clock,
+        "authorized_keys": allow,
+        "auth_failures": 2,
+        "auth_jail_seconds": 60,
+        "clock": clock,
     }
     async with ssh_server(tmp_path, apps, **settings) as server:
         for _ in range(2):

@@ -34,15 +34,30 @@ def _record(logger: logging.Logger, formatter: logging.Formatter, emit) -> str: 
 
 def test_kv_lines_are_one_line_and_escape_hostile_values() -> None:
     log = logging.getLogger("test.kv")
-    out = _record(log, KeyValueFormatter(), lambda: log_event(
-        log, "refused", reason="nickname", user='evil\x1b[2J\n ts=forged "x"', ip="10.0.0.1",
-        n=3, ratio=0.25, key=None, ok=True, empty="",
-    ))
+    out = _record(
+        log,
+        KeyValueFormatter(),
+        lambda: log_event(
+            log,
+            "refused",
+            reason="nickname",
+            user='evil\x1b[2J\n ts=forged "x"',
+            ip="10.0.0.1",
+            n=3,
+            ratio=0.25,
+            key=None,
+            ok=True,
+            empty="",
+        ),
+    )
     assert out.count("\n") == 1
     line = out.rstrip("\n")
-    assert re.match(r"ts=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z level=info logger=test\.kv "
-                    r"event=refused reason=nickname ", line)
-    assert '\x1b' not in line and 'user="evil\\u001b[2J\\n ts=forged \\"x\\""' in line
+    assert re.match(
+        r"ts=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z level=info logger=test\.kv "
+        r"event=refused reason=nickname ",
+        line,
+    )
+    assert "\x1b" not in line and 'user="evil\\u001b[2J\\n ts=forged \\"x\\""' in line
     assert 'ip=10.0.0.1 n=3 ratio=0.25 key=none ok=true empty=""' in line
 
 
@@ -66,10 +81,19 @@ def test_kv_keeps_korean_and_puts_tracebacks_in_one_field() -> None:
 
 def test_json_lines_parse_and_escape_c1_controls() -> None:
     log = logging.getLogger("test.json")
-    out = _record(log, JsonFormatter(), lambda: log_event(
-        log, "connect", user="철수\x9b31m", size="80x24", level=logging.WARNING, n=1,
-        path=Path("/x"),
-    ))
+    out = _record(
+        log,
+        JsonFormatter(),
+        lambda: log_event(
+            log,
+            "connect",
+            user="철수\x9b31m",
+            size="80x24",
+            level=logging.WARNING,
+            n=1,
+            path=Path("/x"),
+        ),
+    )
     assert "\x9b" not in out
     data = json.loads(out)
     assert data["event"] == "connect" and data["level"] == "warning" and data["n"] == 1
@@ -143,7 +167,7 @@ async def test_passwords_never_reach_the_log(tmp_path: Path, captured: io.String
     for secret in ("s3cret-pw", "wrong-guess-77", "typed-wrong-88"):
         assert secret not in text
     assert len(events(captured, "auth_failed")) == 3  # kbdint, password, in-session
-    assert 'method=session-password' in text
+    assert "method=session-password" in text
 
 
 async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.StringIO) -> None:
@@ -157,16 +181,20 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
                         await conn.run("cat /etc/shadow")
                     else:
                         await conn.start_sftp_client()
-        conn = await open_connection(server.port, "alice", agent_forwarding=True,
-                                     agent_path=str(tmp_path / "agent.sock"))
+        conn = await open_connection(
+            server.port, "alice", agent_forwarding=True, agent_path=str(tmp_path / "agent.sock")
+        )
         try:
             with pytest.raises(asyncssh.ChannelOpenError):
                 await conn.open_connection("127.0.0.1", 25)
             with pytest.raises(asyncssh.ChannelListenError):
                 await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 25)
             chan, _ = await conn.create_session(
-                asyncssh.SSHClientSession, term_type="xterm", x11_forwarding="ignore_failure",
-                x11_display="127.0.0.1:0", x11_auth_path=str(tmp_path / "xauth"),
+                asyncssh.SSHClientSession,
+                term_type="xterm",
+                x11_forwarding="ignore_failure",
+                x11_display="127.0.0.1:0",
+                x11_auth_path=str(tmp_path / "xauth"),
             )
             assert not await chan._make_request(b"frobnicate")  # type: ignore[attr-defined]
             await conn._make_global_request(b"frob@example.com")  # type: ignore[attr-defined]
@@ -178,11 +206,21 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
             await conn.wait_closed()
         async with server.connect("bob", term_type=None) as c:
             await c.wait_closed()
-    reasons = [re.search(r"reason=(\S+)", line).group(1)  # type: ignore[union-attr]
-               for line in events(captured, "refused")]
+    reasons = [
+        re.search(r"reason=(\S+)", line).group(1)  # type: ignore[union-attr]
+        for line in events(captured, "refused")
+    ]
     assert set(reasons) == {  # (agent forwarding is asked for on every session channel)
-        "exec", "subsystem", "port_forwarding", "remote_forwarding", "agent_forwarding",
-        "x11_forwarding", "channel_request", "global_request", "second_session", "no_pty",
+        "exec",
+        "subsystem",
+        "port_forwarding",
+        "remote_forwarding",
+        "agent_forwarding",
+        "x11_forwarding",
+        "channel_request",
+        "global_request",
+        "second_session",
+        "no_pty",
     }
     text = captured.getvalue()
     assert "/etc/shadow" not in text  # exec commands are not logged, only their length

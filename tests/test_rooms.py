@@ -33,7 +33,9 @@ class Inbox:
         return [e for u in self.updates for e in u.events]
 
 
-def make(*nicks: str, grace: float = 60.0, **opts: Any) -> tuple[RoomManager, FakeClock, str, dict[str, Inbox]]:
+def make(
+    *nicks: str, grace: float = 60.0, **opts: Any
+) -> tuple[RoomManager, FakeClock, str, dict[str, Inbox]]:
     clock = FakeClock()
     manager = RoomManager(clock=clock, reconnect_grace=grace, seed_source=lambda: 1234)
     for nick in nicks:
@@ -196,7 +198,9 @@ def test_illegal_action_returns_korean_reason_and_changes_nothing() -> None:
     pushes = len(inboxes["a"].updates)
     other = "b" if actor(inboxes) == "a" else "a"
     assert manager.act(room_id, other, {"type": "check"}) == "지금은 내 차례가 아니에요"
-    assert manager.act(room_id, actor(inboxes), {"type": "call"}) == "맞출 금액이 없어요(체크 또는 삥)"
+    assert (
+        manager.act(room_id, actor(inboxes), {"type": "call"}) == "맞출 금액이 없어요(체크 또는 삥)"
+    )
     assert manager.act(room_id, actor(inboxes), {"type": "leave"}) == "그 행동은 직접 할 수 없어요"
     assert manager.act(room_id, "stranger", {"type": "check"}) == "이 게임의 참가자가 아니에요"
     assert game.state_hash() == before and len(inboxes["a"].updates) == pushes
@@ -210,9 +214,13 @@ def test_a_bet_is_pushed_to_the_other_player() -> None:
     assert manager.act(room_id, mover, {"type": "ping"}) is None
     seat = next(s for s in inboxes[other].view["seats"] if s["id"] == mover)
     assert seat["bet"] == 10 and seat["lastAction"] == {"type": "ping", "amount": 10}
-    assert {"type": "bet", "player": mover, "action": "ping", "amount": 10, "allIn": False} in inboxes[
-        other
-    ].last.events
+    assert {
+        "type": "bet",
+        "player": mover,
+        "action": "ping",
+        "amount": 10,
+        "allIn": False,
+    } in inboxes[other].last.events
     assert inboxes[other].view["actor"] == other
     assert [a["type"] for a in inboxes[other].view["legalActions"]][:2] == ["die", "call"]
 
@@ -328,9 +336,12 @@ def test_leaving_mid_game_tells_the_engine() -> None:
     assert {"type": "leave", "player": "a"} in inboxes["b"].events()
     room = manager.room(room_id)
     assert room.host in ("b", "c") and room.left == ("a",) and "a" not in room.players
-    assert inboxes["b"].view["seats"][[s["id"] for s in inboxes["b"].view["seats"]].index("a")][
-        "status"
-    ] == "left"
+    assert (
+        inboxes["b"].view["seats"][[s["id"] for s in inboxes["b"].view["seats"]].index("a")][
+            "status"
+        ]
+        == "left"
+    )
 
 
 def test_a_failing_subscriber_does_not_stop_the_others() -> None:

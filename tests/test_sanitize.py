@@ -19,7 +19,9 @@ from seotda_tui.sanitize import (
 )
 
 
-@pytest.mark.parametrize("name", ["철수", "영희99", "alice", "Bob_the-builder", "ㅋㅋ", "가" * 8, "é"])
+@pytest.mark.parametrize(
+    "name", ["철수", "영희99", "alice", "Bob_the-builder", "ㅋㅋ", "가" * 8, "é"]
+)
 def test_valid_nicknames_pass_unchanged(name: str) -> None:
     assert validate_nickname(name) == unicodedata.normalize("NFC", name)
 

@@ -38,7 +38,9 @@ async def test_players_see_the_notice_in_the_app_then_a_goodbye(tmp_path: Path) 
                 # the goodbye comes after the app left the alternate screen
                 assert out.rindex(NOTICE) > out.rindex("\x1b[?1049l")
                 assert client.exit_status == 1
-            assert [app.disconnects for app in apps.apps] == [[DisconnectReason.SERVER_SHUTDOWN]] * 2
+            assert [app.disconnects for app in apps.apps] == [
+                [DisconnectReason.SERVER_SHUTDOWN]
+            ] * 2
     finally:
         await server.stop()
 
@@ -46,11 +48,24 @@ async def test_players_see_the_notice_in_the_app_then_a_goodbye(tmp_path: Path) 
 async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "seotda_tui", "--host", "127.0.0.1", "--port", "0",
-        "--hostkey-dir", str(tmp_path / "hostkeys"), "--data-dir", str(tmp_path / "data"),
-        "--shutdown-notice", "0.5",
-        cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "seotda_tui",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--hostkey-dir",
+        str(tmp_path / "hostkeys"),
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--shutdown-notice",
+        "0.5",
+        cwd=ROOT,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
     )
     assert proc.stderr is not None
     lines: list[str] = []

@@ -18,7 +18,12 @@ from seotda_tui.testing import Table
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("SEOTDA_UPDATE_SNAPSHOTS") == "1"
-DEAL = {"영희": ["3광", "7열"], "철수": ["9열", "9띠"], "민수": ["1띠", "2열"], "지영": ["5띠", "6띠"]}
+DEAL = {
+    "영희": ["3광", "7열"],
+    "철수": ["9열", "9띠"],
+    "민수": ["1띠", "2열"],
+    "지영": ["5띠", "6띠"],
+}
 
 
 def check(name: str, svg: str, text: str) -> None:

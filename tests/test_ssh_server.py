@@ -55,7 +55,9 @@ async def test_jamo_nickname_survives_saslprep(tmp_path: Path) -> None:
         async with server.connect("ㅋㅋ", key=mine) as c:
             await c.wait_for("안녕 ㅋㅋ")
             assert apps.latest("ㅋㅋ").identity.nickname == "ㅋㅋ"
-        with pytest.raises(asyncssh.PermissionDenied):  # bound: the other key fails at the key stage
+        with pytest.raises(
+            asyncssh.PermissionDenied
+        ):  # bound: the other key fails at the key stage
             await server.open_connection("ㅋㅋ", key=other, kbdint_auth=False, password_auth=False)
 
 
@@ -149,7 +151,9 @@ async def test_invalid_nickname_is_refused_in_korean(tmp_path: Path) -> None:
         assert apps.apps == []
 
 
-async def test_escape_in_nickname_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_escape_in_nickname_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """asyncssh's SASLprep already rejects control characters in user names at the
     protocol level (before our code runs, with its own English reason); with that
     switched off in this process, our own check still refuses, in Korean."""
@@ -311,7 +315,9 @@ async def test_server_shutdown_tells_every_player(tmp_path: Path) -> None:
             await a.wait_closed()
             await b.wait_closed()
             assert all("서버 점검으로 잠시 후 종료돼요" in c.output_text for c in (a, b))
-            assert [app.disconnects for app in apps.apps] == [[DisconnectReason.SERVER_SHUTDOWN]] * 2
+            assert [app.disconnects for app in apps.apps] == [
+                [DisconnectReason.SERVER_SHUTDOWN]
+            ] * 2
     finally:
         await server.stop()
 
@@ -361,8 +367,15 @@ async def test_endless_password_guessing_is_cut_off(tmp_path: Path) -> None:
         with pytest.raises((asyncssh.DisconnectError, asyncssh.ConnectionLost)):
             await asyncio.wait_for(
                 asyncssh.create_connection(
-                    Guesser, "127.0.0.1", server.port, username="alice", known_hosts=None,
-                    client_keys=None, agent_path=None, config=None, preferred_auth="password",
+                    Guesser,
+                    "127.0.0.1",
+                    server.port,
+                    username="alice",
+                    known_hosts=None,
+                    client_keys=None,
+                    agent_path=None,
+                    config=None,
+                    preferred_auth="password",
                 ),
                 10,
             )
@@ -375,9 +388,23 @@ async def test_endless_password_guessing_is_cut_off(tmp_path: Path) -> None:
 
 def _openssh(port: int, user: str, *extra: str, command: tuple[str, ...] = ()) -> list[str]:
     return [
-        "ssh", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
-        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-        "-o", "PubkeyAuthentication=no", "-o", "ConnectTimeout=5", *extra, f"{user}@127.0.0.1",
+        "ssh",
+        "-F",
+        "/dev/null",
+        "-p",
+        str(port),
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        "PubkeyAuthentication=no",
+        "-o",
+        "ConnectTimeout=5",
+        *extra,
+        f"{user}@127.0.0.1",
         *command,
     ]
 
@@ -385,8 +412,11 @@ def _openssh(port: int, user: str, *extra: str, command: tuple[str, ...] = ()) -
 async def _run_openssh(args: list[str], script: list[tuple[str, bytes]]) -> tuple[int, str, str]:
     """Run ssh; for each (text, keys): wait until text appeared in its output, then send keys."""
     proc = await asyncio.create_subprocess_exec(
-        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     seen = b""

@@ -101,7 +101,8 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
                     for card in shown["cards"]:
                         month = card["month"]
                         kind = {"gwang": "광", "yeol": "열"}.get(card["kind"]) or (
-                            "일" if month == 8 else "띠")
+                            "일" if month == 8 else "띠"
+                        )
                         await client.wait_for(f"{month}{kind}")
             if any(r["type"] != "rematch" for r in hand.results):
                 await client.wait_for("승리")

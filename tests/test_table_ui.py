@@ -211,7 +211,18 @@ async def test_help_from_the_lobby_has_the_rules_and_the_virtual_chips_note() ->
         screen = t.app("a").screen
         assert isinstance(screen, HelpScreen)
         rules = str(screen.query_one("#help-rules").render())
-        for word in ("끗", "학교", "삥", "따당", "쿼터", "하프", "다이", "가상 칩", "땡잡이", "구사"):
+        for word in (
+            "끗",
+            "학교",
+            "삥",
+            "따당",
+            "쿼터",
+            "하프",
+            "다이",
+            "가상 칩",
+            "땡잡이",
+            "구사",
+        ):
             assert word in rules
         assert "풀:" not in rules  # maxRaise=half by default
         assert "가상 칩" in t.text("a")
@@ -261,8 +272,9 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
 
 async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
     deal = {"a": ["4띠", "9열"], "b": ["1띠", "2열"], "c": ["5띠", "6띠"]}
-    async with Table.open(["a", "b", "c"], options={"rejoinCost": "half", "dealMode": "oneRound"},
-                          seed=11, deal=deal) as t:
+    async with Table.open(
+        ["a", "b", "c"], options={"rejoinCost": "half", "dealMode": "oneRound"}, seed=11, deal=deal
+    ) as t:
         while t.actor is not None:
             await t.press(t.actor, "1" if t.actor == "c" else "2")  # c dies, a and b check
         assert "구사 재경기" in t.text("c")
@@ -280,8 +292,12 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
 
 
 async def test_rebuy_prompt_shows_its_countdown() -> None:
-    async with Table.open(["a", "b"], options={"startingChips": 500, "maxRaise": "full"},
-                          seed=5, deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]}) as t:
+    async with Table.open(
+        ["a", "b"],
+        options={"startingChips": 500, "maxRaise": "full"},
+        seed=5,
+        deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]},
+    ) as t:
         while t.actor is not None:  # all in: full, then call
             kinds = [a["type"] for a in t.legal(t.actor)]
             await t.press(t.actor, "8" if "full" in kinds else "4")

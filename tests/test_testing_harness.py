@@ -41,7 +41,15 @@ async def test_four_players_one_scripted_hand_to_the_showdown() -> None:
 
 
 def test_card_names() -> None:
-    assert [card(c) for c in ("1광", "3광", "8광", "8일", "7열", "9띠", 19)] == [0, 4, 14, 15, 12, 17, 19]
+    assert [card(c) for c in ("1광", "3광", "8광", "8일", "7열", "9띠", 19)] == [
+        0,
+        4,
+        14,
+        15,
+        12,
+        17,
+        19,
+    ]
     for bad in ("2광", "8띠", "11열", "x", 20):
         try:
             card(bad)

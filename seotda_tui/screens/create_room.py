@@ -36,12 +36,13 @@ class CreateRoomScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         defaults = self.manager.room_defaults  # the server's [room_defaults] setting
-        yield Static("새 방 만들기 · Tab 이동 · Enter 고르기 (방 이름 칸에서는 만들기) · Esc 취소", id="form-title")
+        yield Static(
+            "새 방 만들기 · Tab 이동 · Enter 고르기 (방 이름 칸에서는 만들기) · Esc 취소",
+            id="form-title",
+        )
         with VerticalScroll(id="form"), Grid(id="form-grid"):
             yield Label("방 이름", classes="form-label")
-            yield Input(
-                value=f"{self.nickname}의 방", max_length=40, id="room-name", compact=True
-            )
+            yield Input(value=f"{self.nickname}의 방", max_length=40, id="room-name", compact=True)
             for spec in SPECS:
                 yield Label(spec.label, classes="form-label")
                 value = getattr(defaults, spec.field)

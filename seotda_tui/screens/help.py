@@ -48,8 +48,9 @@ class HelpScreen(BaseScreen):
                 yield Static(Text(rules_text(self.options)), id="help-rules")
             with TabPane("키", id="help-keys-pane"), VerticalScroll():
                 yield Static(Text(KEYS_TEXT), id="help-keytext")
-        yield Static(Text("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요"),
-                     id="help-keys")
+        yield Static(
+            Text("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요"), id="help-keys"
+        )
 
     def _jokbo(self) -> Iterable[Widget]:
         section = ""

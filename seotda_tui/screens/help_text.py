@@ -32,14 +32,27 @@ class JokboRow:
 
 def jokbo_rows(options: Options) -> list[JokboRow]:
     """§6.1 from the highest down, then the §6.2 specials the options switch on."""
-    rows = [JokboRow("38광땡", (_c(3, True), _c(8, True)), "3월 광 + 8월 광, 가장 높아요", "38광땡", "광땡")]
+    rows = [
+        JokboRow(
+            "38광땡", (_c(3, True), _c(8, True)), "3월 광 + 8월 광, 가장 높아요", "38광땡", "광땡"
+        )
+    ]
     if options.gwang_ttaeng == "all":
-        rows.append(JokboRow("18광땡", (_c(1, True), _c(8, True)), "1월 광 + 8월 광", "18광땡", "광땡"))
-        rows.append(JokboRow("13광땡", (_c(1, True), _c(3, True)), "1월 광 + 3월 광", "13광땡", "광땡"))
+        rows.append(
+            JokboRow("18광땡", (_c(1, True), _c(8, True)), "1월 광 + 8월 광", "18광땡", "광땡")
+        )
+        rows.append(
+            JokboRow("13광땡", (_c(1, True), _c(3, True)), "1월 광 + 3월 광", "13광땡", "광땡")
+        )
     rows += [
         JokboRow("장땡 (10땡)", (_c(10, True), _c(10, False)), "10월 두 장", "장땡", "땡"),
-        JokboRow("9땡 ~ 2땡", (_c(9, True), _c(9, False)), "같은 월 두 장, 숫자가 클수록 높아요",
-                 r"[2-9]땡", "땡"),
+        JokboRow(
+            "9땡 ~ 2땡",
+            (_c(9, True), _c(9, False)),
+            "같은 월 두 장, 숫자가 클수록 높아요",
+            r"[2-9]땡",
+            "땡",
+        ),
         JokboRow("삥땡 (1땡)", (_c(1, True), _c(1, False)), "1월 두 장", "삥땡", "땡"),
         JokboRow("알리", (_c(1, False), _c(2, True)), "1월 + 2월", "알리", "중간 족보"),
         JokboRow("독사", (_c(1, False), _c(4, False)), "1월 + 4월", "독사", "중간 족보"),
@@ -47,31 +60,72 @@ def jokbo_rows(options: Options) -> list[JokboRow]:
         JokboRow("장삥", (_c(1, False), _c(10, False)), "1월 + 10월", "장삥", "중간 족보"),
         JokboRow("장사", (_c(4, False), _c(10, False)), "4월 + 10월", "장사", "중간 족보"),
         JokboRow("세륙", (_c(4, False), _c(6, False)), "4월 + 6월", "세륙", "중간 족보"),
-        JokboRow("갑오 (9끗)", (_c(4, False), _c(5, False)), "두 장 합의 일의 자리가 9", "갑오", "끗"),
-        JokboRow("8끗 ~ 1끗", (_c(3, False), _c(5, False)), "예: 3 + 5 = 8끗, 7 + 8 = 15 → 5끗",
-                 r"[1-8]끗", "끗"),
-        JokboRow("망통 (0끗)", (_c(2, False), _c(8, False)), "일의 자리가 0, 가장 낮아요", "망통", "끗"),
+        JokboRow(
+            "갑오 (9끗)", (_c(4, False), _c(5, False)), "두 장 합의 일의 자리가 9", "갑오", "끗"
+        ),
+        JokboRow(
+            "8끗 ~ 1끗",
+            (_c(3, False), _c(5, False)),
+            "예: 3 + 5 = 8끗, 7 + 8 = 15 → 5끗",
+            r"[1-8]끗",
+            "끗",
+        ),
+        JokboRow(
+            "망통 (0끗)", (_c(2, False), _c(8, False)), "일의 자리가 0, 가장 낮아요", "망통", "끗"
+        ),
     ]
     if options.ttaengjabi == "strict":
-        rows.append(JokboRow("땡잡이", (_c(3, True), _c(7, True)),
-                             "3월 광 + 7월 열끗: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)",
-                             "땡잡이", "특수패"))
+        rows.append(
+            JokboRow(
+                "땡잡이",
+                (_c(3, True), _c(7, True)),
+                "3월 광 + 7월 열끗: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)",
+                "땡잡이",
+                "특수패",
+            )
+        )
     elif options.ttaengjabi == "loose":
-        rows.append(JokboRow("땡잡이", (_c(3, False), _c(7, False)),
-                             "3월 + 7월 아무 패: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)",
-                             "땡잡이", "특수패"))
+        rows.append(
+            JokboRow(
+                "땡잡이",
+                (_c(3, False), _c(7, False)),
+                "3월 + 7월 아무 패: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)",
+                "땡잡이",
+                "특수패",
+            )
+        )
     if options.amhaeng:
-        rows.append(JokboRow("암행어사", (_c(4, True), _c(7, True)),
-                             "4월 열끗 + 7월 열끗: 13·18광땡을 잡아요 (평소엔 1끗)", "암행어사", "특수패"))
+        rows.append(
+            JokboRow(
+                "암행어사",
+                (_c(4, True), _c(7, True)),
+                "4월 열끗 + 7월 열끗: 13·18광땡을 잡아요 (평소엔 1끗)",
+                "암행어사",
+                "특수패",
+            )
+        )
     if options.gusa:
-        rows.append(JokboRow("구사", (_c(4, False), _c(9, True)),
-                             "4월 + 9월: 상대 최고패가 알리 이하면 재경기 (평소엔 3끗)", "구사", "특수패"))
+        rows.append(
+            JokboRow(
+                "구사",
+                (_c(4, False), _c(9, True)),
+                "4월 + 9월: 상대 최고패가 알리 이하면 재경기 (평소엔 3끗)",
+                "구사",
+                "특수패",
+            )
+        )
         mung = options.effective_mung_gusa
         if mung != "off":
             upto = {"upTo8": "8땡", "upTo9": "9땡", "upToJang": "장땡"}[mung]
-            rows.append(JokboRow("멍텅구리구사", (_c(4, True), _c(9, True)),
-                                 f"4월 열끗 + 9월 열끗: 상대가 {upto} 이하면 재경기 (평소엔 3끗)",
-                                 "멍텅구리구사", "특수패"))
+            rows.append(
+                JokboRow(
+                    "멍텅구리구사",
+                    (_c(4, True), _c(9, True)),
+                    f"4월 열끗 + 9월 열끗: 상대가 {upto} 이하면 재경기 (평소엔 3끗)",
+                    "멍텅구리구사",
+                    "특수패",
+                )
+            )
     return rows
 
 
@@ -83,14 +137,20 @@ def rules_text(options: Options) -> str:
     """The rules for beginners (§9 "규칙 보기"): flow, 끗, specials, betting words."""
     two_rounds = options.card_mode == "two" and options.deal_mode == "twoRounds"
     if options.card_mode == "three":
-        flow = ("1. 학교(참가비)를 내요.\n2. 2장씩 받고 1차 베팅.\n3. 1장 더 받아 3장 중 2장을 골라요"
-                " (버린 1장은 아무도 못 봐요).\n4. 2차 베팅 뒤 남은 사람끼리 패를 공개해요.")
+        flow = (
+            "1. 학교(참가비)를 내요.\n2. 2장씩 받고 1차 베팅.\n3. 1장 더 받아 3장 중 2장을 골라요"
+            " (버린 1장은 아무도 못 봐요).\n4. 2차 베팅 뒤 남은 사람끼리 패를 공개해요."
+        )
     elif two_rounds:
-        flow = ("1. 학교(참가비)를 내요.\n2. 1장씩 받고 1차 베팅.\n3. 1장 더 받고 2차 베팅.\n"
-                "4. 2명 이상 남으면 패를 동시에 공개해 가장 높은 족보가 판돈을 가져가요.")
+        flow = (
+            "1. 학교(참가비)를 내요.\n2. 1장씩 받고 1차 베팅.\n3. 1장 더 받고 2차 베팅.\n"
+            "4. 2명 이상 남으면 패를 동시에 공개해 가장 높은 족보가 판돈을 가져가요."
+        )
     else:
-        flow = ("1. 학교(참가비)를 내요.\n2. 2장을 한 번에 받고 베팅 1번.\n"
-                "3. 2명 이상 남으면 패를 공개해 가장 높은 족보가 판돈을 가져가요.")
+        flow = (
+            "1. 학교(참가비)를 내요.\n2. 2장을 한 번에 받고 베팅 1번.\n"
+            "3. 2명 이상 남으면 패를 공개해 가장 높은 족보가 판돈을 가져가요."
+        )
     raise_words = "쿼터·하프·풀" if options.max_raise == "full" else "쿼터·하프"
     tie = "동점자끼리 재경기해요" if options.tie_rule == "rematch" else "동점자끼리 나눠 가져요"
     lines = [

@@ -26,8 +26,16 @@ class LobbyChat(Message):
         super().__init__()
         self.message = message
 
-COLUMNS = (("번호", "id"), ("방 이름", "name"), ("방장", "host"), ("인원", "players"),
-           ("관전", "spectators"), ("상태", "status"), ("규칙", "rules"))
+
+COLUMNS = (
+    ("번호", "id"),
+    ("방 이름", "name"),
+    ("방장", "host"),
+    ("인원", "players"),
+    ("관전", "spectators"),
+    ("상태", "status"),
+    ("규칙", "rules"),
+)
 EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
 
 

@@ -22,7 +22,9 @@ from engine import Options
 from ..widgets.texts import END_REASONS, chips
 from .base import BaseScreen
 
-VIRTUAL_CHIPS = "칩은 이 방에서만 쓰는 가상 칩이에요. 돈이나 재화와 바꿀 수 없고 다른 방으로 옮겨지지 않아요."
+VIRTUAL_CHIPS = (
+    "칩은 이 방에서만 쓰는 가상 칩이에요. 돈이나 재화와 바꿀 수 없고 다른 방으로 옮겨지지 않아요."
+)
 
 
 def by_score(result: dict[str, Any], options: Options) -> bool:
@@ -67,7 +69,9 @@ def stats_text(result: dict[str, Any]) -> Text:
     pot = stats.get("biggestPot") or {}
     if pot.get("amount"):
         winners = ", ".join(pot.get("winners") or []) or "-"
-        text.append(f"\n가장 큰 판돈: {chips(pot['amount'])}칩 ({pot.get('handNo', 0)}판, {winners})")
+        text.append(
+            f"\n가장 큰 판돈: {chips(pot['amount'])}칩 ({pot.get('handNo', 0)}판, {winners})"
+        )
     return text
 
 

@@ -122,7 +122,9 @@ class TableScreen(TableActions):
 
     def on_mount(self) -> None:
         try:
-            self._unsubscribe = self.manager.subscribe_room(self.room_id, self.nickname, self.deliver)
+            self._unsubscribe = self.manager.subscribe_room(
+                self.room_id, self.nickname, self.deliver
+            )
         except RoomError as exc:
             self.app.notify(str(exc), markup=False)
             self.app.pop_screen()
@@ -171,8 +173,11 @@ class TableScreen(TableActions):
         if side.styles.width is None or side.styles.width.value != log_width:
             side.styles.width = log_width
         # §9 "PC: 족보표 상시 표시": on a big terminal the 족보 stays beside the table
-        _set(self.query_one("#jokbo-side", Line), "display",
-             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT)
+        _set(
+            self.query_one("#jokbo-side", Line),
+            "display",
+            log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
+        )
         table_width = width - 2 - (log_width if log_visible else 0)
         view, room = self.view, self.room
         style = str(getattr(self.app, "card_style", "box"))
@@ -188,8 +193,12 @@ class TableScreen(TableActions):
             fixed = 1 + 1 + 1 + 1 + (2 if self.in_game else 0) + 1  # title status banner prompts…
             choice = ("line", "compact", False)
             for mode, size, big in (
-                ("box", "large", True), ("box", "large", False), ("line", "large", True),
-                ("line", "large", False), ("box", "compact", False), ("line", "compact", False),
+                ("box", "large", True),
+                ("box", "large", False),
+                ("line", "large", True),
+                ("line", "large", False),
+                ("box", "compact", False),
+                ("line", "compact", False),
             ):
                 own = card_dimensions(size, style)[1] + 1 if self.in_game else 1
                 used = fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
@@ -389,7 +398,12 @@ class TableScreen(TableActions):
         _set(bar, "display", self.in_game)
         bar.set_legal([a for a in legal if a["type"] in ACTION_NAMES])
         self.query_one(PromptBar).set_prompts(self._game_prompts(view))
-        turn = (view.get("handNo"), view.get("rematchNo"), view.get("street"), view.get("handPhase"))
+        turn = (
+            view.get("handNo"),
+            view.get("rematchNo"),
+            view.get("street"),
+            view.get("handPhase"),
+        )
         if legal and turn != self._turn_key:
             self._turn_key = turn
             self.app.bell()  # §9 "your turn"
@@ -411,7 +425,9 @@ class TableScreen(TableActions):
         self.query_one(HandCards).show(cards, selected, dimmed, size)  # type: ignore[arg-type]
 
     def _choosing(self, view: dict[str, Any]) -> bool:
-        return any(a["type"] == "choose" for a in self.legal()) and view.get("handPhase") == "choose"
+        return (
+            any(a["type"] == "choose" for a in self.legal()) and view.get("handPhase") == "choose"
+        )
 
     def _game_prompts(self, view: dict[str, Any]) -> list[tuple[str, str, bool]]:
         prompts: list[tuple[str, str, bool]] = []

@@ -264,9 +264,13 @@ def mine_parts(
     me.append((f" · {chips(seat['stack'])}칩", ""))
     if view.get("handPhase") == "betting" and seat.get("bet"):
         me.append((f" · 베팅 {chips(seat['bet'])}", "yellow"))
-    for badge, on in (("다이", seat.get("folded")), ("올인", seat.get("allIn")),
-                      ("자리 비움", seat.get("away")), ("파산", seat["status"] == "busted"),
-                      ("탈락", seat["status"] == "eliminated")):
+    for badge, on in (
+        ("다이", seat.get("folded")),
+        ("올인", seat.get("allIn")),
+        ("자리 비움", seat.get("away")),
+        ("파산", seat["status"] == "busted"),
+        ("탈락", seat["status"] == "eliminated"),
+    ):
         if on:
             me.append((f" [{badge}]", "bold"))
     if not seat.get("inHand"):

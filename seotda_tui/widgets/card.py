@@ -67,21 +67,49 @@ MONTH_COLORS: dict[int, str] = {
 }
 #: Hand-picked 16-colour names: rich's automatic downgrade would merge several months.
 MONTH_COLORS_16: dict[int, str] = {
-    1: "green", 2: "bright_cyan", 3: "bright_magenta", 4: "bright_blue", 5: "cyan",
-    6: "magenta", 7: "red", 8: "bright_yellow", 9: "yellow", 10: "bright_red",
+    1: "green",
+    2: "bright_cyan",
+    3: "bright_magenta",
+    4: "bright_blue",
+    5: "cyan",
+    6: "magenta",
+    7: "red",
+    8: "bright_yellow",
+    9: "yellow",
+    10: "bright_red",
 }
 _DARK_16 = frozenset({"green", "cyan", "magenta", "red", "bright_blue", "bright_red"})
 
 #: 열끗 animals, spec §9.
 ANIMALS: dict[int, str] = {
-    2: "꾀꼬리", 4: "두견새", 5: "다리", 6: "나비", 7: "멧돼지", 9: "술잔", 10: "사슴",
+    2: "꾀꼬리",
+    4: "두견새",
+    5: "다리",
+    6: "나비",
+    7: "멧돼지",
+    9: "술잔",
+    10: "사슴",
 }
 ASCII_PLANTS: dict[int, str] = {
-    1: "Songhak", 2: "Maejo", 3: "Beotkkot", 4: "Heuksari", 5: "Nancho",
-    6: "Moran", 7: "Hongsari", 8: "Gongsan", 9: "Gukjin", 10: "Danpung",
+    1: "Songhak",
+    2: "Maejo",
+    3: "Beotkkot",
+    4: "Heuksari",
+    5: "Nancho",
+    6: "Moran",
+    7: "Hongsari",
+    8: "Gongsan",
+    9: "Gukjin",
+    10: "Danpung",
 }
 ASCII_ANIMALS: dict[int, str] = {
-    2: "Warbler", 4: "Cuckoo", 5: "Bridge", 6: "Butterfly", 7: "Boar", 9: "Cup", 10: "Deer",
+    2: "Warbler",
+    4: "Cuckoo",
+    5: "Bridge",
+    6: "Butterfly",
+    7: "Boar",
+    9: "Cup",
+    10: "Deer",
 }
 #: One-letter kind codes for ASCII mode: 광 G, 열 Y, 띠 T, 8월 일반 N.
 ASCII_CODES = {"gwang": "G", "yeol": "Y", "ribbon": "T", "plain": "N"}
@@ -90,8 +118,16 @@ _HANGUL_SHORT = {"gwang": "광", "yeol": "열", "ribbon": "띠", "plain": "일"}
 
 #: Small ASCII plant motifs (1-cell characters only, so safe in every style).
 MOTIFS: dict[int, str] = {
-    1: "/\\/\\/", 2: "o.o.o", 3: "*.*.*", 4: "|'|'|", 5: "\\|/|/",
-    6: "@ @ @", 7: ",;,;,", 8: "~(o)~", 9: "o*o*o", 10: "v.v.v",
+    1: "/\\/\\/",
+    2: "o.o.o",
+    3: "*.*.*",
+    4: "|'|'|",
+    5: "\\|/|/",
+    6: "@ @ @",
+    7: ",;,;,",
+    8: "~(o)~",
+    9: "o*o*o",
+    10: "v.v.v",
 }
 #: Ribbon (띠) colour: red 홍단 months and blue 청단 months, as on real cards.
 _BLUE_RIBBON_MONTHS = frozenset({6, 9, 10})
@@ -186,16 +222,28 @@ def _palette(month: int | None, color_system: str | None) -> _Palette:
         colour = MONTH_COLORS_16[month]
         ink = "bright_white" if colour in _DARK_16 else "black"
         ribbon = "blue" if month in _BLUE_RIBBON_MONTHS else "red"
-        return _Palette(colour, f"bold {colour}", f"bold {ink} on {colour}",
-                        "bold bright_white on red", "bold black on bright_yellow",
-                        f"bold {ribbon}", "red")
+        return _Palette(
+            colour,
+            f"bold {colour}",
+            f"bold {ink} on {colour}",
+            "bold bright_white on red",
+            "bold black on bright_yellow",
+            f"bold {ribbon}",
+            "red",
+        )
     colour = MONTH_COLORS[month]
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     ink = "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
     ribbon = "#4f8fff" if month in _BLUE_RIBBON_MONTHS else "#e03030"
-    return _Palette(colour, f"bold {colour}", f"bold {ink} on {colour}",
-                    "bold #ffffff on #d01818", f"bold #000000 on {_KEY_BADGE_COLOR}",
-                    f"bold {ribbon}", _BACK_COLOR)
+    return _Palette(
+        colour,
+        f"bold {colour}",
+        f"bold {ink} on {colour}",
+        "bold #ffffff on #d01818",
+        f"bold #000000 on {_KEY_BADGE_COLOR}",
+        f"bold {ribbon}",
+        _BACK_COLOR,
+    )
 
 
 def _seg(content: str, style: str) -> Text:
@@ -203,7 +251,9 @@ def _seg(content: str, style: str) -> Text:
     return Text.assemble((content, style))
 
 
-def _fit(text: Text | str, width: int, align: Literal["left", "center", "right"] = "center") -> Text:
+def _fit(
+    text: Text | str, width: int, align: Literal["left", "center", "right"] = "center"
+) -> Text:
     """Pad or crop to exactly ``width`` cells (cell-aware, Hangul = 2)."""
     out = Text(text) if isinstance(text, str) else text.copy()
     out.align(align, width)
@@ -246,8 +296,11 @@ def _large_rows(card: Card, style: str, p: _Palette, inner: int) -> list[Text]:
         emblem = _seg("Geese" if ascii_only else "기러기", p.accent)
     if kind == "yeol":
         mark = "Y" if ascii_only else "열"
-        extra = _seg(f"{strong}{mark}{strong}", p.key_badge) if is_key_yeol(card) \
+        extra = (
+            _seg(f"{strong}{mark}{strong}", p.key_badge)
+            if is_key_yeol(card)
             else _seg(f"[{mark}]", p.accent)
+        )
     else:
         extra = _seg(MOTIFS[card.month], p.border)
     label = f"{card.month}{ASCII_CODES[kind]} {_ASCII_WORDS[kind]}" if ascii_only else card.label
@@ -426,8 +479,12 @@ class CardView(Widget, can_focus=True):
 
     def render(self) -> Text:
         lines = render_card_lines(
-            self.card, self.size_name, self.style_name,  # type: ignore[arg-type]
-            self._resolved_color_system(), selected=self.selected, dimmed=self.dimmed,
+            self.card,
+            self.size_name,
+            self.style_name,  # type: ignore[arg-type]
+            self._resolved_color_system(),
+            selected=self.selected,
+            dimmed=self.dimmed,
         )
         width = lines[0].cell_len
         if self.selected:
@@ -494,10 +551,12 @@ class CardRow(HorizontalGroup):
         for view, card in zip(views, self._cards):
             view.card = card
             view.selected = False
-        for view in views[len(self._cards):]:
+        for view in views[len(self._cards) :]:
             await view.remove()
-        extra = [CardView(c, size_name=self.size_name, style_name=self.style_name)
-                 for c in self._cards[len(views):]]
+        extra = [
+            CardView(c, size_name=self.size_name, style_name=self.style_name)
+            for c in self._cards[len(views) :]
+        ]
         if extra:
             await self.mount_all(extra)
 

@@ -28,8 +28,10 @@ def safe_typed(text: str) -> str:
     """What may enter the chat input: no escapes, controls, format or bidi characters."""
     text = strip_escapes(text).replace("\t", " ")
     return "".join(
-        ch for ch in text
-        if ch not in BIDI_CONTROLS and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+        ch
+        for ch in text
+        if ch not in BIDI_CONTROLS
+        and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
     )
 
 
@@ -131,4 +133,3 @@ class ChatLine(Horizontal):
     def shown(self) -> str:
         show = self.query_one(ChatShow)
         return show.render().plain
-

@@ -35,19 +35,25 @@ class HandCards(HorizontalGroup):
         views = list(self.query_children(HandCard))
         for view, card in zip(views, cards):
             self._set(view, card, selected, dimmed, size)
-        for view in views[len(cards):]:
+        for view in views[len(cards) :]:
             view.remove()
         extra = [
-            HandCard(card, size_name=size, selected=card.id in selected, dimmed=card.id in dimmed,
-                     follow_app=True)
-            for card in cards[len(views):]
+            HandCard(
+                card,
+                size_name=size,
+                selected=card.id in selected,
+                dimmed=card.id in dimmed,
+                follow_app=True,
+            )
+            for card in cards[len(views) :]
         ]
         if extra:
             self.mount_all(extra)
 
     @staticmethod
-    def _set(view: HandCard, card: Card, selected: frozenset[int], dimmed: frozenset[int],
-             size: SizeName) -> None:
+    def _set(
+        view: HandCard, card: Card, selected: frozenset[int], dimmed: frozenset[int], size: SizeName
+    ) -> None:
         view.card = card
         view.selected = card.id in selected
         view.dimmed = card.id in dimmed

@@ -89,7 +89,9 @@ class SeatRow(Widget):
         i = self.info
         line = Text(no_wrap=True, overflow="crop")
         line.append("▶ " if i.actor else "  ", "bold yellow")
-        line.append(_pad(i.name, self.name_cells), "bold reverse" if i.actor else "bold" if i.me else "")
+        line.append(
+            _pad(i.name, self.name_cells), "bold reverse" if i.actor else "bold" if i.me else ""
+        )
         line.append(" 선 " if i.dealer else "    ", "bold cyan")
         if i.stack is not None:
             stack = f"{chips(i.stack)}칩"
@@ -132,8 +134,11 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     if i.faces:
         columns = [
             render_card_lines(
-                DECK[c] if c is not None else None, "compact", card_style,  # type: ignore[arg-type]
-                color_system, dimmed=i.folded,
+                DECK[c] if c is not None else None,
+                "compact",
+                card_style,  # type: ignore[arg-type]
+                color_system,
+                dimmed=i.folded,
             )
             for c in i.faces
         ]
@@ -220,10 +225,10 @@ class SeatList(Vertical):
             row.info = info
             row.name_cells = width
         if len(rows) > len(infos):
-            for row in rows[len(infos):]:
+            for row in rows[len(infos) :]:
                 row.remove()
         elif len(infos) > len(rows):
-            self.mount_all(SeatRow(info, width) for info in infos[len(rows):])
+            self.mount_all(SeatRow(info, width) for info in infos[len(rows) :])
 
     @property
     def infos(self) -> list[SeatInfo]:
@@ -249,10 +254,10 @@ class SeatBoxes(Grid):
         for box, info in zip(boxes, infos):
             box.info, box.style_name, box.cards = info, style, cards
         if len(boxes) > len(infos):
-            for box in boxes[len(infos):]:
+            for box in boxes[len(infos) :]:
                 box.remove()
         elif len(infos) > len(boxes):
-            self.mount_all(SeatBox(info, style, cards) for info in infos[len(boxes):])
+            self.mount_all(SeatBox(info, style, cards) for info in infos[len(boxes) :])
 
     @property
     def infos(self) -> list[SeatInfo]:

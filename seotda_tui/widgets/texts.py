@@ -70,7 +70,7 @@ def chips(n: int) -> str:
 
 
 def card_label(card: Mapping[str, Any]) -> str:
-    """"3월 광" for a visible card, "??" for a face-down one."""
+    """ "3월 광" for a visible card, "??" for a face-down one."""
     if card.get("hidden") or "id" not in card:
         return "??"
     return DECK[int(card["id"])].label
@@ -80,7 +80,7 @@ _SHORT_KIND = {"gwang": "광", "yeol": "열"}
 
 
 def card_short(card: Mapping[str, Any]) -> str:
-    """"3광", "7열", "9띠", "8일" (8월 일반): a seat line has no room for full labels."""
+    """ "3광", "7열", "9띠", "8일" (8월 일반): a seat line has no room for full labels."""
     if card.get("hidden") or "id" not in card:
         return "[?]"
     c = DECK[int(card["id"])]
