@@ -1,0 +1,1213 @@
+#!/usr/bin/env python3
+"""Load benchmark: the real server, real SSH clients with PTYs, players pressing keys on screens.
+
+    .venv/bin/python bench/load_bench.py                      # 2 tables × 6 seats, ~1 minute
+    .venv/bin/python bench/load_bench.py --tables 10          # 60 players
+    .venv/bin/python bench/load_bench.py --tables 50 --duration 90
+    .venv/bin/python bench/load_bench.py --py-spy /tmp/server.txt   # also profile the server
+
+What it does:
+
+1. starts ``python -m seotda_tui --port 0`` as a subprocess (temporary host-key and data
+   folders, connection limits raised so one loopback IP may open every session) and reads the
+   port from its ``event=listening addr=HOST:PORT`` log line;
+2. connects ``tables × seats`` asyncssh clients, each with a PTY of ``--size`` whose output is
+   fed into a ``pyte`` screen, at ``--connect-rate`` connections per second, and times
+   *connect → lobby painted* (from opening the TCP connection to the lobby text on screen);
+3. the first player of each table creates a room (``n``, Enter), the others pick it in the lobby
+   (arrow keys, Enter) and the host starts the game (``s``);
+4. every player then plays from what its screen shows: on "내 차례예요" it waits a think time and
+   presses a scripted key (mostly 4 콜 / 2 체크, sometimes 3 삥, rarely 1 다이); at the hand end
+   it presses Space; rebuy questions get ``y``; the host restarts a finished game;
+5. half-way through, every player stops pressing keys for ``--idle`` seconds while some
+   player's turn countdown runs, and the bytes received meanwhile are counted;
+6. it prints a table of figures next to the targets of the issue.
+
+The latency of one action is measured from the moment the actor's key is written to the moment
+the bytes arrive (``data_received``) that make every *other* seat's pyte screen show the actor's
+nickname and action word as a new line of its hand log ("b01s2 콜 10"). Bytes are counted at
+the SSH channel (what the server's Textual apps write, before encryption; the client turns
+compression off like OpenSSH does by default).
+
+The client side runs in this one process on the same machine: pyte is fed lazily (only when a
+screen must be looked at, chunk by chunk only while an action is being timed) and only the rows
+that pyte marks dirty are re-read. The client's own CPU use is printed so it can be told apart
+from the server's. Screen texts the bench relies on are constants at the top of this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+from wcwidth import wcswidth
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ----------------------------------------------------------------------------- screen markers
+# Texts the server's screens show (seotda_tui/screens/*.py, widgets/texts.py). Keep the most
+# stable, short ones here; if the UI wording changes, this is the only place to update.
+LOBBY_MARK = "님 환영해요"             # lobby title "섯다 로비 · {nick}님 환영해요 · ..."
+FORM_MARK = "Esc 취소"                 # create-room form title
+ROOM_SUFFIX = "의 방"                  # default room name "{host}의 방" (title row of the room)
+TITLE_SEP = " · "                      # room title "{name} · {status} · ..."
+PLAYING_MARK = "게임 중"               # room status while a game runs
+SEATED_RE = re.compile(r"(\d+)/\d+명")  # waiting-room title "... · 3/10명 · ..."
+TURN_MARK = "내 차례예요"              # status line on one's own betting turn
+OTHERS_TURN = "{nick}님 차례"          # status line while someone else must act
+READY_MARKS = ("Space 준비", "Space 다음 판 준비")  # hand end: Space readies for the next hand
+REBUY_MARK = "칩을 다시 받을까요"      # busted with rebuy on: y
+REJOIN_MARK = "다시 참가할까요"        # 구사 rematch rejoin question: n
+RESTART_MARK = "s 키로 다시 시작"      # host, finished game: s
+REFUSED_MARK = "할 수 없어요"          # "지금은 체크를 할 수 없어요"
+BET_AVAILABLE = "{word} (+"            # action bar label of a legal bet: "4 콜 (+10)"
+#: keys of the action bar (1–8 = 다이 체크 삥 콜 따당 쿼터 하프 풀) the script uses, and the word
+#: the hand log prints for each ("b01s2 콜 10", "b01s2 다이").
+ACTION_WORDS = {"1": "다이", "2": "체크", "3": "삥", "4": "콜"}
+SEAT_ROWS, SEAT_COLS = 4, 26           # a seat box is 4 rows × 25 cells (widgets/seats.py)
+LOG_KEY = b"l"                         # table: show/hide the hand log (shown from 110 columns)
+KEY_DOWN = b"\x1b[B"
+KEY_CTRL_HOME = b"\x1b[1;5H"
+
+# ----------------------------------------------------------------------------- targets (the issue)
+TARGET_SESSIONS = 300
+TARGET_P95_MS = 150.0
+TARGET_RSS_MB = 1024.0
+TARGET_BYTES_PER_ACTION = 2048.0
+TARGET_IDLE_BPS = 300.0
+TARGET_CONNECT_S = 1.0
+
+LOG_BORDERS = "│┃▏▕|║"                # the hand log's left border (app.tcss: border-left)
+now = time.perf_counter
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+def box_cpu_seconds() -> float:
+    """CPU seconds all processes of the machine have used (busy time of every core, /proc/stat)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    busy = v[0] + v[1] + v[2] + v[5] + v[6] + (v[7] if len(v) > 7 else 0)
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100); nan for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+# ----------------------------------------------------------------------------- the server process
+class Server:
+    """``python -m seotda_tui`` in a subprocess; reads its port and watches /proc."""
+
+    def __init__(self, args: argparse.Namespace, tmp: Path, sessions: int) -> None:
+        self.args = args
+        self.tmp = tmp
+        self.sessions = sessions
+        self.proc: asyncio.subprocess.Process | None = None
+        self.port = 0
+        self.tail: deque[str] = deque(maxlen=40)
+        self.problems: list[str] = []  # warning/error log lines
+        self._reader: asyncio.Task[None] | None = None
+        self.clk = os.sysconf("SC_CLK_TCK")
+
+    async def start(self) -> None:
+        limit = str(self.sessions + 100)
+        cmd = [
+            self.args.python, "-m", "seotda_tui",
+            "--host", "127.0.0.1", "--port", "0",
+            "--hostkey-dir", str(self.tmp / "hostkeys"), "--data-dir", str(self.tmp / "data"),
+            "--max-sessions", limit, "--max-sessions-per-ip", limit,
+            "--connect-rate", "10000", "--connect-burst", limit,
+            "--idle-timeout", "0", "--shutdown-notice", "0",
+        ]
+        self.proc = await asyncio.create_subprocess_exec(
+            *cmd, cwd=str(ROOT), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        found: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._reader = asyncio.create_task(self._read(found))
+        try:
+            self.port = await asyncio.wait_for(found, 30)
+        except TimeoutError:
+            raise BenchError("server did not start:\n" + "\n".join(self.tail)) from None
+
+    async def _read(self, found: asyncio.Future[int]) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        while line := await self.proc.stderr.readline():
+            text = line.decode("utf-8", "replace").rstrip()
+            self.tail.append(text)
+            if not found.done():
+                m = re.search(r"event=listening addr=\S*:(\d+)", text)
+                if m:
+                    found.set_result(int(m.group(1)))
+            if "level=warning" in text or "level=error" in text or "Traceback" in text:
+                self.problems.append(text)
+        if not found.done():
+            found.set_exception(BenchError("server exited:\n" + "\n".join(self.tail)))
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def cpu_seconds(self) -> float:
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self.clk
+
+    def memory_mb(self) -> tuple[float, float]:
+        """(VmRSS, VmHWM) in MiB."""
+        rss = hwm = 0.0
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1]) / 1024
+                elif line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1]) / 1024
+        return rss, hwm
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 20)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=2)
+
+
+# ----------------------------------------------------------------------------- one player's terminal
+class _Auth(asyncssh.SSHClient):
+    """Open-mode login: keyboard-interactive with no prompts, no password, no keys."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
+                                  prompts: Any) -> list[str] | None:
+        return [] if not prompts else None
+
+    def password_auth_requested(self) -> str | None:
+        return None
+
+
+class _Session(asyncssh.SSHClientSession[bytes]):
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.player.on_data(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.player.closed = True
+        self.player.wake.set()
+
+
+def new_lines(before: list[str], after: list[str]) -> list[str]:
+    """Lines of a scrolling log that are new in ``after`` (the log may have scrolled up)."""
+    n0 = len(before)
+    for shift in range(n0 + 1):
+        keep = n0 - shift
+        if len(after) >= keep and after[:keep] == before[shift:]:
+            return after[keep:]
+    return after
+
+
+@dataclass(eq=False)
+class Action:
+    """One key press being timed until every seat of the table shows it."""
+
+    table: Table
+    actor: Player
+    key: str
+    word: str
+    pattern: str
+    t0: float = 0.0
+    bytes0: dict[Player, int] = field(default_factory=dict)
+    waiting: set[Player] = field(default_factory=set)
+    acked: bool = False
+    seen: bool = False
+    cancelled: bool = False
+
+    def observed(self, player: Player, t: float, how: str) -> None:
+        bench = self.table.bench
+        if player is not self.actor:
+            bench.detected_by[how] = bench.detected_by.get(how, 0) + 1
+        if not self.seen:
+            self.seen = True
+            self.table.actions += 1
+        if player is self.actor:
+            self.acked = True
+            bench.own_ms.append((t - self.t0) * 1000)
+        else:
+            self.waiting.discard(player)
+            bench.other_ms.append((t - self.t0) * 1000)
+            bench.frame_bytes.append(player.fed - self.bytes0[player])
+        if self.acked and not self.waiting:
+            self.table.done(self)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        for p in self.table.players:
+            p.watch.pop(self, None)
+        if self.table.pending is self:
+            self.table.pending = None
+
+
+@dataclass(eq=False)
+class Watch:
+    """One screen waiting to show one action. It is shown once any of these holds:
+
+    * ``log``: a new line of the hand log (when the log is on screen) reads "{actor} {word}…";
+    * ``seat``: the actor's seat (box or line; the name and the SEAT_ROWS × SEAT_COLS cells from
+      it) changed and now shows the action word ("체크", "콜 10");
+    * ``turn``: the status line that said it was the actor's turn ("{actor}님 차례" on the others'
+      screens, "내 차례예요" on the actor's) says something else.
+    """
+
+    action: Action
+    log: list[str] | None
+    regions: list[tuple[int, int, int, str]]
+    turn: str | None
+
+    def shown(self, p: Player) -> str | None:
+        act = self.action
+        if self.log is not None and p.log_changed and any(
+            act.pattern in line for line in new_lines(self.log, p.log_content())
+        ):
+            return "log"
+        for y, x0, x1, before in self.regions:
+            now_text = p.region(y, x0, x1)
+            if now_text != before and act.word in now_text:
+                return "seat"
+        if self.turn is not None and self.turn not in p.text:
+            return "turn"
+        return None
+
+
+class Player:
+    """An SSH session with a PTY whose output drives a pyte screen."""
+
+    def __init__(self, bench: Bench, nick: str, table: Table, seat: int) -> None:
+        self.bench = bench
+        self.nick = nick
+        self.table = table
+        self.seat = seat
+        self.cols, self.rows = bench.size
+        self.screen = pyte.Screen(self.cols, self.rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.chunks: deque[tuple[float, bytes]] = deque()
+        self.received = 0  # bytes arrived
+        self.fed = 0  # bytes given to pyte
+        self.left = [""] * self.rows  # row text (left of the hand log where there is one)
+        self.right = [""] * self.rows  # hand-log part of the row
+        self.log_x: int | None = None
+        self.log_changed = False
+        self.log_rows: list[int] = []
+        self._log_set: frozenset[int] = frozenset()
+        self._left_text: str | None = None
+        self.watch: dict[Action, Watch] = {}  # actions being timed → the screen at the press
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.connect_s: float | None = None
+        self.my_action: Action | None = None
+        self.fallback: list[str] = []
+        self.think_until: float | None = None
+        self.held = False
+        self.flags: set[str] = set()
+        self.rng = random.Random(f"{bench.args.seed}:{nick}")
+
+    # -- bytes in -----------------------------------------------------------------------------
+    def on_data(self, data: bytes) -> None:
+        self.chunks.append((now(), data))
+        self.received += len(data)
+        self.wake.set()
+
+    def process(self, until: Callable[[], bool] | None = None) -> float | None:
+        """Feed what arrived to pyte; time the actions being watched.
+
+        Returns the arrival time of the chunk after which ``until()`` first held (if given).
+        Without anything to time, everything waiting is fed at once (cheapest).
+        """
+        if not self.chunks:
+            return None
+        if until is None and not self.watch:
+            data = b"".join(c for _, c in self.chunks)
+            self.chunks.clear()
+            self.stream.feed(data)
+            self.fed += len(data)
+            self._refresh()
+            return None
+        hit = None
+        while self.chunks:
+            t, data = self.chunks.popleft()
+            self.stream.feed(data)
+            self.fed += len(data)
+            if self._refresh() and self.watch:
+                self._check_watch(t)
+            if until is not None and hit is None and until():
+                hit = t
+        return hit
+
+    def _refresh(self) -> bool:
+        """Re-read the rows pyte marked dirty; True if any row changed."""
+        dirty = self.screen.dirty
+        if not dirty:
+            return False
+        self._left_text = None
+        self.log_changed = False
+        buf, cols, log_x, log_set = self.screen.buffer, self.cols, self.log_x, self._log_set
+        for y in dirty:
+            if y >= self.rows:
+                continue
+            line = buf[y]
+            if log_x is not None and y in log_set:
+                self.left[y] = "".join([line[x].data for x in range(log_x)])
+                right = "".join([line[x].data for x in range(log_x + 1, cols - 1)])
+                if right != self.right[y]:
+                    self.right[y] = right
+                    self.log_changed = True
+            else:
+                self.left[y] = "".join([line[x].data for x in range(cols)])
+        dirty.clear()
+        return True
+
+    def _check_watch(self, t: float) -> None:
+        for action, watch in list(self.watch.items()):
+            how = watch.shown(self)
+            if how:
+                del self.watch[action]
+                action.observed(self, t, how)
+
+    def region(self, y: int, x0: int, x1: int) -> str:
+        buf = self.screen.buffer
+        return "\n".join("".join([buf[r][x].data for x in range(x0, x1)])
+                         for r in range(y, min(y + SEAT_ROWS, self.rows)))
+
+    def seat_regions(self, nick: str) -> list[tuple[int, int, int, str]]:
+        """Where ``nick``'s seat is drawn: (row, first col, end col, text) below/after the name."""
+        out = []
+        for y in range(1, self.rows):
+            row = self.left[y]
+            i = row.find(nick)
+            while i >= 0:
+                if not row.startswith("님", i + len(nick)):  # not "nick님 차례"
+                    x = wcswidth(row[:i])
+                    x0, x1 = max(0, x - 2), min(self.log_x or self.cols, x - 2 + SEAT_COLS)
+                    out.append((y, x0, x1, self.region(y, x0, x1)))
+                i = row.find(nick, i + 1)
+        return out
+
+    # -- reading the screen -------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """Everything left of the hand log (the whole screen outside a room)."""
+        if self._left_text is None:
+            self._left_text = "\n".join(self.left)
+        return self._left_text
+
+    def full_text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def title(self) -> str:
+        return self.left[0]
+
+    def title_has(self, text: str) -> bool:
+        return text in self.left[0]
+
+    def in_room(self, host: str | None = None) -> bool:
+        title = self.title()
+        if host is not None:
+            return f"{host}{ROOM_SUFFIX}{TITLE_SEP}" in title
+        return f"{ROOM_SUFFIX}{TITLE_SEP}" in title
+
+    def log_content(self) -> list[str]:
+        lines = [self.right[y].rstrip() for y in self.log_rows]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
+
+    def find_log(self) -> bool:
+        """Locate the hand log, if it is on screen: the column right of the middle with the same
+        border character on most rows. Its rows are then split into seat side / log side."""
+        buf = self.screen.buffer
+        body = range(1, self.rows - 3)
+        found: tuple[int, list[int]] | None = None
+        for x in range(self.cols // 2, self.cols - 1):
+            ch = buf[1][x].data
+            if ch not in LOG_BORDERS:
+                continue
+            rows = [y for y in body if buf[y][x].data == ch]
+            if len(rows) >= 0.8 * len(body):
+                found = (x, rows)
+                break
+        if found is None:
+            self.log_x, self.log_rows, self._log_set = None, [], frozenset()
+        else:
+            self.log_x, self.log_rows = found
+            self._log_set = frozenset(self.log_rows)
+        self.right = [""] * self.rows
+        self.screen.dirty.update(range(self.rows))
+        self._refresh()
+        return found is not None
+
+    def watch_for(self, action: Action) -> Watch:
+        """What this screen shows at the press, to tell when it shows the action."""
+        turn = OTHERS_TURN.format(nick=action.actor.nick)
+        return Watch(
+            action=action,
+            log=self.log_content() if self.log_x is not None else None,
+            regions=self.seat_regions(action.actor.nick) if action.actor is not self else [],
+            turn=turn if turn in self.text else TURN_MARK if action.actor is self else None,
+        )
+
+    # -- keys out -------------------------------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        if self.chan is not None and not self.closed:
+            self.chan.write(data)
+
+    async def wait_until(self, check: Callable[[], bool], what: str, timeout: float) -> float:
+        """Wait until ``check()`` holds on the screen; returns when the deciding bytes arrived."""
+        deadline = now() + timeout
+        while True:
+            self.wake.clear()
+            hit = self.process(check)
+            if hit is not None:
+                return hit
+            if check():
+                return now()
+            left = deadline - now()
+            if left <= 0 or self.closed:
+                raise BenchError(f"{self.nick}: no {what} within {timeout:.0f} s; screen:\n"
+                                 + self.full_text())
+            try:
+                await asyncio.wait_for(self.wake.wait(), left)
+            except TimeoutError:
+                pass
+
+    async def settle(self, quiet: float = 0.3, limit: float = 5.0) -> None:
+        """Wait until nothing has arrived for ``quiet`` seconds (a screen done mounting)."""
+        deadline = now() + limit
+        while now() < deadline:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), quiet)
+            except TimeoutError:
+                break
+        self.process()
+
+    # -- connecting -----------------------------------------------------------------------------
+    async def connect(self) -> None:
+        t0 = now()
+        self.conn, _ = await asyncssh.create_connection(
+            _Auth, "127.0.0.1", self.bench.port, username=self.nick,
+            known_hosts=None, agent_path=None, config=None, client_keys=None,
+            compression_algs=["none"],
+        )
+        self.chan, _ = await self.conn.create_session(
+            lambda: _Session(self), term_type="xterm-256color",
+            term_size=(self.cols, self.rows), encoding=None,
+        )
+        t = await self.wait_until(lambda: LOBBY_MARK in self.title(), "lobby", 60)
+        self.connect_s = t - t0
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            try:
+                await asyncio.wait_for(self.conn.wait_closed(), 5)
+            except TimeoutError:
+                pass
+
+    # -- playing --------------------------------------------------------------------------------
+    async def play(self) -> None:
+        bench = self.bench
+        while not bench.stopping and not self.closed:
+            self.wake.clear()
+            self.process()
+            await self.decide()
+            if bench.stopping:
+                break
+            try:
+                await asyncio.wait_for(self.wake.wait(), 0.5)
+            except TimeoutError:
+                pass
+
+    def _once(self, flag: str, present: bool, key: bytes) -> None:
+        """Press ``key`` once while a prompt is shown (again only after it went away)."""
+        if present and flag not in self.flags:
+            self.flags.add(flag)
+            self.send(key)
+        elif not present:
+            self.flags.discard(flag)
+
+    async def decide(self) -> None:
+        act = self.my_action
+        if act is not None:
+            if act.acked or act.cancelled or act.table.pending is not act and act.seen:
+                self.my_action = None
+            elif self._refused(act.word) or self._no_effect(act):
+                act.cancel()
+                self.my_action = None
+                if self.fallback and TURN_MARK in self.text:
+                    self.press_action(self.fallback.pop(0))
+                return
+            else:
+                return  # waiting for our own screen to show the action
+        text = self.text
+        if TURN_MARK in text:
+            await self.on_turn()
+            return
+        self.think_until = None
+        self.held = False
+        self._once("ready", any(m in text for m in READY_MARKS), b" ")
+        self._once("rebuy", REBUY_MARK in text, b"y")
+        self._once("rejoin", REJOIN_MARK in text, b"n")
+        if self.seat == 0:
+            self._once("restart", RESTART_MARK in text, b"s")
+
+    def _no_effect(self, act: Action) -> bool:
+        """No screen shows the press after several times the usual delay, and it is still our
+        turn: the key was refused without a visible message (or lost). Try the next key."""
+        if act.seen or TURN_MARK not in self.text:
+            return False
+        recent = self.bench.own_ms[-20:]
+        limit = max(3.0, 4 * statistics.median(recent) / 1000) if recent else 3.0
+        if now() - act.t0 < limit:
+            return False
+        self.bench.no_effect += 1
+        return True
+
+    def _refused(self, word: str) -> bool:
+        return any(REFUSED_MARK in row and word in row for row in self.left)
+
+    async def on_turn(self) -> None:
+        bench, table = self.bench, self.table
+        if bench.paused or table.pending is not None:
+            self.held = bench.paused and table.pending is None
+            return
+        self.held = False
+        t = now()
+        if self.think_until is None:
+            self.think_until = t + bench.args.think * self.rng.uniform(0.5, 1.5)
+        if t < self.think_until:
+            await asyncio.sleep(self.think_until - t)
+            self.process()
+            if bench.paused or bench.stopping or table.pending is not None or TURN_MARK not in self.text:
+                return
+        self.think_until = None
+        keys = self.plan(self.text)
+        self.fallback = keys[1:]
+        self.press_action(keys[0])
+
+    def plan(self, text: str) -> list[str]:
+        """The scripted decision: mostly call/check, sometimes 삥, rarely 다이; then fallbacks."""
+        r = self.rng.random()
+        call_ok = BET_AVAILABLE.format(word=ACTION_WORDS["4"]) in text
+        ping_ok = BET_AVAILABLE.format(word=ACTION_WORDS["3"]) in text
+        if r < self.bench.args.die:
+            return ["1"]
+        if r < self.bench.args.die + self.bench.args.ping and ping_ok:
+            return ["3", "4", "2", "1"]
+        return ["4", "2", "1"] if call_ok else ["2", "4", "3", "1"]
+
+    def press_action(self, key: str) -> None:
+        table = self.table
+        word = ACTION_WORDS[key]
+        act = Action(table, self, key, word, f"{self.nick} {word}")
+        others = [p for p in table.players if p is not self and not p.closed]
+        for p in [*others, self]:
+            p.process()  # everything that arrived before the press belongs to "before"
+            if table.actions % 10 == 9:
+                p.find_log()  # the layout may have changed (log shown/hidden)
+        for p in others:
+            act.waiting.add(p)
+            act.bytes0[p] = p.fed
+            p.watch[act] = p.watch_for(act)
+        self.watch[act] = self.watch_for(act)
+        table.pending = act
+        self.my_action = act
+        act.t0 = now()
+        self.send(key.encode())
+
+
+class Table:
+    def __init__(self, bench: Bench, index: int) -> None:
+        self.bench = bench
+        self.index = index
+        self.players: list[Player] = []
+        self.pending: Action | None = None
+        self.actions = 0
+
+    @property
+    def host(self) -> Player:
+        return self.players[0]
+
+    def done(self, action: Action) -> None:
+        if self.pending is action:
+            self.pending = None
+        for p in self.players:
+            p.wake.set()
+
+    def expire(self, limit: float) -> None:
+        act = self.pending
+        if act is not None and act.t0 and now() - act.t0 > limit:
+            self.bench.missed += len(act.waiting)
+            if len(self.bench.miss_log) < 5:
+                who = sorted(p.nick for p in act.waiting)
+                sample = next(iter(act.waiting), act.actor)
+                sample.process()
+                act.actor.process()
+                self.bench.miss_log.append(
+                    f"{act.pattern!r} (acked {act.acked}) not seen by {who}; "
+                    f"{sample.nick}'s screen:\n" + sample.full_text()
+                    + f"\nthe actor {act.actor.nick}'s screen:\n" + act.actor.full_text())
+            act.cancel()
+            if act.actor.my_action is act:
+                act.actor.my_action = None
+            for p in self.players:
+                p.wake.set()
+
+
+# ----------------------------------------------------------------------------- the run
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        cols, rows = (int(v) for v in args.size.lower().split("x"))
+        self.size = (cols, rows)
+        self.port = 0
+        self.tables = [Table(self, t) for t in range(args.tables)]
+        for table in self.tables:
+            for s in range(args.seats):
+                table.players.append(Player(self, f"b{table.index:02d}s{s}", table, s))
+        self.players = [p for t in self.tables for p in t.players]
+        self.paused = False
+        self.stopping = False
+        self.own_ms: list[float] = []
+        self.other_ms: list[float] = []
+        self.frame_bytes: list[int] = []
+        self.missed = 0
+        self.detected_by: dict[str, int] = {}
+        self.miss_log: list[str] = []
+        self.no_effect = 0  # presses that no screen showed although it stayed our turn
+        self.setup_steps: list[tuple[float, float, float]] = []  # logins, open room, joins
+        self.join_retries = 0
+        self.login_wall = self.login_server_cpu = self.login_client_cpu = 0.0
+        self.marks: dict[str, tuple[float, float, float, float]] = {}
+        self.rss: list[tuple[float, float]] = []
+        self.probe_s: list[float] = []
+        self.server: Server | None = None
+        self.notes: list[str] = []
+
+    def mark(self, name: str) -> None:
+        assert self.server is not None
+        self.marks[name] = (now(), self.server.cpu_seconds(), time.process_time(),
+                            box_cpu_seconds())
+
+    def span(self, a: str, b: str) -> tuple[float, float, float]:
+        """(seconds, server CPU %, client CPU %) between two marks."""
+        ta, sa, ca, _ = self.marks[a]
+        tb, sb, cb, _ = self.marks[b]
+        wall = max(tb - ta, 1e-9)
+        return wall, (sb - sa) / wall * 100, (cb - ca) / wall * 100
+
+    def other_cpu(self, *spans: tuple[str, str]) -> float:
+        """CPU % of everything else on the machine (not the server, not this bench)."""
+        wall = other = 0.0
+        for a, b in spans:
+            ta, sa, ca, xa = self.marks[a]
+            tb, sb, cb, xb = self.marks[b]
+            wall += tb - ta
+            other += (xb - xa) - (sb - sa) - (cb - ca)
+        return max(0.0, other / max(wall, 1e-9) * 100)
+
+    def server_cpu(self, *spans: tuple[str, str]) -> float:
+        return sum(self.marks[b][1] - self.marks[a][1] for a, b in spans)
+
+    def snapshot(self) -> tuple[dict[Player, int], dict[Table, int]]:
+        return {p: p.received for p in self.players}, {t: t.actions for t in self.tables}
+
+    async def sample(self) -> None:
+        assert self.server is not None
+        while True:
+            try:
+                rss, _ = self.server.memory_mb()
+            except OSError:
+                return
+            self.rss.append((now(), rss))
+            await asyncio.sleep(1.0)
+
+    async def drain(self) -> None:
+        """Feed every screen now and then, so no backlog builds up while a player waits (the
+        client must stay responsive: a stalled loop would also miss the server's keepalives)."""
+        while not self.stopping:
+            for p in self.players:
+                if p.chunks and not p.watch:
+                    p.process()
+                    await asyncio.sleep(0)
+            await asyncio.sleep(0.5)
+
+    async def watchdog(self) -> None:
+        while not self.stopping:
+            for table in self.tables:
+                table.expire(self.args.action_timeout)
+            await asyncio.sleep(0.5)
+
+    async def probe(self) -> None:
+        """During play: a fresh player logs in now and then; connect → lobby under load."""
+        n = 0
+        while not self.stopping:
+            await asyncio.sleep(self.args.probe_every)
+            if self.stopping:
+                return
+            n += 1
+            p = Player(self, f"probe{n:03d}", Table(self, -1), 0)
+            try:
+                await p.connect()
+                assert p.connect_s is not None
+                self.probe_s.append(p.connect_s)
+            except (OSError, asyncssh.Error, BenchError) as exc:
+                self.notes.append(f"probe {n} failed: {exc!s:.200}")
+            finally:
+                await p.close()
+
+    async def seat_tables(self) -> None:
+        """Table after table: its players log in, the host opens a room, the others join it.
+
+        Rooms are opened in table order, so table i's room is row i of every lobby. Doing it
+        table by table keeps the players who are already seated in quiet waiting rooms instead
+        of all watching a busy lobby (each room change repaints every visible lobby).
+        """
+        interval = 1.0 / self.args.connect_rate
+        next_login = now()
+        assert self.server is not None
+        for table in self.tables:
+            t0, s0, c0 = now(), self.server.cpu_seconds(), time.process_time()
+
+            async def login(p: Player, at: float) -> None:
+                await asyncio.sleep(max(0.0, at - now()))
+                await p.connect()
+
+            logins = []
+            for p in table.players:
+                next_login = max(next_login + interval, now())
+                logins.append(login(p, next_login))
+            await asyncio.gather(*logins)
+            self.login_wall += now() - t0
+            self.login_server_cpu += self.server.cpu_seconds() - s0
+            self.login_client_cpu += time.process_time() - c0
+            t1 = now()
+            await self.open_room(table)
+            t2 = now()
+            await asyncio.gather(*(self.join(table, p) for p in table.players[1:]))
+            self.setup_steps.append((t1 - t0, t2 - t1, now() - t2))
+            done = table.index + 1
+            if done % 5 == 0 or done == len(self.tables):
+                print(f"  {done}/{len(self.tables)} tables seated", file=sys.stderr, flush=True)
+
+    async def open_room(self, table: Table) -> None:
+        host = table.host
+        host.send(b"n")
+        await host.wait_until(lambda: FORM_MARK in host.title(), "create form", 30)
+        await host.settle()
+        for attempt in range(10):  # an Enter typed while the form still mounts is lost
+            host.send(b"\r")
+            try:
+                await host.wait_until(lambda: host.in_room(host.nick), "own room", 3)
+                return
+            except BenchError:
+                if attempt == 9:
+                    raise
+
+    async def join(self, table: Table, p: Player) -> None:
+        """Pick table i's room in the lobby: Ctrl+Home, i × ↓, Enter; check the room's title."""
+        mine = f"{table.host.nick}{ROOM_SUFFIX}"
+        first = f"{self.tables[0].host.nick}{ROOM_SUFFIX}"
+        await p.wait_until(lambda: first in p.text or mine in p.text, "room list", 30)
+        for attempt in range(3):
+            p.send(KEY_CTRL_HOME + KEY_DOWN * table.index + b"\r")
+            try:
+                await p.wait_until(p.in_room, "a room", 20)
+            except BenchError:
+                if attempt == 2:
+                    raise
+                self.join_retries += 1
+                continue
+            if p.in_room(table.host.nick):
+                return
+            self.join_retries += 1
+            p.send(b"q")  # wrong room: back to the lobby, try again
+            await p.wait_until(lambda: LOBBY_MARK in p.title(), "lobby again", 20)
+            await asyncio.sleep(0.5)
+        raise BenchError(f"{p.nick} could not join {table.host.nick}'s room")
+
+    async def start_tables(self) -> None:
+        async def start_game(table: Table) -> None:
+            host = table.host
+
+            def full() -> bool:
+                m = SEATED_RE.search(host.title())
+                return m is not None and int(m.group(1)) >= len(table.players)
+
+            await host.wait_until(full, "all seats taken", 60)
+            host.send(b"s")
+            for p in table.players:
+                await p.wait_until(partial(p.title_has, PLAYING_MARK), "game start", 60)
+            await asyncio.sleep(0.5)  # the table's first frames
+            for p in table.players:
+                p.process()
+                if not p.find_log() and self.args.log == "show":
+                    p.send(LOG_KEY)
+                    await p.wait_until(p.find_log, "hand log", 10)
+
+        await asyncio.gather(*(start_game(t) for t in self.tables))
+
+    async def idle_window(self) -> dict[str, Any]:
+        """Stop pressing keys while turns count down; bytes received per player per second."""
+        self.paused = True
+        self.mark("pause")
+        deadline = now() + 6.0
+        while now() < deadline:
+            if all(any(p.held for p in t.players) for t in self.tables):
+                break
+            await asyncio.sleep(0.1)
+        held = [t for t in self.tables if any(p.held for p in t.players)]
+        players = [p for t in held for p in t.players]
+        before = {p: p.received for p in players}
+        self.mark("idle0")
+        await asyncio.sleep(self.args.idle)
+        self.mark("idle1")
+        rates = [(p.received - before[p]) / self.args.idle for p in players]
+        self.paused = False
+        for p in self.players:
+            p.wake.set()
+        self.mark("resume")
+        return {"tables_held": len(held), "tables": len(self.tables), "rates": rates}
+
+    async def run(self) -> dict[str, Any]:
+        args = self.args
+        tmp = Path(tempfile.mkdtemp(prefix="seotda-load-"))
+        self.server = Server(args, tmp, len(self.players))
+        tasks: list[asyncio.Task[Any]] = []
+        try:
+            await self.server.start()
+            self.port = self.server.port
+            print(f"server pid {self.server.pid} on 127.0.0.1:{self.port}; "
+                  f"{len(self.players)} players logging in table by table…",
+                  file=sys.stderr, flush=True)
+            tasks.append(asyncio.create_task(self.sample()))
+            tasks.append(asyncio.create_task(self.drain()))
+            self.mark("start")
+            await self.seat_tables()
+            self.mark("seated")
+            await self.start_tables()
+            self.mark("play0")
+            print(f"tables playing after {self.span('start', 'play0')[0]:.1f} s of setup; "
+                  f"{args.duration:.0f} s of play…", file=sys.stderr, flush=True)
+            profiler = self.start_profiler()
+            tasks.append(asyncio.create_task(self.watchdog()))
+            tasks += [asyncio.create_task(p.play()) for p in self.players]
+            if args.probe_every > 0:
+                tasks.append(asyncio.create_task(self.probe()))
+            bytes0, acts0 = self.snapshot()
+            other0 = len(self.other_ms)
+            await asyncio.sleep(max(1.0, args.duration / 2 - args.idle / 2))
+            bytes1, acts1 = self.snapshot()
+            idle = await self.idle_window()
+            bytes2, acts2 = self.snapshot()
+            await asyncio.sleep(max(1.0, args.duration / 2 - args.idle / 2))
+            bytes3, acts3 = self.snapshot()
+            self.mark("play1")
+            rss_end, rss_peak = self.server.memory_mb()
+            self.stopping = True
+            if profiler is not None:
+                await self.stop_profiler(profiler)
+            return self.figures(bytes0, acts0, bytes1, acts1, bytes2, acts2, bytes3, acts3,
+                                idle, rss_end, rss_peak, len(self.other_ms) - other0)
+        finally:
+            self.stopping = True
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*(p.close() for p in self.players), return_exceptions=True)
+            await self.server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def start_profiler(self) -> subprocess.Popen[bytes] | None:
+        if not self.args.py_spy:
+            return None
+        exe = shutil.which("py-spy") or str(Path(self.args.python).parent / "py-spy")
+        out = Path(self.args.py_spy)
+        fmt = {".svg": "flamegraph", ".json": "speedscope"}.get(out.suffix, "raw")
+        assert self.server is not None
+        cmd = [exe, "record", "--pid", str(self.server.pid), "--rate", "100", "--nonblocking",
+               "--format", fmt, "-o", str(out), "--duration", str(int(self.args.duration))]
+        print("profiling:", " ".join(cmd), file=sys.stderr, flush=True)
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    async def stop_profiler(self, proc: subprocess.Popen[bytes]) -> None:
+        for _ in range(100):
+            if proc.poll() is not None:
+                return
+            await asyncio.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        await asyncio.sleep(2)
+        if proc.poll() is None:
+            proc.kill()
+
+    def figures(self, b0: dict[Player, int], a0: dict[Table, int], b1: dict[Player, int],
+                a1: dict[Table, int], b2: dict[Player, int], a2: dict[Table, int],
+                b3: dict[Player, int], a3: dict[Table, int], idle: dict[str, Any],
+                rss_end: float, rss_peak: float, observed: int) -> dict[str, Any]:
+        # bytes per player per betting action, outside the idle window
+        total_bytes = sum((b1[p] - b0[p]) + (b3[p] - b2[p]) for p in self.players)
+        total_acts = sum((a1[p.table] - a0[p.table]) + (a3[p.table] - a2[p.table])
+                         for p in self.players)
+        actions = sum((a1[t] - a0[t]) + (a3[t] - a2[t]) for t in self.tables)
+        connect = [p.connect_s for p in self.players if p.connect_s is not None]
+        play_s, play_srv, play_cli = self.span("play0", "pause")
+        play2 = self.span("resume", "play1")
+        play_wall = play_s + play2[0]
+        srv_play = (play_srv * play_s + play2[1] * play2[0]) / play_wall
+        cli_play = (play_cli * play_s + play2[2] * play2[0]) / play_wall
+        _, idle_srv, idle_cli = self.span("idle0", "idle1")
+        setup_s, setup_srv, setup_cli = self.span("start", "play0")
+        login_wall = max(self.login_wall, 1e-9)
+        idle_players = len(idle["rates"])
+        assert self.server is not None
+        return {
+            "players": len(self.players), "tables": len(self.tables), "seats": self.args.seats,
+            "size": self.args.size, "think_s": self.args.think, "play_s": round(play_wall, 1),
+            "actions": actions, "actions_per_s": round(actions / play_wall, 1),
+            "observations": observed, "missed": self.missed, "no_effect": self.no_effect,
+            "detected_by": dict(sorted(self.detected_by.items())),
+            "log_shown": sum(p.log_x is not None for p in self.players),
+            # seat views that never showed the action count as slower than the timeout
+            "other_ms": {q: round(pct(self.other_ms + [math.inf] * self.missed, q), 1)
+                         for q in (50, 95, 99)},
+            "action_timeout_ms": self.args.action_timeout * 1000,
+            "other_ms_max": round(max(self.other_ms, default=float("nan")), 1),
+            "own_ms": {q: round(pct(self.own_ms, q), 1) for q in (50, 95, 99)},
+            "rss_mb_end": round(rss_end, 1), "rss_mb_peak": round(rss_peak, 1),
+            "rss_mb_max_sampled": round(max((r for _, r in self.rss), default=0.0), 1),
+            "server_cpu_pct": {"login": round(self.login_server_cpu / login_wall * 100),
+                               "setup": round(setup_srv), "play": round(srv_play),
+                               "idle": round(idle_srv)},
+            "server_cpu_ms_per_idle_session_s": round(idle_srv * 10 / idle_players, 2)
+            if idle_players else None,
+            "server_cpu_ms_per_action": round(
+                self.server_cpu(("play0", "pause"), ("resume", "play1")) * 1000 / actions, 1)
+            if actions else None,
+            "server_cpu_ms_per_action_net": round(
+                (self.server_cpu(("play0", "pause"), ("resume", "play1"))
+                 - idle_srv / 100 * play_wall) * 1000 / actions, 1) if actions else None,
+            "server_cpu_ms_per_login": round(self.login_server_cpu * 1000 / len(self.players), 1),
+            "other_cpu_pct": {"setup": round(self.other_cpu(("start", "play0"))),
+                              "play": round(self.other_cpu(("play0", "pause"), ("resume", "play1"))),
+                              "idle": round(self.other_cpu(("idle0", "idle1")))},
+            "load_avg": os.getloadavg()[0],
+            "client_cpu_pct": {"login": round(self.login_client_cpu / login_wall * 100),
+                               "setup": round(setup_cli), "play": round(cli_play),
+                               "idle": round(idle_cli)},
+            "phase_s": {"login": round(self.login_wall, 1), "setup": round(setup_s, 1)},
+            "setup_per_table_s": {
+                k: round(statistics.fmean(step[i] for step in self.setup_steps), 2)
+                for i, k in enumerate(("logins", "open_room", "joins"))},
+            "join_retries": self.join_retries,
+            "bytes_per_player_action": round(total_bytes / total_acts) if total_acts else None,
+            "frame_bytes": {q: pct([float(b) for b in self.frame_bytes], q) for q in (50, 95)},
+            "idle_bps": {
+                "mean": round(statistics.fmean(idle["rates"]), 1) if idle["rates"] else None,
+                "max": round(max(idle["rates"]), 1) if idle["rates"] else None,
+                "tables_held": idle["tables_held"], "tables": idle["tables"],
+            },
+            "connect_s": {q: round(pct(connect, q), 3) for q in (50, 95)},
+            "connect_s_max": round(max(connect, default=float("nan")), 3),
+            "probe_connect_s": {q: round(pct(self.probe_s, q), 3) for q in (50, 95)},
+            "probes": len(self.probe_s),
+            "server_pid": self.server.pid,
+            "server_warnings": self.server.problems[-5:],
+            "notes": self.notes,
+        }
+
+
+# ----------------------------------------------------------------------------- report
+def verdict(ok: bool | None) -> str:
+    return "" if ok is None else ("ok" if ok else "MISSED")
+
+
+def report(r: dict[str, Any], args: argparse.Namespace) -> str:
+    o, c, own, idle = r["other_ms"], r["connect_s"], r["own_ms"], r["idle_bps"]
+
+    def ms(v: float) -> str:
+        return f"{v:.0f}" if math.isfinite(v) else f">{r['action_timeout_ms']:.0f}"
+
+    big = r["players"] >= TARGET_SESSIONS
+    seen_by = ", ".join(f"{k} {v}" for k, v in r["detected_by"].items())
+    timed = (f"{r['actions']} ({r['observations']} seat views, {r['missed']} missed, "
+             f"{r['no_effect']} key presses without effect), "
+             f"{r['actions_per_s']}/s; seen by {seen_by}; "
+             f"hand log on {r['log_shown']}/{r['players']} screens")
+    rss_note = (verdict(r["rss_mb_peak"] <= TARGET_RSS_MB) if big
+                else f"({r['rss_mb_peak'] / r['players']:.1f} MiB/player)")
+    bpa = r["bytes_per_player_action"]
+    fb = r["frame_bytes"]
+    other = r["other_cpu_pct"]
+    rows: list[tuple[str, str, str, str]] = [
+        ("action → other seats' screens p50 / p95 / p99",
+         f"{ms(o[50])} / {ms(o[95])} / {ms(o[99])} ms (max seen {r['other_ms_max']:.0f})",
+         f"p95 ≤ {TARGET_P95_MS:.0f} ms at {TARGET_SESSIONS} sessions",
+         verdict(o[95] <= TARGET_P95_MS)),
+        ("action → own screen p50 / p95", f"{own[50]:.0f} / {own[95]:.0f} ms", "", ""),
+        ("actions timed", timed, "", verdict(r["missed"] == 0)),
+        ("server RSS end / peak", f"{r['rss_mb_end']:.0f} / {r['rss_mb_peak']:.0f} MiB",
+         f"≤ {TARGET_RSS_MB:.0f} MiB at {TARGET_SESSIONS} sessions", rss_note),
+        ("server CPU % play / idle / logins / whole setup",
+         "{play} / {idle} / {login} / {setup} %".format(**r["server_cpu_pct"]),
+         "(100 % = one core)", ""),
+        ("server CPU time per betting action (net of idle ticks) / per login",
+         f"{r['server_cpu_ms_per_action']} ms ({r['server_cpu_ms_per_action_net']} ms) / "
+         f"{r['server_cpu_ms_per_login']} ms",
+         "(CPU time: robust to a busy box)", ""),
+        ("server CPU time per idle session (countdown)",
+         f"{r['server_cpu_ms_per_idle_session_s']} ms per second", "", ""),
+        ("client CPU % play / idle / logins / whole setup",
+         "{play} / {idle} / {login} / {setup} %".format(**r["client_cpu_pct"]),
+         "(this bench process)", ""),
+        ("other processes on the box, CPU % play / idle / setup",
+         (f"{other['play']} / {other['idle']} / {other['setup']} % "
+         f"(load avg {r['load_avg']:.1f})"),
+         f"(of {os.cpu_count()} cores × 100 %)", ""),
+        (f"bytes per player per betting action ({r['size']})",
+         f"{bpa} B (action frame alone p50 {fb[50]:.0f}, p95 {fb[95]:.0f})",
+         f"≤ {TARGET_BYTES_PER_ACTION:.0f} B",
+         verdict(bpa is not None and bpa <= TARGET_BYTES_PER_ACTION)),
+        ("idle bytes/s per player (countdown running)",
+         (f"{idle['mean']} B/s mean, {idle['max']} max "
+         f"({idle['tables_held']}/{idle['tables']} tables paused at a turn)"),
+         f"≤ {TARGET_IDLE_BPS:.0f} B/s",
+         verdict(idle["mean"] is not None and idle["mean"] <= TARGET_IDLE_BPS)),
+        ("ssh connect → lobby painted p50 / p95",
+         (f"{c[50] * 1000:.0f} / {c[95] * 1000:.0f} ms (max {r['connect_s_max'] * 1000:.0f}; "
+         f"{args.connect_rate:g} logins/s, one table at a time)"),
+         f"≤ {TARGET_CONNECT_S * 1000:.0f} ms", verdict(c[95] <= TARGET_CONNECT_S)),
+    ]
+    if r["probes"]:
+        p = r["probe_connect_s"]
+        rows.append(("connect → lobby while tables play p50 / p95",
+                     f"{p[50] * 1000:.0f} / {p[95] * 1000:.0f} ms ({r['probes']} logins)",
+                     f"≤ {TARGET_CONNECT_S * 1000:.0f} ms", verdict(p[95] <= TARGET_CONNECT_S)))
+    w = [max(len(row[i]) for row in rows) for i in range(4)]
+    head = (f"seotda load bench: {r['tables']} tables × {r['seats']} seats = {r['players']} "
+            f"players, {r['size']}, {r['play_s']:.0f} s of play (think {r['think_s']:g} s), "
+            f"setup {r['phase_s']['setup']} s (logins {r['phase_s']['login']} s)\n"
+            f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"{platform.system()} {platform.release()}\n")
+    lines = [head, "  ".join(h.ljust(w[i]) for i, h in
+                             enumerate(("figure", "measured", "target", ""))).rstrip()]
+    lines.append("  ".join("-" * n for n in w))
+    lines += ["  ".join(cell.ljust(w[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
+    if r["server_warnings"]:
+        lines.append("\nserver warnings/errors (last 5):")
+        lines += ["  " + line[:200] for line in r["server_warnings"]]
+    if r["notes"]:
+        lines.append("\nnotes:")
+        lines += ["  " + n for n in r["notes"][:10]]
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=2, help="tables (default 2)")
+    ap.add_argument("--seats", type=int, default=6, help="players per table (default 6)")
+    ap.add_argument("--duration", type=float, default=40,
+                    help="seconds of play, idle window included (default 40)")
+    ap.add_argument("--size", default="100x30", help="terminal COLSxROWS (default 100x30)")
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="mean seconds a player waits before pressing on its turn "
+                         "(uniform 0.5×–1.5×; default 1.0)")
+    ap.add_argument("--idle", type=float, default=5.0,
+                    help="seconds of the idle window (default 5)")
+    ap.add_argument("--connect-rate", type=float, default=25.0,
+                    help="new SSH logins per second while connecting/joining (default 25)")
+    ap.add_argument("--probe-every", type=float, default=5.0,
+                    help="seconds between extra logins during play (0 = none; default 5)")
+    ap.add_argument("--log", choices=("auto", "show"), default="auto",
+                    help="hand log: as the layout decides (auto, hidden below 110 columns) or "
+                         "shown with its key on every screen (show)")
+    ap.add_argument("--ping", type=float, default=0.15, help="chance of 3 삥 on a turn")
+    ap.add_argument("--die", type=float, default=0.03, help="chance of 1 다이 on a turn")
+    ap.add_argument("--action-timeout", type=float, default=10.0,
+                    help="seconds after which a seat that has not shown an action counts it "
+                         "as missed (and slower than this in the percentiles; default 10)")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"),
+                    help="interpreter that runs the server (default .venv/bin/python)")
+    ap.add_argument("--py-spy", metavar="FILE",
+                    help="record the server with py-spy during play (.svg flame graph, "
+                         ".json speedscope, anything else raw collapsed stacks)")
+    ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--debug-misses", action="store_true",
+                    help="print the screens of seats that never showed an action")
+    args = ap.parse_args(argv)
+    if not Path(args.python).exists():
+        args.python = sys.executable
+    if args.seats < 2 or args.tables < 1:
+        ap.error("need at least 1 table of 2 seats")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    bench = Bench(args)
+    try:
+        result = asyncio.run(bench.run())
+    except BenchError as exc:
+        print(f"bench failed: {exc}", file=sys.stderr)
+        if bench.server is not None:
+            print("server log tail:\n" + "\n".join(bench.server.tail), file=sys.stderr)
+        return 1
+    print(report(result, args))
+    if args.debug_misses and bench.miss_log:
+        print("\nmissed actions (first 5):", *bench.miss_log, sep="\n", file=sys.stderr)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
