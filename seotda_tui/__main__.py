@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import inspect
 import logging
 import os
@@ -134,6 +135,17 @@ async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
                 log_event(log, "cleanup_error", level=logging.ERROR, exc_info=True)
 
 
+#: Many Textual apps hold millions of objects; with CPython's default thresholds (700, 10, 10)
+#: full collections ran every few seconds and froze the loop for every player for up to 1.9 s
+#: (BENCHMARKS.md). Larger thresholds make collections rare; this is the server process's own
+#: setting, made once at start-up, never per session.
+GC_THRESHOLDS = (50_000, 20, 1000)
+
+
+def tune_garbage_collector() -> None:
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     # Captured before any Textual app exists: apps redirect sys.stdout/sys.stderr
     # process-wide while they run, so logging must hold on to the real stream.
@@ -155,6 +167,7 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         log_event(log, "startup_failed", level=logging.ERROR, reason="app_missing", error=str(exc))
         return 2
     config = ServerConfig(app_factory=factory, settings=settings)
+    tune_garbage_collector()
     try:
         asyncio.run(serve(config, cleanup))
     except HostKeyError as exc:

@@ -235,3 +235,15 @@ def test_the_room_manager_and_apps_get_their_settings(tmp_path: Path) -> None:
     app = factory(Identity("철수", None, "127.0.0.1"), ctx)  # type: ignore[arg-type]
     assert app.motd == "금요일 밤 9시"  # type: ignore[attr-defined]
     assert callable(ctx.idle_exempt) and ctx.idle_exempt() is False  # not in a room
+
+
+def test_server_start_up_raises_the_gc_thresholds() -> None:
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        cli.tune_garbage_collector()
+        assert gc.get_threshold() == cli.GC_THRESHOLDS
+        assert cli.GC_THRESHOLDS[0] > before[0]
+    finally:
+        gc.set_threshold(*before)
