@@ -242,8 +242,9 @@ def test_server_start_up_raises_the_gc_thresholds() -> None:
 
     before = gc.get_threshold()
     try:
+        gc.set_threshold(700, 10, 10)  # CPython's defaults
         cli.tune_garbage_collector()
         assert gc.get_threshold() == cli.GC_THRESHOLDS
-        assert cli.GC_THRESHOLDS[0] > before[0]
+        assert all(new >= old for new, old in zip(cli.GC_THRESHOLDS, (700, 10, 10)))
     finally:
         gc.set_threshold(*before)
