@@ -240,13 +240,7 @@ class RoomManager(BotSeats, JournalResume):
         the journal it was given and closes it here.
         """
         for room in list(self._rooms.values()):
-            for bot in list(room.bot_players.values()):
-                bot.stop()
-            room.bot_players.clear()
-            self._cancel_timer(room)
-            for timer in room.offline.values():
-                if timer is not None:
-                    timer.cancel()
+            self._stop_room(room)
             room.subscribers.clear()
         self._rooms.clear()
         self._where.clear()
@@ -560,6 +554,16 @@ class RoomManager(BotSeats, JournalResume):
         room.left = []
         return [{"type": "roomFinished"}, *self._fix_host(room)]
 
+    def _stop_room(self, room: Room) -> None:
+        """Stop everything a room runs on the clock: its bots, its deadline, its grace timers."""
+        for bot in list(room.bot_players.values()):
+            bot.stop()
+        room.bot_players.clear()
+        self._cancel_timer(room)
+        for timer in room.offline.values():
+            if timer is not None:
+                timer.cancel()
+
     def _cancel_timer(self, room: Room) -> None:
         if room.timer is not None:
             room.timer.cancel()
@@ -634,13 +638,7 @@ class RoomManager(BotSeats, JournalResume):
         if room.status == PLAYING and self._recorder is not None:
             # (unreachable today: a running game keeps its humans' seats until it ends)
             self._recorder.finish(room.journal_key, {"aborted": "roomClosed"})
-        for bot in list(room.bot_players.values()):
-            bot.stop()
-        room.bot_players.clear()
-        self._cancel_timer(room)
-        for timer in room.offline.values():
-            if timer is not None:
-                timer.cancel()
+        self._stop_room(room)
         self._rooms.pop(room.id, None)
         for nick in [n for n, r in self._where.items() if r == room.id]:
             del self._where[nick]
