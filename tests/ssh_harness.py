@@ -38,7 +38,7 @@ from seotda_tui.config import load_settings
 from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
 from seotda_tui.session import DisconnectReason, SessionContext
 
-DEFAULT_TIMEOUT = 5.0
+DEFAULT_TIMEOUT = 10.0  # generous: a busy CI box, not a speed target
 
 KEYS: dict[str, bytes] = {
     "enter": b"\r",

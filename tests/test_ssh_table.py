@@ -121,10 +121,11 @@ async def test_chat_never_sends_an_injected_escape_sequence(tmp_path: Path) -> N
         await b.wait_for("철수님 환영해요")
         # typed (pasted) by a player in the lobby chat: bracketed paste with escapes inside
         await a.press("t")
+        await a.wait_for("Enter 보내기")  # the chat input is open before anything is pasted
         await a.send(b"\x1b[200~hi\x1b]0;pwned-title\x07there\x1b[201~")
-        await asyncio.sleep(0.2)
+        await a.wait_for("hi")
         await a.press("enter")
-        await b.wait_for("영희: ")
+        await b.wait_for("영희: ", timeout=15)
         (typed,) = factory.chat.history("lobby")  # type: ignore[attr-defined]
         assert "hi" in typed.text and "there" in typed.text
         assert all(ch.isprintable() for ch in typed.text)  # whatever the terminal parsed: text
