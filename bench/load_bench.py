@@ -3,35 +3,39 @@
 
     .venv/bin/python bench/load_bench.py                      # 2 tables × 6 seats, ~1 minute
     .venv/bin/python bench/load_bench.py --tables 10          # 60 players
-    .venv/bin/python bench/load_bench.py --tables 50 --duration 90
-    .venv/bin/python bench/load_bench.py --py-spy /tmp/server.txt   # also profile the server
+    .venv/bin/python bench/load_bench.py --tables 50 --duration 60   # 300 players
+    .venv/bin/python bench/load_bench.py --py-spy /tmp/server.svg   # also profile the server
 
 What it does:
 
 1. starts ``python -m seotda_tui --port 0`` as a subprocess (temporary host-key and data
    folders, connection limits raised so one loopback IP may open every session) and reads the
    port from its ``event=listening addr=HOST:PORT`` log line;
-2. connects ``tables × seats`` asyncssh clients, each with a PTY of ``--size`` whose output is
-   fed into a ``pyte`` screen, at ``--connect-rate`` connections per second, and times
-   *connect → lobby painted* (from opening the TCP connection to the lobby text on screen);
-3. the first player of each table creates a room (``n``, Enter), the others pick it in the lobby
-   (arrow keys, Enter) and the host starts the game (``s``);
-4. every player then plays from what its screen shows: on "내 차례예요" it waits a think time and
-   presses a scripted key (mostly 4 콜 / 2 체크, sometimes 3 삥, rarely 1 다이); at the hand end
-   it presses Space; rebuy questions get ``y``; the host restarts a finished game;
-5. half-way through, every player stops pressing keys for ``--idle`` seconds while some
-   player's turn countdown runs, and the bytes received meanwhile are counted;
-6. it prints a table of figures next to the targets of the issue.
+2. table after table, logs its players in (asyncssh clients, each with a PTY of ``--size`` whose
+   output is fed into a ``pyte`` screen; at most ``--connect-rate`` logins per second) and times
+   *connect → lobby painted* (from opening the TCP connection to the lobby title on screen);
+   the table's first player creates a room (``n``, Enter), the others pick it in the lobby
+   (Ctrl+Home, ↓ × table number, Enter); once every table is seated the hosts press ``s``;
+3. every player then plays from what its screen shows: on "내 차례예요" it waits a think time and
+   presses a scripted key (mostly 4 콜 / 2 체크, sometimes 3 삥, rarely 1 다이; the next key if
+   the screen says that one is not allowed now); at the hand end it presses Space; rebuy
+   questions get ``y``; the host restarts a finished game;
+4. half-way through, nobody presses anything for ``--idle`` seconds while the turn countdowns
+   run, and the bytes received meanwhile are counted;
+5. it prints a table of figures next to the targets of the issue (``--json`` writes them all).
 
 The latency of one action is measured from the moment the actor's key is written to the moment
-the bytes arrive (``data_received``) that make every *other* seat's pyte screen show the actor's
-nickname and action word as a new line of its hand log ("b01s2 콜 10"). Bytes are counted at
-the SSH channel (what the server's Textual apps write, before encryption; the client turns
-compression off like OpenSSH does by default).
+the bytes arrive (``data_received``) that make another seat's pyte screen show it: a new line of
+the hand log "b01s2 콜 10" (when the log is on screen), the actor's seat box or line changing to
+show the action word, or the status line no longer saying "b01s2님 차례" — whichever comes
+first (see :class:`Watch`). The next action at a table is only timed once every seat has shown
+the previous one. Bytes are counted at the SSH channel (what the server's Textual apps write,
+before encryption; the client turns compression off like OpenSSH does by default).
 
-The client side runs in this one process on the same machine: pyte is fed lazily (only when a
-screen must be looked at, chunk by chunk only while an action is being timed) and only the rows
-that pyte marks dirty are re-read. The client's own CPU use is printed so it can be told apart
+The client side runs in this one process on the same machine: pyte is fed lazily (in bulk, and
+chunk by chunk only while an action is being timed; arrival times are taken in
+``data_received``, so feeding late does not change a measurement) and only the rows that pyte
+marks dirty are re-read. The client's own CPU use is printed so it can be told apart
 from the server's. Screen texts the bench relies on are constants at the top of this file.
 """
 
@@ -68,25 +72,25 @@ ROOT = Path(__file__).resolve().parents[1]
 # ----------------------------------------------------------------------------- screen markers
 # Texts the server's screens show (seotda_tui/screens/*.py, widgets/texts.py). Keep the most
 # stable, short ones here; if the UI wording changes, this is the only place to update.
-LOBBY_MARK = "님 환영해요"             # lobby title "섯다 로비 · {nick}님 환영해요 · ..."
-FORM_MARK = "Esc 취소"                 # create-room form title
-ROOM_SUFFIX = "의 방"                  # default room name "{host}의 방" (title row of the room)
-TITLE_SEP = " · "                      # room title "{name} · {status} · ..."
-PLAYING_MARK = "게임 중"               # room status while a game runs
+LOBBY_MARK = "님 환영해요"  # lobby title "섯다 로비 · {nick}님 환영해요 · ..."
+FORM_MARK = "Esc 취소"  # create-room form title
+ROOM_SUFFIX = "의 방"  # default room name "{host}의 방" (title row of the room)
+TITLE_SEP = " · "  # room title "{name} · {status} · ..."
+PLAYING_MARK = "게임 중"  # room status while a game runs
 SEATED_RE = re.compile(r"(\d+)/\d+명")  # waiting-room title "... · 3/10명 · ..."
-TURN_MARK = "내 차례예요"              # status line on one's own betting turn
-OTHERS_TURN = "{nick}님 차례"          # status line while someone else must act
+TURN_MARK = "내 차례예요"  # status line on one's own betting turn
+OTHERS_TURN = "{nick}님 차례"  # status line while someone else must act
 READY_MARKS = ("Space 준비", "Space 다음 판 준비")  # hand end: Space readies for the next hand
-REBUY_MARK = "칩을 다시 받을까요"      # busted with rebuy on: y
-REJOIN_MARK = "다시 참가할까요"        # 구사 rematch rejoin question: n
-RESTART_MARK = "s 키로 다시 시작"      # host, finished game: s
-REFUSED_MARK = "할 수 없어요"          # "지금은 체크를 할 수 없어요"
-BET_AVAILABLE = "{word} (+"            # action bar label of a legal bet: "4 콜 (+10)"
+REBUY_MARK = "칩을 다시 받을까요"  # busted with rebuy on: y
+REJOIN_MARK = "다시 참가할까요"  # 구사 rematch rejoin question: n
+RESTART_MARK = "s 키로 다시 시작"  # host, finished game: s
+REFUSED_MARK = "할 수 없어요"  # "지금은 체크를 할 수 없어요"
+BET_AVAILABLE = "{word} (+"  # action bar label of a legal bet: "4 콜 (+10)"
 #: keys of the action bar (1–8 = 다이 체크 삥 콜 따당 쿼터 하프 풀) the script uses, and the word
 #: the hand log prints for each ("b01s2 콜 10", "b01s2 다이").
 ACTION_WORDS = {"1": "다이", "2": "체크", "3": "삥", "4": "콜"}
-SEAT_ROWS, SEAT_COLS = 4, 26           # a seat box is 4 rows × 25 cells (widgets/seats.py)
-LOG_KEY = b"l"                         # table: show/hide the hand log (shown from 110 columns)
+SEAT_ROWS, SEAT_COLS = 4, 26  # a seat box is 4 rows × 25 cells (widgets/seats.py)
+LOG_KEY = b"l"  # table: show/hide the hand log (shown from 110 columns)
 KEY_DOWN = b"\x1b[B"
 KEY_CTRL_HOME = b"\x1b[1;5H"
 
@@ -98,7 +102,7 @@ TARGET_BYTES_PER_ACTION = 2048.0
 TARGET_IDLE_BPS = 300.0
 TARGET_CONNECT_S = 1.0
 
-LOG_BORDERS = "│┃▏▕|║"                # the hand log's left border (app.tcss: border-left)
+LOG_BORDERS = "│┃▏▕|║"  # the hand log's left border (app.tcss: border-left)
 now = time.perf_counter
 
 
@@ -141,16 +145,37 @@ class Server:
     async def start(self) -> None:
         limit = str(self.sessions + 100)
         cmd = [
-            self.args.python, "-m", "seotda_tui",
-            "--host", "127.0.0.1", "--port", "0",
-            "--hostkey-dir", str(self.tmp / "hostkeys"), "--data-dir", str(self.tmp / "data"),
-            "--max-sessions", limit, "--max-sessions-per-ip", limit,
-            "--connect-rate", "10000", "--connect-burst", limit,
-            "--idle-timeout", "0", "--shutdown-notice", "0",
+            self.args.python,
+            "-m",
+            "seotda_tui",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--hostkey-dir",
+            str(self.tmp / "hostkeys"),
+            "--data-dir",
+            str(self.tmp / "data"),
+            "--max-sessions",
+            limit,
+            "--max-sessions-per-ip",
+            limit,
+            "--connect-rate",
+            "10000",
+            "--connect-burst",
+            limit,
+            "--idle-timeout",
+            "0",
+            "--shutdown-notice",
+            "0",
         ]
         self.proc = await asyncio.create_subprocess_exec(
-            *cmd, cwd=str(ROOT), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            *cmd,
+            cwd=str(ROOT),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         found: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(found))
@@ -214,8 +239,9 @@ class _Auth(asyncssh.SSHClient):
     def kbdint_auth_requested(self) -> str:
         return ""
 
-    def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
-                                  prompts: Any) -> list[str] | None:
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Any
+    ) -> list[str] | None:
         return [] if not prompts else None
 
     def password_auth_requested(self) -> str | None:
@@ -303,8 +329,10 @@ class Watch:
 
     def shown(self, p: Player) -> str | None:
         act = self.action
-        if self.log is not None and p.log_changed and any(
-            act.pattern in line for line in new_lines(self.log, p.log_content())
+        if (
+            self.log is not None
+            and p.log_changed
+            and any(act.pattern in line for line in new_lines(self.log, p.log_content()))
         ):
             return "log"
         for y, x0, x1, before in self.regions:
@@ -414,8 +442,10 @@ class Player:
 
     def region(self, y: int, x0: int, x1: int) -> str:
         buf = self.screen.buffer
-        return "\n".join("".join([buf[r][x].data for x in range(x0, x1)])
-                         for r in range(y, min(y + SEAT_ROWS, self.rows)))
+        return "\n".join(
+            "".join([buf[r][x].data for x in range(x0, x1)])
+            for r in range(y, min(y + SEAT_ROWS, self.rows))
+        )
 
     def seat_regions(self, nick: str) -> list[tuple[int, int, int, str]]:
         """Where ``nick``'s seat is drawn: (row, first col, end col, text) below/after the name."""
@@ -511,8 +541,9 @@ class Player:
                 return now()
             left = deadline - now()
             if left <= 0 or self.closed:
-                raise BenchError(f"{self.nick}: no {what} within {timeout:.0f} s; screen:\n"
-                                 + self.full_text())
+                raise BenchError(
+                    f"{self.nick}: no {what} within {timeout:.0f} s; screen:\n" + self.full_text()
+                )
             try:
                 await asyncio.wait_for(self.wake.wait(), left)
             except TimeoutError:
@@ -533,13 +564,21 @@ class Player:
     async def connect(self) -> None:
         t0 = now()
         self.conn, _ = await asyncssh.create_connection(
-            _Auth, "127.0.0.1", self.bench.port, username=self.nick,
-            known_hosts=None, agent_path=None, config=None, client_keys=None,
+            _Auth,
+            "127.0.0.1",
+            self.bench.port,
+            username=self.nick,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            client_keys=None,
             compression_algs=["none"],
         )
         self.chan, _ = await self.conn.create_session(
-            lambda: _Session(self), term_type="xterm-256color",
-            term_size=(self.cols, self.rows), encoding=None,
+            lambda: _Session(self),
+            term_type="xterm-256color",
+            term_size=(self.cols, self.rows),
+            encoding=None,
         )
         t = await self.wait_until(lambda: LOBBY_MARK in self.title(), "lobby", 60)
         self.connect_s = t - t0
@@ -626,7 +665,12 @@ class Player:
         if t < self.think_until:
             await asyncio.sleep(self.think_until - t)
             self.process()
-            if bench.paused or bench.stopping or table.pending is not None or TURN_MARK not in self.text:
+            if (
+                bench.paused
+                or bench.stopping
+                or table.pending is not None
+                or TURN_MARK not in self.text
+            ):
                 return
         self.think_until = None
         keys = self.plan(self.text)
@@ -693,8 +737,11 @@ class Table:
                 act.actor.process()
                 self.bench.miss_log.append(
                     f"{act.pattern!r} (acked {act.acked}) not seen by {who}; "
-                    f"{sample.nick}'s screen:\n" + sample.full_text()
-                    + f"\nthe actor {act.actor.nick}'s screen:\n" + act.actor.full_text())
+                    f"{sample.nick}'s screen:\n"
+                    + sample.full_text()
+                    + f"\nthe actor {act.actor.nick}'s screen:\n"
+                    + act.actor.full_text()
+                )
             act.cancel()
             if act.actor.my_action is act:
                 act.actor.my_action = None
@@ -734,8 +781,12 @@ class Bench:
 
     def mark(self, name: str) -> None:
         assert self.server is not None
-        self.marks[name] = (now(), self.server.cpu_seconds(), time.process_time(),
-                            box_cpu_seconds())
+        self.marks[name] = (
+            now(),
+            self.server.cpu_seconds(),
+            time.process_time(),
+            box_cpu_seconds(),
+        )
 
     def span(self, a: str, b: str) -> tuple[float, float, float]:
         """(seconds, server CPU %, client CPU %) between two marks."""
@@ -925,9 +976,12 @@ class Bench:
         try:
             await self.server.start()
             self.port = self.server.port
-            print(f"server pid {self.server.pid} on 127.0.0.1:{self.port}; "
-                  f"{len(self.players)} players logging in table by table…",
-                  file=sys.stderr, flush=True)
+            print(
+                f"server pid {self.server.pid} on 127.0.0.1:{self.port}; "
+                f"{len(self.players)} players logging in table by table…",
+                file=sys.stderr,
+                flush=True,
+            )
             tasks.append(asyncio.create_task(self.sample()))
             tasks.append(asyncio.create_task(self.drain()))
             self.mark("start")
@@ -935,8 +989,12 @@ class Bench:
             self.mark("seated")
             await self.start_tables()
             self.mark("play0")
-            print(f"tables playing after {self.span('start', 'play0')[0]:.1f} s of setup; "
-                  f"{args.duration:.0f} s of play…", file=sys.stderr, flush=True)
+            print(
+                f"tables playing after {self.span('start', 'play0')[0]:.1f} s of setup; "
+                f"{args.duration:.0f} s of play…",
+                file=sys.stderr,
+                flush=True,
+            )
             profiler = self.start_profiler()
             tasks.append(asyncio.create_task(self.watchdog()))
             tasks += [asyncio.create_task(p.play()) for p in self.players]
@@ -955,8 +1013,20 @@ class Bench:
             self.stopping = True
             if profiler is not None:
                 await self.stop_profiler(profiler)
-            return self.figures(bytes0, acts0, bytes1, acts1, bytes2, acts2, bytes3, acts3,
-                                idle, rss_end, rss_peak, len(self.other_ms) - other0)
+            return self.figures(
+                bytes0,
+                acts0,
+                bytes1,
+                acts1,
+                bytes2,
+                acts2,
+                bytes3,
+                acts3,
+                idle,
+                rss_end,
+                rss_peak,
+                len(self.other_ms) - other0,
+            )
         finally:
             self.stopping = True
             for task in tasks:
@@ -973,8 +1043,21 @@ class Bench:
         out = Path(self.args.py_spy)
         fmt = {".svg": "flamegraph", ".json": "speedscope"}.get(out.suffix, "raw")
         assert self.server is not None
-        cmd = [exe, "record", "--pid", str(self.server.pid), "--rate", "100", "--nonblocking",
-               "--format", fmt, "-o", str(out), "--duration", str(int(self.args.duration))]
+        cmd = [
+            exe,
+            "record",
+            "--pid",
+            str(self.server.pid),
+            "--rate",
+            "100",
+            "--nonblocking",
+            "--format",
+            fmt,
+            "-o",
+            str(out),
+            "--duration",
+            str(int(self.args.duration)),
+        ]
         print("profiling:", " ".join(cmd), file=sys.stderr, flush=True)
         return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -988,14 +1071,26 @@ class Bench:
         if proc.poll() is None:
             proc.kill()
 
-    def figures(self, b0: dict[Player, int], a0: dict[Table, int], b1: dict[Player, int],
-                a1: dict[Table, int], b2: dict[Player, int], a2: dict[Table, int],
-                b3: dict[Player, int], a3: dict[Table, int], idle: dict[str, Any],
-                rss_end: float, rss_peak: float, observed: int) -> dict[str, Any]:
+    def figures(
+        self,
+        b0: dict[Player, int],
+        a0: dict[Table, int],
+        b1: dict[Player, int],
+        a1: dict[Table, int],
+        b2: dict[Player, int],
+        a2: dict[Table, int],
+        b3: dict[Player, int],
+        a3: dict[Table, int],
+        idle: dict[str, Any],
+        rss_end: float,
+        rss_peak: float,
+        observed: int,
+    ) -> dict[str, Any]:
         # bytes per player per betting action, outside the idle window
         total_bytes = sum((b1[p] - b0[p]) + (b3[p] - b2[p]) for p in self.players)
-        total_acts = sum((a1[p.table] - a0[p.table]) + (a3[p.table] - a2[p.table])
-                         for p in self.players)
+        total_acts = sum(
+            (a1[p.table] - a0[p.table]) + (a3[p.table] - a2[p.table]) for p in self.players
+        )
         actions = sum((a1[t] - a0[t]) + (a3[t] - a2[t]) for t in self.tables)
         connect = [p.connect_s for p in self.players if p.connect_s is not None]
         play_s, play_srv, play_cli = self.span("play0", "pause")
@@ -1009,50 +1104,80 @@ class Bench:
         idle_players = len(idle["rates"])
         assert self.server is not None
         return {
-            "players": len(self.players), "tables": len(self.tables), "seats": self.args.seats,
-            "size": self.args.size, "think_s": self.args.think, "play_s": round(play_wall, 1),
-            "actions": actions, "actions_per_s": round(actions / play_wall, 1),
-            "observations": observed, "missed": self.missed, "no_effect": self.no_effect,
+            "players": len(self.players),
+            "tables": len(self.tables),
+            "seats": self.args.seats,
+            "size": self.args.size,
+            "think_s": self.args.think,
+            "play_s": round(play_wall, 1),
+            "actions": actions,
+            "actions_per_s": round(actions / play_wall, 1),
+            "observations": observed,
+            "missed": self.missed,
+            "no_effect": self.no_effect,
             "detected_by": dict(sorted(self.detected_by.items())),
             "log_shown": sum(p.log_x is not None for p in self.players),
             # seat views that never showed the action count as slower than the timeout
-            "other_ms": {q: round(pct(self.other_ms + [math.inf] * self.missed, q), 1)
-                         for q in (50, 95, 99)},
+            "other_ms": {
+                q: round(pct(self.other_ms + [math.inf] * self.missed, q), 1) for q in (50, 95, 99)
+            },
             "action_timeout_ms": self.args.action_timeout * 1000,
             "other_ms_max": round(max(self.other_ms, default=float("nan")), 1),
             "own_ms": {q: round(pct(self.own_ms, q), 1) for q in (50, 95, 99)},
-            "rss_mb_end": round(rss_end, 1), "rss_mb_peak": round(rss_peak, 1),
+            "rss_mb_end": round(rss_end, 1),
+            "rss_mb_peak": round(rss_peak, 1),
             "rss_mb_max_sampled": round(max((r for _, r in self.rss), default=0.0), 1),
-            "server_cpu_pct": {"login": round(self.login_server_cpu / login_wall * 100),
-                               "setup": round(setup_srv), "play": round(srv_play),
-                               "idle": round(idle_srv)},
+            "server_cpu_pct": {
+                "login": round(self.login_server_cpu / login_wall * 100),
+                "setup": round(setup_srv),
+                "play": round(srv_play),
+                "idle": round(idle_srv),
+            },
             "server_cpu_ms_per_idle_session_s": round(idle_srv * 10 / idle_players, 2)
-            if idle_players else None,
+            if idle_players
+            else None,
             "server_cpu_ms_per_action": round(
-                self.server_cpu(("play0", "pause"), ("resume", "play1")) * 1000 / actions, 1)
-            if actions else None,
+                self.server_cpu(("play0", "pause"), ("resume", "play1")) * 1000 / actions, 1
+            )
+            if actions
+            else None,
             "server_cpu_ms_per_action_net": round(
-                (self.server_cpu(("play0", "pause"), ("resume", "play1"))
-                 - idle_srv / 100 * play_wall) * 1000 / actions, 1) if actions else None,
+                (
+                    self.server_cpu(("play0", "pause"), ("resume", "play1"))
+                    - idle_srv / 100 * play_wall
+                )
+                * 1000
+                / actions,
+                1,
+            )
+            if actions
+            else None,
             "server_cpu_ms_per_login": round(self.login_server_cpu * 1000 / len(self.players), 1),
-            "other_cpu_pct": {"setup": round(self.other_cpu(("start", "play0"))),
-                              "play": round(self.other_cpu(("play0", "pause"), ("resume", "play1"))),
-                              "idle": round(self.other_cpu(("idle0", "idle1")))},
+            "other_cpu_pct": {
+                "setup": round(self.other_cpu(("start", "play0"))),
+                "play": round(self.other_cpu(("play0", "pause"), ("resume", "play1"))),
+                "idle": round(self.other_cpu(("idle0", "idle1"))),
+            },
             "load_avg": os.getloadavg()[0],
-            "client_cpu_pct": {"login": round(self.login_client_cpu / login_wall * 100),
-                               "setup": round(setup_cli), "play": round(cli_play),
-                               "idle": round(idle_cli)},
+            "client_cpu_pct": {
+                "login": round(self.login_client_cpu / login_wall * 100),
+                "setup": round(setup_cli),
+                "play": round(cli_play),
+                "idle": round(idle_cli),
+            },
             "phase_s": {"login": round(self.login_wall, 1), "setup": round(setup_s, 1)},
             "setup_per_table_s": {
                 k: round(statistics.fmean(step[i] for step in self.setup_steps), 2)
-                for i, k in enumerate(("logins", "open_room", "joins"))},
+                for i, k in enumerate(("logins", "open_room", "joins"))
+            },
             "join_retries": self.join_retries,
             "bytes_per_player_action": round(total_bytes / total_acts) if total_acts else None,
             "frame_bytes": {q: pct([float(b) for b in self.frame_bytes], q) for q in (50, 95)},
             "idle_bps": {
                 "mean": round(statistics.fmean(idle["rates"]), 1) if idle["rates"] else None,
                 "max": round(max(idle["rates"]), 1) if idle["rates"] else None,
-                "tables_held": idle["tables_held"], "tables": idle["tables"],
+                "tables_held": idle["tables_held"],
+                "tables": idle["tables"],
             },
             "connect_s": {q: round(pct(connect, q), 3) for q in (50, 95)},
             "connect_s_max": round(max(connect, default=float("nan")), 3),
@@ -1077,67 +1202,118 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> str:
 
     big = r["players"] >= TARGET_SESSIONS
     seen_by = ", ".join(f"{k} {v}" for k, v in r["detected_by"].items())
-    timed = (f"{r['actions']} ({r['observations']} seat views, {r['missed']} missed, "
-             f"{r['no_effect']} key presses without effect), "
-             f"{r['actions_per_s']}/s; seen by {seen_by}; "
-             f"hand log on {r['log_shown']}/{r['players']} screens")
-    rss_note = (verdict(r["rss_mb_peak"] <= TARGET_RSS_MB) if big
-                else f"({r['rss_mb_peak'] / r['players']:.1f} MiB/player)")
+    timed = (
+        f"{r['actions']} ({r['observations']} seat views, {r['missed']} missed, "
+        f"{r['no_effect']} key presses without effect), "
+        f"{r['actions_per_s']}/s; seen by {seen_by}; "
+        f"hand log on {r['log_shown']}/{r['players']} screens"
+    )
+    rss_note = (
+        verdict(r["rss_mb_peak"] <= TARGET_RSS_MB)
+        if big
+        else f"({r['rss_mb_peak'] / r['players']:.1f} MiB/player)"
+    )
     bpa = r["bytes_per_player_action"]
     fb = r["frame_bytes"]
     other = r["other_cpu_pct"]
     rows: list[tuple[str, str, str, str]] = [
-        ("action → other seats' screens p50 / p95 / p99",
-         f"{ms(o[50])} / {ms(o[95])} / {ms(o[99])} ms (max seen {r['other_ms_max']:.0f})",
-         f"p95 ≤ {TARGET_P95_MS:.0f} ms at {TARGET_SESSIONS} sessions",
-         verdict(o[95] <= TARGET_P95_MS)),
+        (
+            "action → other seats' screens p50 / p95 / p99",
+            f"{ms(o[50])} / {ms(o[95])} / {ms(o[99])} ms (max seen {r['other_ms_max']:.0f})",
+            f"p95 ≤ {TARGET_P95_MS:.0f} ms at {TARGET_SESSIONS} sessions",
+            verdict(o[95] <= TARGET_P95_MS),
+        ),
         ("action → own screen p50 / p95", f"{own[50]:.0f} / {own[95]:.0f} ms", "", ""),
         ("actions timed", timed, "", verdict(r["missed"] == 0)),
-        ("server RSS end / peak", f"{r['rss_mb_end']:.0f} / {r['rss_mb_peak']:.0f} MiB",
-         f"≤ {TARGET_RSS_MB:.0f} MiB at {TARGET_SESSIONS} sessions", rss_note),
-        ("server CPU % play / idle / logins / whole setup",
-         "{play} / {idle} / {login} / {setup} %".format(**r["server_cpu_pct"]),
-         "(100 % = one core)", ""),
-        ("server CPU time per betting action (net of idle ticks) / per login",
-         f"{r['server_cpu_ms_per_action']} ms ({r['server_cpu_ms_per_action_net']} ms) / "
-         f"{r['server_cpu_ms_per_login']} ms",
-         "(CPU time: robust to a busy box)", ""),
-        ("server CPU time per idle session (countdown)",
-         f"{r['server_cpu_ms_per_idle_session_s']} ms per second", "", ""),
-        ("client CPU % play / idle / logins / whole setup",
-         "{play} / {idle} / {login} / {setup} %".format(**r["client_cpu_pct"]),
-         "(this bench process)", ""),
-        ("other processes on the box, CPU % play / idle / setup",
-         (f"{other['play']} / {other['idle']} / {other['setup']} % "
-         f"(load avg {r['load_avg']:.1f})"),
-         f"(of {os.cpu_count()} cores × 100 %)", ""),
-        (f"bytes per player per betting action ({r['size']})",
-         f"{bpa} B (action frame alone p50 {fb[50]:.0f}, p95 {fb[95]:.0f})",
-         f"≤ {TARGET_BYTES_PER_ACTION:.0f} B",
-         verdict(bpa is not None and bpa <= TARGET_BYTES_PER_ACTION)),
-        ("idle bytes/s per player (countdown running)",
-         (f"{idle['mean']} B/s mean, {idle['max']} max "
-         f"({idle['tables_held']}/{idle['tables']} tables paused at a turn)"),
-         f"≤ {TARGET_IDLE_BPS:.0f} B/s",
-         verdict(idle["mean"] is not None and idle["mean"] <= TARGET_IDLE_BPS)),
-        ("ssh connect → lobby painted p50 / p95",
-         (f"{c[50] * 1000:.0f} / {c[95] * 1000:.0f} ms (max {r['connect_s_max'] * 1000:.0f}; "
-         f"{args.connect_rate:g} logins/s, one table at a time)"),
-         f"≤ {TARGET_CONNECT_S * 1000:.0f} ms", verdict(c[95] <= TARGET_CONNECT_S)),
+        (
+            "server RSS end / peak",
+            f"{r['rss_mb_end']:.0f} / {r['rss_mb_peak']:.0f} MiB",
+            f"≤ {TARGET_RSS_MB:.0f} MiB at {TARGET_SESSIONS} sessions",
+            rss_note,
+        ),
+        (
+            "server CPU % play / idle / logins / whole setup",
+            "{play} / {idle} / {login} / {setup} %".format(**r["server_cpu_pct"]),
+            "(100 % = one core)",
+            "",
+        ),
+        (
+            "server CPU time per betting action (net of idle ticks) / per login",
+            f"{r['server_cpu_ms_per_action']} ms ({r['server_cpu_ms_per_action_net']} ms) / "
+            f"{r['server_cpu_ms_per_login']} ms",
+            "(CPU time: robust to a busy box)",
+            "",
+        ),
+        (
+            "server CPU time per idle session (countdown)",
+            f"{r['server_cpu_ms_per_idle_session_s']} ms per second",
+            "",
+            "",
+        ),
+        (
+            "client CPU % play / idle / logins / whole setup",
+            "{play} / {idle} / {login} / {setup} %".format(**r["client_cpu_pct"]),
+            "(this bench process)",
+            "",
+        ),
+        (
+            "other processes on the box, CPU % play / idle / setup",
+            (
+                f"{other['play']} / {other['idle']} / {other['setup']} % "
+                f"(load avg {r['load_avg']:.1f})"
+            ),
+            f"(of {os.cpu_count()} cores × 100 %)",
+            "",
+        ),
+        (
+            f"bytes per player per betting action ({r['size']})",
+            f"{bpa} B (action frame alone p50 {fb[50]:.0f}, p95 {fb[95]:.0f})",
+            f"≤ {TARGET_BYTES_PER_ACTION:.0f} B",
+            verdict(bpa is not None and bpa <= TARGET_BYTES_PER_ACTION),
+        ),
+        (
+            "idle bytes/s per player (countdown running)",
+            (
+                f"{idle['mean']} B/s mean, {idle['max']} max "
+                f"({idle['tables_held']}/{idle['tables']} tables paused at a turn)"
+            ),
+            f"≤ {TARGET_IDLE_BPS:.0f} B/s",
+            verdict(idle["mean"] is not None and idle["mean"] <= TARGET_IDLE_BPS),
+        ),
+        (
+            "ssh connect → lobby painted p50 / p95",
+            (
+                f"{c[50] * 1000:.0f} / {c[95] * 1000:.0f} ms (max {r['connect_s_max'] * 1000:.0f}; "
+                f"{args.connect_rate:g} logins/s, one table at a time)"
+            ),
+            f"≤ {TARGET_CONNECT_S * 1000:.0f} ms",
+            verdict(c[95] <= TARGET_CONNECT_S),
+        ),
     ]
     if r["probes"]:
         p = r["probe_connect_s"]
-        rows.append(("connect → lobby while tables play p50 / p95",
-                     f"{p[50] * 1000:.0f} / {p[95] * 1000:.0f} ms ({r['probes']} logins)",
-                     f"≤ {TARGET_CONNECT_S * 1000:.0f} ms", verdict(p[95] <= TARGET_CONNECT_S)))
+        rows.append(
+            (
+                "connect → lobby while tables play p50 / p95",
+                f"{p[50] * 1000:.0f} / {p[95] * 1000:.0f} ms ({r['probes']} logins)",
+                f"≤ {TARGET_CONNECT_S * 1000:.0f} ms",
+                verdict(p[95] <= TARGET_CONNECT_S),
+            )
+        )
     w = [max(len(row[i]) for row in rows) for i in range(4)]
-    head = (f"seotda load bench: {r['tables']} tables × {r['seats']} seats = {r['players']} "
-            f"players, {r['size']}, {r['play_s']:.0f} s of play (think {r['think_s']:g} s), "
-            f"setup {r['phase_s']['setup']} s (logins {r['phase_s']['login']} s)\n"
-            f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}\n")
-    lines = [head, "  ".join(h.ljust(w[i]) for i, h in
-                             enumerate(("figure", "measured", "target", ""))).rstrip()]
+    head = (
+        f"seotda load bench: {r['tables']} tables × {r['seats']} seats = {r['players']} "
+        f"players, {r['size']}, {r['play_s']:.0f} s of play (think {r['think_s']:g} s), "
+        f"setup {r['phase_s']['setup']} s (logins {r['phase_s']['login']} s)\n"
+        f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}\n"
+    )
+    lines = [
+        head,
+        "  ".join(
+            h.ljust(w[i]) for i, h in enumerate(("figure", "measured", "target", ""))
+        ).rstrip(),
+    ]
     lines.append("  ".join("-" * n for n in w))
     lines += ["  ".join(cell.ljust(w[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
     if r["server_warnings"]:
@@ -1150,39 +1326,74 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--tables", type=int, default=2, help="tables (default 2)")
     ap.add_argument("--seats", type=int, default=6, help="players per table (default 6)")
-    ap.add_argument("--duration", type=float, default=40,
-                    help="seconds of play, idle window included (default 40)")
+    ap.add_argument(
+        "--duration",
+        type=float,
+        default=40,
+        help="seconds of play, idle window included (default 40)",
+    )
     ap.add_argument("--size", default="100x30", help="terminal COLSxROWS (default 100x30)")
-    ap.add_argument("--think", type=float, default=1.0,
-                    help="mean seconds a player waits before pressing on its turn "
-                         "(uniform 0.5×–1.5×; default 1.0)")
-    ap.add_argument("--idle", type=float, default=5.0,
-                    help="seconds of the idle window (default 5)")
-    ap.add_argument("--connect-rate", type=float, default=25.0,
-                    help="new SSH logins per second while connecting/joining (default 25)")
-    ap.add_argument("--probe-every", type=float, default=5.0,
-                    help="seconds between extra logins during play (0 = none; default 5)")
-    ap.add_argument("--log", choices=("auto", "show"), default="auto",
-                    help="hand log: as the layout decides (auto, hidden below 110 columns) or "
-                         "shown with its key on every screen (show)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a player waits before pressing on its turn "
+        "(uniform 0.5×–1.5×; default 1.0)",
+    )
+    ap.add_argument(
+        "--idle", type=float, default=5.0, help="seconds of the idle window (default 5)"
+    )
+    ap.add_argument(
+        "--connect-rate",
+        type=float,
+        default=25.0,
+        help="new SSH logins per second while connecting/joining (default 25)",
+    )
+    ap.add_argument(
+        "--probe-every",
+        type=float,
+        default=5.0,
+        help="seconds between extra logins during play (0 = none; default 5)",
+    )
+    ap.add_argument(
+        "--log",
+        choices=("auto", "show"),
+        default="auto",
+        help="hand log: as the layout decides (auto, hidden below 110 columns) or "
+        "shown with its key on every screen (show)",
+    )
     ap.add_argument("--ping", type=float, default=0.15, help="chance of 3 삥 on a turn")
     ap.add_argument("--die", type=float, default=0.03, help="chance of 1 다이 on a turn")
-    ap.add_argument("--action-timeout", type=float, default=10.0,
-                    help="seconds after which a seat that has not shown an action counts it "
-                         "as missed (and slower than this in the percentiles; default 10)")
+    ap.add_argument(
+        "--action-timeout",
+        type=float,
+        default=10.0,
+        help="seconds after which a seat that has not shown an action counts it "
+        "as missed (and slower than this in the percentiles; default 10)",
+    )
     ap.add_argument("--seed", default="1")
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"),
-                    help="interpreter that runs the server (default .venv/bin/python)")
-    ap.add_argument("--py-spy", metavar="FILE",
-                    help="record the server with py-spy during play (.svg flame graph, "
-                         ".json speedscope, anything else raw collapsed stacks)")
+    ap.add_argument(
+        "--python",
+        default=str(ROOT / ".venv" / "bin" / "python"),
+        help="interpreter that runs the server (default .venv/bin/python)",
+    )
+    ap.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="record the server with py-spy during play (.svg flame graph, "
+        ".json speedscope, anything else raw collapsed stacks)",
+    )
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    ap.add_argument("--debug-misses", action="store_true",
-                    help="print the screens of seats that never showed an action")
+    ap.add_argument(
+        "--debug-misses",
+        action="store_true",
+        help="print the screens of seats that never showed an action",
+    )
     args = ap.parse_args(argv)
     if not Path(args.python).exists():
         args.python = sys.executable
