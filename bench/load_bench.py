@@ -478,6 +478,11 @@ class Player:
     def title_has(self, text: str) -> bool:
         return text in self.left[0]
 
+    def shows_turn(self) -> bool:
+        """The game's status line: our turn, or someone else's ("nick님 차례")."""
+        text = self.text
+        return TURN_MARK in text or OTHERS_TURN.format(nick="") in text
+
     def in_room(self, host: str | None = None) -> bool:
         title = self.title()
         if host is not None:
@@ -695,7 +700,7 @@ class Player:
         others = [p for p in table.players if p is not self and not p.closed]
         for p in [*others, self]:
             p.process()  # everything that arrived before the press belongs to "before"
-            if table.actions % 10 == 9:
+            if table.actions % 10 == 1:
                 p.find_log()  # the layout may have changed (log shown/hidden)
         for p in others:
             act.waiting.add(p)
@@ -937,9 +942,11 @@ class Bench:
             host.send(b"s")
             for p in table.players:
                 await p.wait_until(partial(p.title_has, PLAYING_MARK), "game start", 60)
-            await asyncio.sleep(0.5)  # the table's first frames
             for p in table.players:
-                p.process()
+                # the title changes before the body: wait for the game's status line (the
+                # waiting room shows the hand log even where the table hides it)
+                await p.wait_until(p.shows_turn, "game status line", 60)
+                await p.settle(quiet=0.2, limit=2.0)
                 if not p.find_log() and self.args.log == "show":
                     p.send(LOG_KEY)
                     await p.wait_until(p.find_log, "hand log", 10)
