@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import inspect
 import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import cast
 
@@ -49,10 +50,52 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
     manager = RoomManager(
         reconnect_grace=settings.reconnect_grace,
         room_defaults=settings.room_defaults,
-        journal=Journal(settings.data_dir / "games.sqlite3"),
+        journal=Journal(journal_path(settings)),
     )
     factory = make_app_factory(manager, motd=settings.motd)
     return cast(AppFactory, factory), manager.close
+
+
+def journal_path(settings: Settings) -> Path:
+    return settings.data_dir / "games.sqlite3"
+
+
+#: How often the running server drops games finished more than ``journal_keep_days`` ago.
+JOURNAL_PRUNE_SECONDS = 3600.0
+
+
+@contextlib.asynccontextmanager
+async def journal_pruning(
+    settings: Settings, every: float = JOURNAL_PRUNE_SECONDS
+) -> AsyncIterator[None]:
+    """Prune the journal now (before anyone connects: a first big prune blocks nobody), then
+    every ``every`` seconds until the server stops.
+
+    Its own connection to the journal file, because the room manager's is out of reach here;
+    both are only used from the event loop's thread, so their transactions never overlap.
+    """
+    if settings.journal_keep_days <= 0:
+        yield
+        return
+    from seotda_tui.journal import Journal
+    from seotda_tui.room_journal import prune_journal
+
+    journal = Journal(journal_path(settings))
+    prune_journal(journal, settings.journal_keep_days)
+
+    async def hourly() -> None:
+        while True:
+            await asyncio.sleep(every)
+            prune_journal(journal, settings.journal_keep_days)
+
+    task = asyncio.create_task(hourly(), name="journal-prune")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        journal.close()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,7 +156,15 @@ def check_files(settings: Settings) -> None:
 
 
 async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
-    """Run until SIGINT/SIGTERM, then shut down politely (within about 10 seconds)."""
+    """Run until SIGINT/SIGTERM, then shut down politely (within about 10 seconds).
+
+    Meanwhile the game journal is pruned at start-up and hourly (see :func:`journal_pruning`).
+    """
+    async with journal_pruning(config.settings):
+        await _serve_until_signal(config, cleanup)
+
+
+async def _serve_until_signal(config: ServerConfig, cleanup: Cleanup | None) -> None:
     handle = await start_server(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

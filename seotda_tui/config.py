@@ -28,6 +28,12 @@ def _positive_int(value: Any) -> int:
     return value
 
 
+def _non_negative_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("0 이상의 정수여야 해요 (must be an integer ≥ 0)")
+    return value
+
+
 def _port(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
         raise ValueError("0..65535 사이의 정수여야 해요 (must be a port number)")
@@ -82,6 +88,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("server", "port", _port, "들을 포트 (0 = 빈 포트)"),
     _Key("server", "hostkey_dir", _path, "호스트 키 폴더"),
     _Key("server", "data_dir", _path, "SQLite 데이터 폴더"),
+    _Key("server", "journal_keep_days", _non_negative_int, "끝난 게임 보관 일수 (0 = 영구)"),
     _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
     _Key("server", "shutdown_notice", _non_negative_number, "종료 전 알림 후 기다리는 시간(초)"),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
@@ -115,6 +122,7 @@ class Settings:
     port: int = 2222
     hostkey_dir: Path = Path("hostkeys")
     data_dir: Path = Path("data")
+    journal_keep_days: int = 30
     motd: str = ""
     shutdown_notice: float = 2.0
     auth_mode: str = "open"

@@ -2,7 +2,9 @@
 
 An action is committed (one transaction, WAL, ``synchronous=FULL``) before anyone sees its effect,
 so after a crash ``Game.replay(options, players, seed, log)`` rebuilds exactly what players saw.
-Finished games keep their result. Nothing here knows about sockets or screens.
+Finished games keep their result until :meth:`Journal.prune` drops those older than the server's
+``journal_keep_days``; unfinished games are never pruned (a restart resumes them). Nothing here
+knows about sockets or screens.
 """
 
 from __future__ import annotations
@@ -11,11 +13,15 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine import Game, Options
+
+_DAY = 86400.0
+_AUTO_VACUUM_INCREMENTAL = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -60,7 +66,10 @@ class JournaledGame:
 
 
 class Journal:
-    def __init__(self, path: Path) -> None:
+    """``clock`` is wall time: timestamps outlive the process, so the event loop's monotonic
+    clock (the room manager's) cannot be used; tests pass a fake one."""
+
+    def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
         # Seeds rebuild every hidden card: the journal is private to the server's user.
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         path.touch(mode=0o600, exist_ok=True)
@@ -69,6 +78,7 @@ class Journal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        self._clock = clock
         self._seq: dict[str, int] = {}
 
     def close(self) -> None:
@@ -98,7 +108,7 @@ class Journal:
                     seed,
                     json.dumps(players, ensure_ascii=False),
                     json.dumps(bots or {}, ensure_ascii=False),
-                    time.time(),
+                    self._clock(),
                 ),
             )
         self._seq[room_id] = 0
@@ -116,7 +126,7 @@ class Journal:
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO actions (room_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
-                (room_id, seq, player, json.dumps(action, ensure_ascii=False), time.time()),
+                (room_id, seq, player, json.dumps(action, ensure_ascii=False), self._clock()),
             )
         self._seq[room_id] = seq
 
@@ -125,9 +135,42 @@ class Journal:
             self._db.execute("BEGIN")
             self._db.execute(
                 "UPDATE games SET finished_at = ?, result = ? WHERE room_id = ?",
-                (time.time(), json.dumps(result, ensure_ascii=False), room_id),
+                (self._clock(), json.dumps(result, ensure_ascii=False), room_id),
             )
         self._seq.pop(room_id, None)
+
+    def prune(self, keep_days: int) -> int:
+        """Delete games finished more than ``keep_days`` days ago, with their actions, in one
+        transaction; returns how many games went. ``keep_days <= 0`` keeps everything.
+
+        Unfinished games (``finished_at IS NULL``) are never touched: a restart resumes them.
+        """
+        if keep_days <= 0:
+            return 0
+        cutoff = self._clock() - keep_days * _DAY
+        old = "finished_at IS NOT NULL AND finished_at < ?"
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                f"DELETE FROM actions WHERE room_id IN (SELECT room_id FROM games WHERE {old})",
+                (cutoff,),
+            )
+            removed = self._db.execute(f"DELETE FROM games WHERE {old}", (cutoff,)).rowcount
+        if removed > 0:
+            self._reclaim_space()
+        return removed
+
+    def _reclaim_space(self) -> None:
+        """Give freed pages back only where that is cheap (``auto_vacuum = INCREMENTAL``).
+
+        (``FULL`` shrinks the file at each commit by itself.) Otherwise freed pages are reused by
+        new games, so the file stops growing; a full ``VACUUM`` would block every game while it
+        rewrites the file.
+        """
+        (mode,) = self._db.execute("PRAGMA auto_vacuum").fetchone()
+        if mode == _AUTO_VACUUM_INCREMENTAL:
+            # (executescript: ``execute`` steps this pragma once, which frees a single page)
+            self._db.executescript("PRAGMA incremental_vacuum")
 
     def open_games(self) -> list[JournaledGame]:
         """Every game that was started and never finished, with its action log."""

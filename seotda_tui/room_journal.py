@@ -5,6 +5,8 @@ takes a room down: an error is logged, and the game it happened to is closed in 
 (``result = {"aborted": "journalError"}``) when possible, so a later restart never resumes it from
 a log with a hole in it. The game itself plays on in memory, unjournaled.
 
+:func:`prune_journal` drops long-finished games (the server runs it at start-up and hourly).
+
 Journal keys are ``"<room id>-<game number in that room>"``: room ids are random (unique across
 restarts) and a room that plays again gets a new key, so finished games keep their own records.
 """
@@ -38,6 +40,21 @@ def split_key(key: str) -> tuple[str, int]:
     if room_id and number.isdigit():
         return room_id, int(number)
     return key, 1
+
+
+def prune_journal(journal: Journal, keep_days: int) -> int:
+    """Drop games finished more than ``keep_days`` ago; never raises (the next run retries).
+
+    Logged only when something went, so an idle server's log stays quiet.
+    """
+    try:
+        removed = journal.prune(keep_days)
+    except Exception:  # noqa: BLE001 - logged; the server must go on
+        log_event(log, "journal_error", level=logging.ERROR, exc_info=True, op="prune")
+        return 0
+    if removed:
+        log_event(log, "journal_pruned", games=removed, keep_days=keep_days)
+    return removed
 
 
 class GameRecorder:
