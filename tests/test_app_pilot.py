@@ -368,7 +368,7 @@ async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
     app = app_for(m, "영희")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.click("#prompt-0")  # "s 시작"
+        await pilot.click("#prompts", offset=(2, 0))  # "s 시작", the first prompt
         await settle(pilot)
         assert m.room(room.id).status == "playing"
         game = m._rooms[room.id].game

@@ -139,11 +139,15 @@ async def test_gusa_rematch_banner_and_payouts() -> None:
 async def test_countdown_gauge_follows_the_engine_deadline() -> None:
     async with Table.open(["a", "b"], seed=5) as t:
         actor = t.actor
-        assert f"{actor}님 차례" in t.text("b" if actor == "a" else "a")
-        assert "20초" in t.text("a") and "━" in t.text("a")
+        other = "b" if actor == "a" else "a"
+        assert f"{actor}님 차례" in t.text(other)
+        assert "20초" in t.text(actor) and "━" in t.text(actor) and "20초" in t.text(other)
         await t.advance(7)
-        assert "13초" in t.text("a")
-        await t.advance(13)  # the deadline: the engine checks for the actor
+        # whose turn it is sees every second; the others in steps of five (fewer repaints)
+        assert "13초" in t.text(actor) and "15초" in t.text(other) and "13초" not in t.text(other)
+        await t.advance(9)
+        assert "4초" in t.text(actor) and "4초" in t.text(other)  # the last seconds: everyone
+        await t.advance(4)  # the deadline: the engine checks for the actor
         assert t.game.state.hand.players[actor].last_action == "check"
 
 

@@ -22,7 +22,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import RichLog
 
 from engine import DECK, Options
 
@@ -31,8 +30,9 @@ from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
 from ..widgets.chatline import ChatLine, message_text
-from ..widgets.gauge import StatusGauge
+from ..widgets.gauge import URGENT_SECONDS, StatusGauge
 from ..widgets.hand import HandCards
+from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
 from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatList, box_width
@@ -58,6 +58,8 @@ LOG_LINES = 200
 LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
 #: Terminal height from which the 족보 list stays on screen beside the table (wide terminals).
 JOKBO_SIDE_HEIGHT = 36
+#: Others' countdowns move in steps this long (whose turn it is sees every second).
+WATCHER_STEP = 5
 #: How long a special outcome's banner stays (§9 asks for about a second).
 FLASH_SECONDS = 1.5
 
@@ -94,6 +96,7 @@ class TableScreen(TableActions):
         self._turn_key: Any = None
         self._shown_result: Any = None
         self._flash_timer: Any = None
+        self._layout_key: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -110,10 +113,10 @@ class TableScreen(TableActions):
                     yield HandCards(id="hand-cards")
                     with Vertical(id="mine-box"):
                         yield Line(id="me-line")
-                        yield Line(id="mine")
+                        yield Line(id="mine", sticky=True)
             with Vertical(id="side"):
                 yield Line(id="jokbo-side")
-                yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=16)
+                yield HandLog(id="log", max_lines=LOG_LINES, min_width=16)
         with Horizontal(id="prompt-row"):
             yield PromptBar(id="prompts")
             yield Line(id="message")
@@ -129,7 +132,8 @@ class TableScreen(TableActions):
             self.app.notify(str(exc), markup=False)
             self.app.pop_screen()
             return
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", HandLog)
+        log.hold(not self._log_visible())
         for message in self.seotda.chat.history(self.room_id):
             log.write(message_text(message))
         self._chat_unsubscribe = self.seotda.chat.subscribe(self.room_id, self._chat_deliver)
@@ -147,7 +151,7 @@ class TableScreen(TableActions):
         self.post_message(ChatPushed(message).set_sender(self))
 
     def on_chat_pushed(self, event: ChatPushed) -> None:
-        self.query_one("#log", RichLog).write(message_text(event.message))
+        self.query_one("#log", HandLog).write(message_text(event.message))
         self.query_one(ChatLine).show(event.message)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -164,11 +168,29 @@ class TableScreen(TableActions):
         return self.app.size.width >= WIDE_WIDTH or self.view is None  # the waiting room has room
 
     def _layout(self) -> None:
-        """Choose boxes or lines for the others, large or compact own cards, big or plain pot."""
+        """Choose boxes or lines for the others, large or compact own cards, big or plain pot.
+
+        Only when something it depends on changed: setting styles can lay the whole screen out
+        again, and this runs on every push.
+        """
+        view, room = self.view, self.room
+        style = str(getattr(self.app, "card_style", "box"))
+        log_visible = self._log_visible()
+        key = (
+            self.app.size,
+            log_visible,
+            style,
+            self.in_game,
+            None if view is None else len(self._others(view)),
+            None if room is None else (room.options.card_mode, bool(room.spectators)),
+        )
+        if key == self._layout_key:
+            return
+        self._layout_key = key
         width, height = self.app.size
         side = self.query_one("#side", Vertical)
-        log_visible = self._log_visible()
         _set(side, "display", log_visible)
+        self.query_one(HandLog).hold(not log_visible)
         log_width = WIDE_LOG_WIDTH if width >= WIDE_WIDTH else LOG_WIDTH
         if side.styles.width is None or side.styles.width.value != log_width:
             side.styles.width = log_width
@@ -179,8 +201,6 @@ class TableScreen(TableActions):
             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
         )
         table_width = width - 2 - (log_width if log_visible else 0)
-        view, room = self.view, self.room
-        style = str(getattr(self.app, "card_style", "box"))
         spectators = 1 if room is not None and room.spectators else 0
         spare = height
         if view is None:
@@ -212,6 +232,10 @@ class TableScreen(TableActions):
         _set(self.query_one(SeatBoxes), "display", mode == "box" and view is not None)
         _set(self.query_one(SeatList), "display", mode == "line" or view is None)
         self.query_one(PotView).set(big=big)
+        # the hand texts beside the cards get the cards' height up front (card + raise line −
+        # padding − the me line), so a longer hint or the result does not grow the row mid-hand
+        mine_rows = card_dimensions(size, style)[1] - 1 if self.in_game else 1
+        self.query_one("#mine", Line).styles.min_height = max(1, mine_rows)
         _set(self.query_one("#spectators", Line), "display", bool(spectators) and spare >= 1)
 
     # ------------------------------------------------------------------ pushes
@@ -299,7 +323,7 @@ class TableScreen(TableActions):
         return options, (hint or {}).get("name")
 
     def _write_log(self, update: RoomUpdate) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", HandLog)
         if update.snapshot:
             log.clear()
             for message in self.seotda.chat.history(self.room_id):
@@ -422,7 +446,11 @@ class TableScreen(TableActions):
         if seat is not None and seat.get("folded"):
             dimmed = frozenset(c.id for c in cards)
         selected = frozenset(self.selected) if self._choosing(view) else frozenset()
-        self.query_one(HandCards).show(cards, selected, dimmed, size)  # type: ignore[arg-type]
+        places = 0 if seat is None else 3 if len(cards) == 3 or self._three_cards() else 2
+        self.query_one(HandCards).show(cards, selected, dimmed, size, places)  # type: ignore[arg-type]
+
+    def _three_cards(self) -> bool:
+        return self.room is not None and self.room.options.card_mode == "three"
 
     def _choosing(self, view: dict[str, Any]) -> bool:
         return (
@@ -459,9 +487,14 @@ class TableScreen(TableActions):
         self._tick()
 
     def _tick(self) -> None:
+        """Whoever must act sees every second; the others see the countdown in steps of
+        :data:`WATCHER_STEP` seconds until the last :data:`URGENT_SECONDS`. Each change costs a
+        screen update and its bytes, once a second for every session of the server."""
         gauge = self.query_one(StatusGauge)
         if self._deadline_at is None:
             gauge.seconds = None
-        else:
-            left = self._deadline_at - self.seotda.clock()
-            gauge.seconds = max(0, int(left + 0.999))
+            return
+        left = max(0, math.ceil(self._deadline_at - self.seotda.clock() - 0.001))
+        if left > URGENT_SECONDS and not self.legal():
+            left = math.ceil(left / WATCHER_STEP) * WATCHER_STEP
+        gauge.seconds = left

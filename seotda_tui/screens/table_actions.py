@@ -104,9 +104,10 @@ class TableActions(BaseScreen):
         if button_id.startswith("bet-"):
             self._act({"type": button_id[4:]})
             return
-        action = self.query_one(PromptBar).action_for(event.button)
-        if action:
-            await self.run_action(action)
+
+    async def on_prompt_bar_chosen(self, event: PromptBar.Chosen) -> None:
+        event.stop()
+        await self.run_action(event.action)
 
     def on_card_view_clicked(self, event: CardView.Clicked) -> None:
         """Clicking a card picks it for the 3-card choice (like its number key)."""

@@ -1,4 +1,4 @@
-"""The action bar (eight betting buttons that never move, §9) and the phase prompt bar.
+"""The action bar (eight betting buttons that never move, §9) and the phase prompt line.
 
 Buttons are not focusable: the keys are the hotkeys shown on them, and mouse clicks work too.
 Labels and enabled states are only written when they change, so a view push repaints nothing
@@ -7,10 +7,16 @@ here unless the legal actions changed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import Grid, Horizontal
+from textual.containers import Grid
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Button
 
 from .texts import ACTION_NAMES, BET_KEYS, BET_ORDER, bet_label
@@ -24,14 +30,13 @@ class BarButton(Button, can_focus=False):
         self._shown: tuple[str, bool] = (label, disabled)
 
     def show(self, label: str, enabled: bool) -> None:
+        """New label and state. No layout: the bar is a fixed grid (a layout costs the whole
+        screen, and the amounts change on almost every bet)."""
         if self._shown == (label, not enabled):
             return
-        width_changed = label != self._shown[0]
         self._shown = (label, not enabled)
         self.label = label
         self.disabled = not enabled
-        if width_changed:  # Button.label does not re-layout: an auto-width button must
-            self.refresh(layout=True)
 
 
 class ActionBar(Grid):
@@ -52,43 +57,55 @@ class ActionBar(Grid):
                 button.show(bet_label(kind, action.get("amount"), bool(action.get("allIn"))), True)
 
 
-class PromptBar(Horizontal):
-    """Up to six buttons for the current phase (start, choose, rejoin, rebuy, ready, …).
+class PromptBar(Widget):
+    """The current phase's keys on one line (start, choose, rejoin, rebuy, ready, leave, …).
 
-    ``set_prompts`` takes ``(action, label, enabled)`` triples; the screen runs ``action`` when
-    the button is pressed, exactly as if its hotkey had been typed.
+    ``set_prompts`` takes ``(action, label, enabled)`` triples. One widget of fixed size rather
+    than a row of auto-width buttons: prompts change at every phase, and a button appearing or
+    changing width lays the whole screen out. A click on a label posts :class:`Chosen`; the
+    screen runs ``action`` exactly as if its hotkey had been typed.
     """
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt-bar--on", "prompt-bar--off"}
+    DEFAULT_CSS = """
+    PromptBar { height: 1; width: 1fr; }
+    PromptBar > .prompt-bar--on { text-style: bold; background: $primary-muted; }
+    PromptBar > .prompt-bar--off { text-style: dim; }
+    """
     SLOTS = 6
+    GAP = 2
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._actions: list[str] = [""] * self.SLOTS
-        self._prompts: tuple[tuple[str, str, bool], ...] = ()
+    class Chosen(Message):
+        def __init__(self, action: str) -> None:
+            super().__init__()
+            self.action = action
 
-    def compose(self) -> ComposeResult:
-        for i in range(self.SLOTS):
-            button = BarButton("", id=f"prompt-{i}")
-            button.display = False
-            yield button
+    prompts: reactive[tuple[tuple[str, str, bool], ...]] = reactive(())
 
     def set_prompts(self, prompts: list[tuple[str, str, bool]]) -> None:
-        prompts = prompts[: self.SLOTS]
-        if tuple(prompts) == self._prompts:
-            return
-        self._prompts = tuple(prompts)
-        for i in range(self.SLOTS):
-            button = self.query_one(f"#prompt-{i}", BarButton)
-            if i < len(prompts):
-                action, label, enabled = prompts[i]
-                self._actions[i] = action
-                button.show(label, enabled)
-                button.display = True
-            else:
-                self._actions[i] = ""
-                button.display = False
+        self.prompts = tuple(prompts[: self.SLOTS])
 
-    def action_for(self, button: Button) -> str | None:
-        if button.id and button.id.startswith("prompt-"):
-            return self._actions[int(button.id.split("-")[1])] or None
-        return None
+    def spans(self) -> list[tuple[int, int, str, bool]]:
+        """``(start, end, action, enabled)`` of each label, in cells."""
+        out, x = [], 0
+        for action, label, enabled in self.prompts:
+            width = cell_len(label) + 2
+            out.append((x, x + width, action, enabled))
+            x += width + self.GAP
+        return out
+
+    def render(self) -> Text:
+        on = self.get_component_rich_style("prompt-bar--on")
+        off = self.get_component_rich_style("prompt-bar--off")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for i, (_, label, enabled) in enumerate(self.prompts):
+            if i:
+                text.append(" " * self.GAP)
+            text.append(f" {label} ", on if enabled else off)
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        for start, end, action, enabled in self.spans():
+            if start <= event.x < end and enabled:
+                self.post_message(self.Chosen(action))

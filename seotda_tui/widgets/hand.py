@@ -6,7 +6,10 @@ so these cards never take focus; clicks still post ``CardView.Clicked`` for the 
 
 from __future__ import annotations
 
+from rich.text import Text
+from textual import events
 from textual.containers import HorizontalGroup
+from textual.reactive import reactive
 
 from engine import Card
 
@@ -14,11 +17,36 @@ from .card import CardView, SizeName
 
 
 class HandCard(CardView, can_focus=False):
-    """A card that reacts to the mouse but leaves the keyboard to the table."""
+    """A card that reacts to the mouse but leaves the keyboard to the table.
+
+    A ``blank`` card is a place kept for a card not dealt yet: same size, nothing drawn, so the
+    second card of 2-card Seotda arrives without moving anything (no layout).
+    """
+
+    blank: reactive[bool] = reactive(False)
+
+    def _update_tooltip(self) -> None:
+        self.tooltip = self.card.label if self.card is not None and not self.blank else None
+
+    def watch_blank(self) -> None:
+        self._update_tooltip()
+
+    def render(self) -> Text:
+        if not self.blank:
+            return super().render()
+        width, height = self.get_content_width(self.size, self.size), self.size.height
+        return Text("\n".join(" " * width for _ in range(max(1, height))), no_wrap=True)
+
+    def on_click(self, event: events.Click) -> None:
+        if self.blank:
+            event.stop()
+            return
+        super().on_click(event)
 
 
 class HandCards(HorizontalGroup):
-    """Up to three cards side by side; ``show`` only touches what changed."""
+    """The own cards side by side, in a fixed number of places; ``show`` only touches what
+    changed, and the places stay mounted from deal to deal (mounting one lays the screen out)."""
 
     DEFAULT_CSS = """
     HandCards { width: auto; height: auto; }
@@ -31,11 +59,18 @@ class HandCards(HorizontalGroup):
         selected: frozenset[int] = frozenset(),
         dimmed: frozenset[int] = frozenset(),
         size: SizeName = "compact",
+        places: int | None = None,
     ) -> None:
+        """Show ``cards`` in ``places`` places (default: as many as cards; the rest blank)."""
+        places = len(cards) if places is None else max(places, len(cards))
         views = list(self.query_children(HandCard))
-        for view, card in zip(views, cards):
-            self._set(view, card, selected, dimmed, size)
-        for view in views[len(cards) :]:
+        for i, view in enumerate(views[:places]):
+            if i < len(cards):
+                self._set(view, cards[i], selected, dimmed, size)
+            else:
+                view.blank = True
+                view.size_name = size
+        for view in views[places:]:
             view.remove()
         extra = [
             HandCard(
@@ -45,8 +80,12 @@ class HandCards(HorizontalGroup):
                 dimmed=card.id in dimmed,
                 follow_app=True,
             )
-            for card in cards[len(views) :]
+            for card in cards[len(views) : places]
         ]
+        for _ in range(len(views) + len(extra), places):
+            place = HandCard(None, size_name=size, follow_app=True)
+            place.set_reactive(HandCard.blank, True)
+            extra.append(place)
         if extra:
             self.mount_all(extra)
 
@@ -55,10 +94,12 @@ class HandCards(HorizontalGroup):
         view: HandCard, card: Card, selected: frozenset[int], dimmed: frozenset[int], size: SizeName
     ) -> None:
         view.card = card
+        view.blank = False
         view.selected = card.id in selected
         view.dimmed = card.id in dimmed
         view.size_name = size
 
     @property
     def cards(self) -> list[Card]:
-        return [v.card for v in self.query_children(HandCard) if v.card is not None]
+        views = self.query_children(HandCard)
+        return [v.card for v in views if v.card is not None and not v.blank]

@@ -10,13 +10,25 @@ Part = tuple[str, str]  # (text, rich style)
 
 
 class Line(Widget):
-    """A line (wrapping if needed) of styled parts; equal parts → no repaint, no bytes sent."""
+    """A line (wrapping if needed) of styled parts; equal parts → no repaint, no bytes sent.
+
+    A changed text repaints the line only. The screen is laid out again only when the line is
+    ``height: auto`` and the new text wraps onto a different number of rows: a layout costs the
+    whole screen, and most changes (whose turn, the pot, a banner) keep the height. A ``sticky``
+    line only grows: a shorter text leaves blank rows below it until the next layout, so a
+    text that changes length every phase (the own hand's name, hints, the result) does not lay
+    the screen out twice a hand.
+    """
 
     DEFAULT_CSS = """
     Line { height: auto; width: 1fr; }
     """
 
-    parts: reactive[tuple[Part, ...]] = reactive((), layout=True)
+    parts: reactive[tuple[Part, ...]] = reactive(())
+
+    def __init__(self, *, sticky: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sticky = sticky
 
     def show(self, *parts: str | Part) -> None:
         parts_ = tuple((p, "") if isinstance(p, str) else p for p in parts)
@@ -29,14 +41,20 @@ class Line(Widget):
     def render(self) -> Text:
         return Text.assemble(*self.parts)
 
-
-class CountdownLine(Line):
-    """A status line with "· N초" at the end; only the seconds change once a second."""
-
-    seconds: reactive[int | None] = reactive(None)
-
-    def render(self) -> Text:
-        text = Text.assemble(*self.parts)
-        if self.seconds is not None:
-            text.append(f" · {self.seconds}초", "bold" if self.seconds <= 5 else "")
-        return text
+    def watch_parts(self) -> None:
+        if not self.display:
+            return  # showing it again lays the screen out anyway
+        width_rule, height_rule = self.styles.width, self.styles.height
+        if width_rule is not None and width_rule.is_auto:
+            self.refresh(layout=True)
+            return
+        if height_rule is not None and not height_rule.is_auto:
+            return
+        width = self.size.width
+        self.clear_cached_dimensions()  # measure the new text, not the cached old one
+        if not width:
+            self.refresh(layout=True)  # never laid out yet
+            return
+        rows = self.get_content_height(self.size, self.size, width)
+        if rows > self.size.height or (rows != self.size.height and not self.sticky):
+            self.refresh(layout=True)

@@ -1,0 +1,141 @@
+"""What a push costs each screen: a bet repaints a few widgets and never lays the screen out.
+
+A layout of the table screen costs ~25 ms of CPU against ~5 ms for a repaint, once per seat per
+action on the one event loop (BENCHMARKS.md). These tests pin the causes that were fixed: the
+bet buttons' amounts, the hand log while hidden, the own-hand texts, the second card of
+2-card Seotda, the phase prompts, and the countdown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+from rich.text import Text
+from textual.screen import Screen
+
+from seotda_tui.screens.table import TableScreen
+from seotda_tui.testing import Table
+from seotda_tui.widgets.actions import PromptBar
+from seotda_tui.widgets.gauge import changed_span, gauge_text, text_cells
+from seotda_tui.widgets.handlog import HandLog
+from seotda_tui.widgets.hand import HandCard, HandCards
+
+SIZE = (100, 30)  # the log is hidden below 110 columns
+
+
+@pytest.fixture
+def layouts(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts screen layouts per player (``Screen._refresh_layout`` is where Textual does it)."""
+    counts: Counter[str] = Counter()
+    original = Screen._refresh_layout
+
+    def counting(self: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        if isinstance(self, TableScreen):
+            counts[self.nickname] += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting)
+    return counts
+
+
+def kinds(t: Table) -> set[str]:
+    return {a["type"] for a in t.legal(t.actor)}
+
+
+async def test_betting_repaints_without_laying_out_any_screen(layouts: Counter[str]) -> None:
+    async with Table.open(["a", "b", "c"], seed=5, size=SIZE) as t:
+        await t.press(t.actor, "3")  # 삥: amounts on the next player's bar change
+        layouts.clear()
+        for _ in range(4):  # call/check around, and the second card arrives mid-hand
+            await t.press(t.actor, "4" if "call" in kinds(t) else "2")
+        assert t.game.state.hand.street == 1  # the second card was dealt on the way
+        assert all(len(t.screen(n).query_one(HandCards).cards) == 2 for n in "abc")
+        assert not layouts, layouts
+
+
+async def test_the_next_hand_starts_without_laying_out_again(layouts: Counter[str]) -> None:
+    async with Table.open(["a", "b"], seed=5, size=SIZE) as t:
+        hands = 0
+        while hands < 3:
+            if t.game.state.hand.phase == "betting":
+                await t.press(t.actor, "2" if "check" in kinds(t) else "4")
+                continue
+            for nick in "ab":
+                await t.press(nick, "space")  # ready
+            await t.advance(5)
+            hands += 1
+            if hands == 1:
+                layouts.clear()  # the first hand end may grow the hand text's box once
+        assert t.game.state.hands_played >= 3
+        assert sum(layouts.values()) <= 2, layouts
+
+
+async def test_the_hidden_hand_log_holds_lines_until_shown() -> None:
+    async with Table.open(["a", "b"], seed=5, size=SIZE) as t:
+        actor = t.actor
+        await t.press(actor, "3")
+        log = t.screen("a").query_one(HandLog)
+        assert log.held > 0 and not log.lines  # hidden below 110 columns: nothing written
+        await t.press("a", "l")  # show it
+        assert log.held == 0
+        shown = "\n".join(strip.text for strip in log.lines)
+        assert f"{actor} 삥" in shown
+        assert f"{actor} 삥" in t.text("a")
+
+
+async def test_blank_card_places_keep_the_second_card_s_room() -> None:
+    async with Table.open(["a", "b"], seed=5, size=SIZE) as t:
+        hand = t.screen("a").query_one(HandCards)
+        places = list(hand.query_children(HandCard))
+        assert len(places) == 2 and [p.blank for p in places] == [False, True]
+        assert len(hand.cards) == 1  # 2-card Seotda: one card first
+        assert places[1].size == places[0].size  # the empty place is as big as a card
+        assert places[1].tooltip is None
+
+
+async def test_prompts_are_one_line_whose_labels_can_be_clicked() -> None:
+    async with Table.open(["a", "b"], seed=5, size=SIZE, start=False) as t:
+        bar = t.screen("a").query_one(PromptBar)
+        labels = [label for _, label, _ in bar.prompts]
+        assert labels[0] == "s 시작" and "s 시작" in t.text("a")
+        start, end, action, enabled = bar.spans()[0]
+        assert action == "start" and enabled and end - start == cell_len(" s 시작 ")
+        await t.pilot("a").click(PromptBar, offset=(start + 1, 0))
+        await t.settle()
+        assert t.manager.room(t.room_id).status == "playing"
+
+
+async def test_a_guest_s_disabled_prompt_does_nothing_when_clicked() -> None:
+    async with Table.open(["a", "b"], seed=5, size=SIZE, start=False) as t:
+        t.manager.leave(t.room_id, "b")
+        await t.settle()
+        bar = t.screen("a").query_one(PromptBar)
+        start, _, action, enabled = bar.spans()[0]
+        assert action == "start" and not enabled  # alone: cannot start
+        await t.pilot("a").click(PromptBar, offset=(start + 1, 0))
+        await t.settle()
+        assert t.manager.room(t.room_id).status != "playing"
+
+
+def cells(seconds: int | None, parts: Any = (("b님 차례", ""),), width: int = 78) -> Any:
+    return text_cells(gauge_text(parts, seconds, 30, width, False), width)
+
+
+def test_a_tick_repaints_only_the_cells_that_changed() -> None:
+    start, end = changed_span(cells(29), cells(28)) or (0, 0)
+    assert end - start <= 6  # the number (and a bar cell at most), not the 78-cell line
+    assert "".join(c for c, _ in cells(28)).rstrip().endswith("28초")
+    assert "".join(c for c, _ in cells(29)[:start]) == "".join(c for c, _ in cells(28)[:start])
+    assert changed_span(cells(12), cells(12)) is None
+    wide = changed_span(cells(10), cells(9)) or (0, 0)  # "10초" → "9초": the line got shorter
+    assert wide[1] == len(cells(10))
+
+
+def test_a_changed_span_never_starts_inside_a_wide_character() -> None:
+    old = text_cells(Text("가나다"), 10)
+    new = text_cells(Text("가나라"), 10)
+    assert changed_span(old, new) == (4, 6)
+    assert changed_span(text_cells(Text("ab"), 10), text_cells(Text("a"), 10)) == (1, 2)
