@@ -20,8 +20,8 @@ from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
 from seotda_tui.widgets.actions import PromptBar
 from seotda_tui.widgets.gauge import changed_span, gauge_text, text_cells
-from seotda_tui.widgets.handlog import HandLog
 from seotda_tui.widgets.hand import HandCard, HandCards
+from seotda_tui.widgets.handlog import HandLog
 
 SIZE = (100, 30)  # the log is hidden below 110 columns
 
