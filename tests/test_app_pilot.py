@@ -14,7 +14,9 @@ from seotda_tui.screens.create_room import CreateRoomScreen
 from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.results import ResultsScreen
 from seotda_tui.screens.table import TableScreen
+from seotda_tui.widgets.actions import ActionBar
 from seotda_tui.widgets.hand import HandCards
+from seotda_tui.widgets.texts import BET_ORDER
 
 SIZE = (80, 24)
 
@@ -375,7 +377,9 @@ async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
         if game.state.hand.actor != "영희":
             m.act(room.id, game.state.hand.actor, {"type": "check"})
             await settle(pilot)
-        await pilot.click("#bet-ping")
+        bar = app.screen.query_one(ActionBar)
+        ping = bar.region_of(BET_ORDER.index("ping"))
+        await pilot.click(ActionBar, offset=(ping.x + 1 + 2, ping.y))  # the bar's padding is 1
         await settle(pilot)
         assert game.state.hand.players["영희"].last_action == "ping"
 

@@ -13,7 +13,7 @@ from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.results import ResultsScreen
 from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
-from seotda_tui.widgets.actions import ActionBar, BarButton
+from seotda_tui.widgets.actions import ActionBar
 from seotda_tui.widgets.card import CardView
 from seotda_tui.widgets.pot import PotView
 from seotda_tui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
@@ -21,11 +21,7 @@ from seotda_tui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
 
 def buttons(t: Table, nick: str) -> dict[str, tuple[str, bool]]:
     bar = t.screen(nick).query_one(ActionBar)
-    out = {}
-    for kind in BET_ORDER:
-        button = bar.query_one(f"#bet-{kind}", BarButton)
-        out[kind] = (str(button.label), not button.disabled)
-    return out
+    return {kind: bar.place(kind) for kind in BET_ORDER}
 
 
 def check_bar(t: Table, nick: str) -> None:

@@ -11,11 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.binding import Binding, BindingType
-from textual.widgets import Button
 
 from ..room_bots import BOT_TAGS
 from ..rooms import RoomError
-from ..widgets.actions import PromptBar
+from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
 from ..widgets.lines import Line
@@ -98,12 +97,9 @@ class TableActions(BaseScreen):
         error = self.manager.act(self.room_id, self.nickname, action)
         self.say(error or "")
 
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
         event.stop()
-        button_id = event.button.id or ""
-        if button_id.startswith("bet-"):
-            self._act({"type": button_id[4:]})
-            return
+        self._act({"type": event.kind})
 
     async def on_prompt_bar_chosen(self, event: PromptBar.Chosen) -> None:
         event.stop()

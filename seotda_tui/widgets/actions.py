@@ -1,8 +1,8 @@
 """The action bar (eight betting buttons that never move, §9) and the phase prompt line.
 
-Buttons are not focusable: the keys are the hotkeys shown on them, and mouse clicks work too.
-Labels and enabled states are only written when they change, so a view push repaints nothing
-here unless the legal actions changed.
+Neither takes focus: the keys are the hotkeys shown on them, and mouse clicks work too. Labels
+and enabled states are only repainted when they change, so a view push repaints nothing here
+unless the legal actions changed.
 """
 
 from __future__ import annotations
@@ -12,49 +12,98 @@ from typing import Any, ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
-from textual.containers import Grid
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Button
 
-from .texts import ACTION_NAMES, BET_KEYS, BET_ORDER, bet_label
-
-
-class BarButton(Button, can_focus=False):
-    """A compact button driven by hotkeys; pressing posts ``Button.Pressed`` as usual."""
-
-    def __init__(self, label: str, *, id: str, disabled: bool = True) -> None:
-        super().__init__(label, id=id, disabled=disabled, compact=True)
-        self._shown: tuple[str, bool] = (label, disabled)
-
-    def show(self, label: str, enabled: bool) -> None:
-        """New label and state. No layout: the bar is a fixed grid (a layout costs the whole
-        screen, and the amounts change on almost every bet)."""
-        if self._shown == (label, not enabled):
-            return
-        self._shown = (label, not enabled)
-        self.label = label
-        self.disabled = not enabled
+from .texts import BET_ORDER, bet_label
 
 
-class ActionBar(Grid):
-    """다이 체크 삥 콜 따당 쿼터 하프 풀, always in this order; illegal ones disabled."""
+class ActionBar(Widget):
+    """다이 체크 삥 콜 따당 쿼터 하프 풀: two rows of four places that never move (§9); legal
+    actions stand out, the others are dimmed, amounts are the engine's exact chips.
 
-    def compose(self) -> ComposeResult:
-        for kind in BET_ORDER:
-            yield BarButton(f"{BET_KEYS[kind]} {ACTION_NAMES[kind]}", id=f"bet-{kind}")
+    One widget drawing eight places rather than eight ``Button``s: the amounts and the enabled
+    set change on almost every bet, and toggling a button's ``disabled`` re-applies the
+    stylesheet to it, for every seat of the table. Here a change repaints only the places that
+    changed. The keys are the hotkeys on the labels; a click on an enabled place posts
+    :class:`Chosen`.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"action-bar--on", "action-bar--off"}
+    DEFAULT_CSS = """
+    ActionBar { height: 2; width: 1fr; }
+    ActionBar > .action-bar--on { background: $panel; text-style: bold; }
+    ActionBar > .action-bar--off { background: $panel; color: $text-disabled; }
+    """
+    COLUMNS = 4
+    GAP = 1
+
+    class Chosen(Message):
+        def __init__(self, kind: str) -> None:
+            super().__init__()
+            self.kind = kind
+
+    #: ``(label, enabled)`` per action of :data:`BET_ORDER`.
+    places: reactive[tuple[tuple[str, bool], ...]] = reactive(
+        tuple((bet_label(kind), False) for kind in BET_ORDER), repaint=False
+    )
 
     def set_legal(self, legal: list[dict[str, Any]]) -> None:
         by_kind = {a["type"]: a for a in legal}
+        places = []
         for kind in BET_ORDER:
             action = by_kind.get(kind)
-            button = self.query_one(f"#bet-{kind}", BarButton)
             if action is None:
-                button.show(bet_label(kind), False)
+                places.append((bet_label(kind), False))
             else:
-                button.show(bet_label(kind, action.get("amount"), bool(action.get("allIn"))), True)
+                label = bet_label(kind, action.get("amount"), bool(action.get("allIn")))
+                places.append((label, True))
+        self.places = tuple(places)
+
+    def place(self, kind: str) -> tuple[str, bool]:
+        """The label on ``kind``'s place and whether it is enabled."""
+        return self.places[BET_ORDER.index(kind)]
+
+    def region_of(self, index: int) -> Region:
+        """Where place ``index`` is drawn, in the widget's content coordinates."""
+        width = max(0, (self.content_size.width - self.GAP * (self.COLUMNS - 1)) // self.COLUMNS)
+        row, column = divmod(index, self.COLUMNS)
+        return Region(column * (width + self.GAP), row, width, 1)
+
+    def watch_places(
+        self, old: tuple[tuple[str, bool], ...], new: tuple[tuple[str, bool], ...]
+    ) -> None:
+        for index, (before, after) in enumerate(zip(old, new)):
+            if before != after:
+                self.refresh(self.region_of(index))
+
+    def render(self) -> Text:
+        on = self.get_component_rich_style("action-bar--on")
+        off = self.get_component_rich_style("action-bar--off")
+        lines = []
+        for row in range(0, len(self.places), self.COLUMNS):
+            line = Text(no_wrap=True, overflow="crop")
+            for index in range(row, min(row + self.COLUMNS, len(self.places))):
+                label, enabled = self.places[index]
+                width = self.region_of(index).width
+                if index > row:
+                    line.append(" " * self.GAP)
+                padding = max(0, width - cell_len(label))
+                cell = " " * (padding // 2) + label + " " * (padding - padding // 2)
+                line.append(cell if padding else label, on if enabled else off)
+            lines.append(line)
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for index, kind in enumerate(BET_ORDER):
+            if self.region_of(index).contains(offset.x, offset.y) and self.places[index][1]:
+                self.post_message(self.Chosen(kind))
 
 
 class PromptBar(Widget):
@@ -106,6 +155,9 @@ class PromptBar(Widget):
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
         for start, end, action, enabled in self.spans():
-            if start <= event.x < end and enabled:
+            if start <= offset.x < end and enabled:
                 self.post_message(self.Chosen(action))
