@@ -3,7 +3,7 @@
 A layout of the table screen costs ~25 ms of CPU against ~5 ms for a repaint, once per seat per
 action on the one event loop (BENCHMARKS.md). These tests pin the causes that were fixed: the
 bet buttons' amounts, the hand log while hidden, the own-hand texts, the second card of
-2-card Seotda, the phase prompts, and the countdown.
+2-card Seotda, the phase prompts, the countdown, and lobbies hidden under a table.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from textual.screen import Screen
 from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
 from seotda_tui.widgets.actions import PromptBar
-from seotda_tui.widgets.gauge import changed_span, gauge_text, text_cells
+from seotda_tui.widgets.gauge import gauge_text
 from seotda_tui.widgets.hand import HandCard, HandCards
 from seotda_tui.widgets.handlog import HandLog
+from seotda_tui.widgets.textlines import changed_span, text_cells
 
 SIZE = (100, 30)  # the log is hidden below 110 columns
 
@@ -139,3 +140,15 @@ def test_a_changed_span_never_starts_inside_a_wide_character() -> None:
     new = text_cells(Text("가나라"), 10)
     assert changed_span(old, new) == (4, 6)
     assert changed_span(text_cells(Text("ab"), 10), text_cells(Text("a"), 10)) == (1, 2)
+
+
+async def test_a_lobby_under_a_table_follows_nothing_until_shown_again() -> None:
+    async with Table.open(["a", "b"], seed=5, size=SIZE, start=False) as t:
+        manager = t.manager
+        assert isinstance(t.screen("a"), TableScreen)
+        assert not manager._lobby_subs  # both lobbies are under their tables: no pushes
+        manager.create_room("c", "다른 방", {})
+        await t.press("a", "q")  # back to the lobby (the waiting room leaves at once)
+        await t.settle()
+        assert len(manager._lobby_subs) == 1
+        assert "다른 방" in t.text("a")  # the list is current again

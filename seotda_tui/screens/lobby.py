@@ -92,21 +92,37 @@ class LobbyScreen(BaseScreen):
         self.query_one("#lobby-title", Static).update(
             Text(f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기")
         )
-        chat_log = self.query_one("#lobby-chat", RichLog)
-        for message in self.seotda.chat.history(LOBBY):
-            chat_log.write(message_text(message))
-        self._chat_unsubscribe = self.seotda.chat.subscribe(LOBBY, self._chat_deliver)
         motd = self.query_one("#motd", Static)
         motd.update(Text(self.seotda.motd))
         motd.display = bool(self.seotda.motd)
-        self._unsubscribe = self.manager.subscribe_lobby(self.deliver)
+        self._listen()
         self.query_one(DataTable).focus()
 
+    def _listen(self) -> None:
+        """Follow the room list and the lobby chat (again), starting from what they are now."""
+        if self._unsubscribe is not None:
+            return
+        chat_log = self.query_one("#lobby-chat", RichLog)
+        chat_log.clear()
+        for message in self.seotda.chat.history(LOBBY):
+            chat_log.write(message_text(message))
+        self._chat_unsubscribe = self.seotda.chat.subscribe(LOBBY, self._chat_deliver)
+        self._unsubscribe = self.manager.subscribe_lobby(self.deliver)
+
+    def _stop_listening(self) -> None:
+        for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
+            if unsubscribe:
+                unsubscribe()
+        self._unsubscribe = self._chat_unsubscribe = None
+
     def on_unmount(self) -> None:
-        if self._unsubscribe:
-            self._unsubscribe()
-        if self._chat_unsubscribe:
-            self._chat_unsubscribe()
+        self._stop_listening()
+
+    def on_screen_suspend(self) -> None:
+        """Under a table (or the room form) the lobby is not seen: stop following it. With
+        hundreds of players seated, every join would otherwise update every one of their
+        hidden lobbies."""
+        self._stop_listening()
 
     def _chat_deliver(self, message: ChatMessage) -> None:
         """Hub callback (maybe on another session's task): only queue it."""
@@ -136,6 +152,7 @@ class LobbyScreen(BaseScreen):
         self.query_one(DataTable).focus()
 
     def on_screen_resume(self) -> None:
+        self._listen()
         self.query_one(DataTable).focus()
 
     def on_pushed(self, message: Pushed) -> None:

@@ -7,6 +7,7 @@ unless the legal actions changed.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
@@ -17,10 +18,11 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .textlines import TextLines
 from .texts import BET_ORDER, bet_label
 
 
-class ActionBar(Widget):
+class ActionBar(TextLines):
     """다이 체크 삥 콜 따당 쿼터 하프 풀: two rows of four places that never move (§9); legal
     actions stand out, the others are dimmed, amounts are the engine's exact chips.
 
@@ -75,26 +77,30 @@ class ActionBar(Widget):
     def watch_places(
         self, old: tuple[tuple[str, bool], ...], new: tuple[tuple[str, bool], ...]
     ) -> None:
-        for index, (before, after) in enumerate(zip(old, new)):
-            if before != after:
-                self.refresh(self.region_of(index))
+        self.refresh_changed(self._rows(old), self._rows(new))
 
-    def render(self) -> Text:
+    def lines_key(self) -> Hashable:
+        return (self.places, self.content_size.width)
+
+    def text_lines(self) -> list[Text]:
+        return self._rows(self.places)
+
+    def _rows(self, places: tuple[tuple[str, bool], ...]) -> list[Text]:
+        """Labels left-aligned in their places, so a new amount changes only its own digits."""
         on = self.get_component_rich_style("action-bar--on")
         off = self.get_component_rich_style("action-bar--off")
         lines = []
-        for row in range(0, len(self.places), self.COLUMNS):
+        for row in range(0, len(places), self.COLUMNS):
             line = Text(no_wrap=True, overflow="crop")
-            for index in range(row, min(row + self.COLUMNS, len(self.places))):
-                label, enabled = self.places[index]
+            for index in range(row, min(row + self.COLUMNS, len(places))):
+                label, enabled = places[index]
                 width = self.region_of(index).width
                 if index > row:
                     line.append(" " * self.GAP)
-                padding = max(0, width - cell_len(label))
-                cell = " " * (padding // 2) + label + " " * (padding - padding // 2)
-                line.append(cell if padding else label, on if enabled else off)
+                cell = f" {label}"
+                line.append(cell + " " * max(0, width - cell_len(cell)), on if enabled else off)
             lines.append(line)
-        return Text("\n").join(lines)
+        return lines
 
     def on_click(self, event: events.Click) -> None:
         event.stop()

@@ -8,13 +8,14 @@ SSH, not a whole status line. The bar is capped at :data:`BAR_CELLS` cells.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from rich.cells import cell_len
 from rich.text import Text
-from textual.geometry import Region
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from .lines import Part
+from .textlines import TextLines
 
 BAR_CELLS = 24
 #: Seconds from which the gauge turns red (and the number bold).
@@ -43,54 +44,15 @@ def gauge_text(
     return text
 
 
-Cell = tuple[str, tuple[object, ...]]
-
-
-def text_cells(text: Text, width: int) -> list[Cell]:
-    """One ``(character, styles)`` per cell of the line's first ``width`` cells ("" for the
-    right half of a wide character). Plain Python over ~100 characters: cheaper than rendering
-    the line twice, which matters at one tick per second per session."""
-    plain = text.plain
-    styles: list[list[object]] = [[] for _ in plain]
-    for span in text.spans:
-        for i in range(span.start, min(span.end, len(plain))):
-            styles[i].append(span.style)
-    cells: list[Cell] = []
-    for char, style in zip(plain, styles):
-        cells.append((char, tuple(style)))
-        if cell_len(char) == 2:
-            cells.append(("", tuple(style)))
-        if len(cells) >= width:
-            break
-    return cells[:width]
-
-
-def changed_span(old: list[Cell], new: list[Cell]) -> tuple[int, int] | None:
-    """The cells ``[start, end)`` where two renderings of a line differ (None: identical)."""
-    length = max(len(old), len(new))
-    blank: Cell = (" ", ())
-    old = old + [blank] * (length - len(old))
-    new = new + [blank] * (length - len(new))
-    diffs = [x for x in range(length) if old[x] != new[x]]
-    if not diffs:
-        return None
-    start, end = diffs[0], diffs[-1] + 1
-    while start > 0 and "" in (old[start][0], new[start][0]):  # whole wide characters only
-        start -= 1
-    while end < length and "" in (old[end][0], new[end][0]):
-        end += 1
-    return start, end
-
-
-class StatusGauge(Widget):
+class StatusGauge(TextLines):
     """Whose turn / what the game waits for, plus the countdown (``seconds`` of ``total``)."""
 
     DEFAULT_CSS = """
     StatusGauge { height: 1; width: 1fr; }
     """
 
-    parts: reactive[tuple[Part, ...]] = reactive(())
-    #: A tick repaints only the cells that changed (``watch_seconds``), not the line.
+    #: A change repaints only the cells that changed (``_repaint``), not the whole line.
+    parts: reactive[tuple[Part, ...]] = reactive((), repaint=False)
     seconds: reactive[int | None] = reactive(None, repaint=False)
     total: reactive[int | None] = reactive(None)
     ascii_only: reactive[bool] = reactive(False)
@@ -102,17 +64,24 @@ class StatusGauge(Widget):
     def plain(self) -> str:
         return "".join(text for text, _ in self.parts)
 
-    def render(self) -> Text:
-        return gauge_text(self.parts, self.seconds, self.total, self.size.width, self.ascii_only)
+    def lines_key(self) -> Hashable:
+        return (self.parts, self.seconds, self.total, self.ascii_only)
+
+    def text_lines(self) -> list[Text]:
+        width = self.size.width
+        return [gauge_text(self.parts, self.seconds, self.total, width, self.ascii_only)]
+
+    def _repaint(self, **before: object) -> None:
+        width = self.size.width
+        now = {"parts": self.parts, "seconds": self.seconds}
+        then = {**now, **before}
+        self.refresh_changed(
+            [gauge_text(then["parts"], then["seconds"], self.total, width, self.ascii_only)],  # type: ignore[arg-type]
+            [gauge_text(self.parts, self.seconds, self.total, width, self.ascii_only)],
+        )
+
+    def watch_parts(self, old: tuple[Part, ...], new: tuple[Part, ...]) -> None:
+        self._repaint(parts=old)
 
     def watch_seconds(self, old: int | None, new: int | None) -> None:
-        width = self.size.width
-        if not width:
-            return
-        before, after = (
-            text_cells(gauge_text(self.parts, s, self.total, width, self.ascii_only), width)
-            for s in (old, new)
-        )
-        span = changed_span(before, after)
-        if span is not None:
-            self.refresh(Region(span[0], 0, span[1] - span[0], 1))
+        self._repaint(seconds=old)

@@ -6,18 +6,21 @@ it takes the pot's place for about 1.5 s, so nothing else on the screen moves.
 
 from __future__ import annotations
 
-from rich.console import RenderableType
+from collections.abc import Hashable
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.renderables.digits import Digits
-from textual.widget import Widget
 
+from .textlines import TextLines
 from .texts import chips
 
+PotState = tuple[int | None, tuple[int, ...], str, bool, bool, str]
 
-class PotView(Widget):
+
+class PotView(TextLines):
     """``amount`` (None = no pot shown), ``sides`` (side pot amounts) and ``note`` (e.g. round bet)."""
 
     DEFAULT_CSS = """
@@ -26,9 +29,7 @@ class PotView(Widget):
     """
 
     #: (amount or None, side pots, note, big, ascii_only, flash): one reactive, one repaint.
-    state: reactive[tuple[int | None, tuple[int, ...], str, bool, bool, str]] = reactive(
-        (None, (), "", False, False, "")
-    )
+    state: reactive[PotState] = reactive((None, (), "", False, False, ""), repaint=False)
 
     def set(self, **changes: object) -> None:
         """Change some of amount / sides / note / big / ascii_only / flash at once."""
@@ -44,40 +45,54 @@ class PotView(Widget):
     ascii_only = property(lambda self: self.state[4])
     flash = property(lambda self: self.state[5])
 
-    def watch_state(self) -> None:
+    def watch_state(self, old: PotState, new: PotState) -> None:
+        """Big digits on/off changes the height (the class); otherwise only changed cells."""
         self.set_class(self.big, "-big")
+        if old[3] != new[3]:
+            self.refresh()
+        else:
+            self.refresh_changed(pot_lines(*old), pot_lines(*new))
 
     @property
     def plain(self) -> str:
         return "\n".join(line.plain for line in self._lines()).strip()
 
     def _lines(self) -> list[Text]:
-        """The pot as one line, or three (label · large digits · 칩 and side pots)."""
-        if self.flash:
-            line = Text(f"  ★ {self.flash} ★  ", style="bold reverse magenta")
-            return [Text(""), line, Text("")] if self.big else [line]
-        if self.amount is None:
-            return [Text("")]
-        extra = Text(no_wrap=True)
-        if self.sides:
-            extra.append("  (팟 " + " · ".join(chips(s) for s in self.sides) + ")")
-        if self.note:
-            extra.append(f"  {self.note}")
-        if not self.big or self.ascii_only:
-            return [Text.assemble((f"판돈 {chips(self.amount)}칩", "bold yellow"), extra)]
-        rows = big_number(chips(self.amount))
-        lines = []
-        for i, row in enumerate(rows):
-            line = Text("판돈 " if i == 1 else "     ", style="bold yellow")
-            line.append(row, "bold yellow")
-            if i == 1:
-                line.append(" 칩", "bold yellow")
-                line.append_text(extra)
-            lines.append(line)
-        return lines
+        return pot_lines(*self.state)
 
-    def render(self) -> RenderableType:
-        return Text("\n").join(self._lines())
+    def lines_key(self) -> Hashable:
+        return self.state
+
+    def text_lines(self) -> list[Text]:
+        return self._lines()
+
+
+def pot_lines(
+    amount: int | None, sides: tuple[int, ...], note: str, big: bool, ascii_only: bool, flash: str
+) -> list[Text]:
+    """The pot as one line, or three (label · large digits · 칩 and side pots)."""
+    if flash:
+        line = Text(f"  ★ {flash} ★  ", style="bold reverse magenta")
+        return [Text(""), line, Text("")] if big else [line]
+    if amount is None:
+        return [Text("")]
+    extra = Text(no_wrap=True)
+    if sides:
+        extra.append("  (팟 " + " · ".join(chips(s) for s in sides) + ")")
+    if note:
+        extra.append(f"  {note}")
+    if not big or ascii_only:
+        return [Text.assemble((f"판돈 {chips(amount)}칩", "bold yellow"), extra)]
+    rows = big_number(chips(amount))
+    lines = []
+    for i, row in enumerate(rows):
+        line = Text("판돈 " if i == 1 else "     ", style="bold yellow")
+        line.append(row, "bold yellow")
+        if i == 1:
+            line.append(" 칩", "bold yellow")
+            line.append_text(extra)
+        lines.append(line)
+    return lines
 
 
 def big_number(text: str) -> list[str]:

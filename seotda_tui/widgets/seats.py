@@ -9,18 +9,19 @@ Two layouts, chosen by the table screen from the room it has (SSH bandwidth and 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.containers import Grid, Vertical
-from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from engine import DECK
 
 from .card import card_dimensions, render_card_lines
+from .textlines import TextLines
 from .texts import chips
 
 #: Badge → style; the text itself always carries the meaning (colour is only a helper).
@@ -169,7 +170,7 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     return lines
 
 
-class SeatBox(Widget):
+class SeatBox(TextLines):
     """One opponent as a 4-line box; repaints only when its info or the card style changes."""
 
     DEFAULT_CSS = """
@@ -197,18 +198,18 @@ class SeatBox(Widget):
             return "truecolor"
 
     def watch_info(self, old: SeatInfo, new: SeatInfo) -> None:
-        """Repaint only the lines that differ: a bet changes one or two of the four."""
+        """Repaint only the cells that differ: a bet changes a few of one or two lines."""
         color_system = self._color_system()
-        before = render_seat_box(old, self.style_name, color_system, self.cards)
-        after = render_seat_box(new, self.style_name, color_system, self.cards)
-        width = self.size.width or box_width(self.cards, self.style_name)
-        for y, (a, b) in enumerate(zip(before, after)):
-            if a.plain != b.plain or a.spans != b.spans:
-                self.refresh(Region(0, y, width, 1))
+        self.refresh_changed(
+            render_seat_box(old, self.style_name, color_system, self.cards),
+            render_seat_box(new, self.style_name, color_system, self.cards),
+        )
 
-    def render(self) -> Text:
-        lines = render_seat_box(self.info, self.style_name, self._color_system(), self.cards)
-        return Text("\n", no_wrap=True).join(lines)
+    def lines_key(self) -> Hashable:
+        return (self.info, self.style_name, self.cards, self._color_system())
+
+    def text_lines(self) -> list[Text]:
+        return render_seat_box(self.info, self.style_name, self._color_system(), self.cards)
 
 
 class SeatList(Vertical):
