@@ -78,9 +78,10 @@ class SeotdaApp(App[None]):
         self._apply_size(self.size.width, self.size.height)
         room_id = self.manager.session_connected(self.nickname)
         self._connected = True
-        self.push_screen(LobbyScreen())
         if room_id is not None:  # back into the seat this nickname still holds
             self.push_screen(TableScreen(room_id))
+        else:
+            self.push_screen(LobbyScreen())
 
     def on_unmount(self) -> None:
         if self._connected:

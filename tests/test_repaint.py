@@ -3,12 +3,13 @@
 A layout of the table screen costs ~25 ms of CPU against ~5 ms for a repaint, once per seat per
 action on the one event loop (BENCHMARKS.md). These tests pin the causes that were fixed: the
 bet buttons' amounts, the hand log while hidden, the own-hand texts, the second card of
-2-card Seotda, the phase prompts, the countdown, and lobbies hidden under a table.
+2-card Seotda, the phase prompts, the countdown, and lobbies nobody looks at.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +17,11 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.screen import Screen
 
+from seotda_tui.app import make_app_factory
+from seotda_tui.clock import FakeClock
+from seotda_tui.rooms import RoomManager
+from seotda_tui.screens.create_room import CreateRoomScreen
+from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
 from seotda_tui.widgets.actions import PromptBar
@@ -142,13 +148,29 @@ def test_a_changed_span_never_starts_inside_a_wide_character() -> None:
     assert changed_span(text_cells(Text("ab"), 10), text_cells(Text("a"), 10)) == (1, 2)
 
 
-async def test_a_lobby_under_a_table_follows_nothing_until_shown_again() -> None:
+async def test_no_lobby_follows_the_rooms_while_its_player_sits_at_a_table() -> None:
     async with Table.open(["a", "b"], seed=5, size=SIZE, start=False) as t:
         manager = t.manager
         assert isinstance(t.screen("a"), TableScreen)
-        assert not manager._lobby_subs  # both lobbies are under their tables: no pushes
+        assert not manager._lobby_subs  # the tables replaced the lobbies: no pushes
         manager.create_room("c", "다른 방", {})
         await t.press("a", "q")  # back to the lobby (the waiting room leaves at once)
         await t.settle()
         assert len(manager._lobby_subs) == 1
         assert "다른 방" in t.text("a")  # the list is current again
+
+
+async def test_a_lobby_under_the_room_form_follows_nothing_until_shown_again() -> None:
+    manager = RoomManager(clock=FakeClock(), seed_source=lambda: 1)
+    app = make_app_factory(manager)(SimpleNamespace(nickname="a"), None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and len(manager._lobby_subs) == 1
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, CreateRoomScreen) and not manager._lobby_subs
+        manager.create_room("b", "다른 방", {})
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and len(manager._lobby_subs) == 1
+        assert "다른 방" in "\n".join(s.text for s in app.screen._compositor.render_strips())

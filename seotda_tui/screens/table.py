@@ -130,7 +130,7 @@ class TableScreen(TableActions):
             )
         except RoomError as exc:
             self.app.notify(str(exc), markup=False)
-            self.app.pop_screen()
+            self._close()
             return
         log = self.query_one("#log", HandLog)
         log.hold(not self._log_visible())

@@ -247,8 +247,16 @@ class TableActions(BaseScreen):
         self._close()
 
     def _close(self) -> None:
-        """Back to the lobby (also from under a modal that is still open)."""
+        """Back to the lobby (also from under a modal that is still open). The lobby is not
+        kept under the table (see ``LobbyScreen._open``), so a fresh one replaces the table."""
+        from .lobby import LobbyScreen
+
         while self.app.screen is not self and len(self.app.screen_stack) > 1:
             self.app.pop_screen()
-        if self.app.screen is self:
+        if self.app.screen is not self:
+            return
+        stack = self.app.screen_stack
+        if len(stack) > 1 and isinstance(stack[-2], LobbyScreen):
             self.app.pop_screen()
+        else:
+            self.app.switch_screen(LobbyScreen())
