@@ -194,7 +194,12 @@ GC_THRESHOLDS = (50_000, 20, 1000)
 
 
 def tune_garbage_collector() -> None:
+    """Raise the thresholds, and move what start-up made (modules, classes, the parsed
+    configuration — ~0.5 M objects that live as long as the process) out of the collected
+    generations, so a full collection walks only the sessions' objects."""
     gc.set_threshold(*GC_THRESHOLDS)
+    gc.collect()
+    gc.freeze()
 
 
 def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:

@@ -237,14 +237,17 @@ def test_the_room_manager_and_apps_get_their_settings(tmp_path: Path) -> None:
     assert callable(ctx.idle_exempt) and ctx.idle_exempt() is False  # not in a room
 
 
-def test_server_start_up_raises_the_gc_thresholds() -> None:
+def test_server_start_up_raises_the_gc_thresholds_and_freezes_its_own_objects() -> None:
     import gc
 
     before = gc.get_threshold()
     try:
         gc.set_threshold(700, 10, 10)  # CPython's defaults
+        gc.unfreeze()
         cli.tune_garbage_collector()
         assert gc.get_threshold() == cli.GC_THRESHOLDS
         assert all(new >= old for new, old in zip(cli.GC_THRESHOLDS, (700, 10, 10)))
+        assert gc.get_freeze_count() > 10_000  # what start-up made is out of the collections
     finally:
+        gc.unfreeze()
         gc.set_threshold(*before)
