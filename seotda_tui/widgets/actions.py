@@ -80,7 +80,12 @@ class ActionBar(TextLines):
         self.refresh_changed(self._rows(old), self._rows(new))
 
     def lines_key(self) -> Hashable:
-        return (self.places, self.content_size.width)
+        return (
+            self.places,
+            self.content_size.width,
+            self.get_component_rich_style("action-bar--on"),
+            self.get_component_rich_style("action-bar--off"),
+        )
 
     def text_lines(self) -> list[Text]:
         return self._rows(self.places)

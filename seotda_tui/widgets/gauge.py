@@ -9,6 +9,7 @@ SSH, not a whole status line. The bar is capped at :data:`BAR_CELLS` cells.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -22,10 +23,12 @@ BAR_CELLS = 24
 URGENT_SECONDS = 5
 
 
+@lru_cache(maxsize=1024)
 def gauge_text(
     parts: tuple[Part, ...], seconds: int | None, total: int | None, width: int, ascii_only: bool
 ) -> Text:
-    """Status parts, then ``━━━━──── 12초`` filling what is left of ``width`` (pure)."""
+    """Status parts, then ``━━━━──── 12초`` filling what is left of ``width`` (pure; cached,
+    so the returned text is shared and must not be changed)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     for content, style in parts:
         text.append(content, style)

@@ -7,6 +7,7 @@ it takes the pot's place for about 1.5 s, so nothing else on the screen moves.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import lru_cache
 
 from rich.segment import Segment
 from rich.style import Style
@@ -67,10 +68,12 @@ class PotView(TextLines):
         return self._lines()
 
 
+@lru_cache(maxsize=1024)
 def pot_lines(
     amount: int | None, sides: tuple[int, ...], note: str, big: bool, ascii_only: bool, flash: str
 ) -> list[Text]:
-    """The pot as one line, or three (label · large digits · 칩 and side pots)."""
+    """The pot as one line, or three (label · large digits · 칩 and side pots). Cached: the
+    whole table shows the same pot; the lines are shared, so callers must not change them."""
     if flash:
         line = Text(f"  ★ {flash} ★  ", style="bold reverse magenta")
         return [Text(""), line, Text("")] if big else [line]

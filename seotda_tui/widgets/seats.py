@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -170,6 +171,13 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     return lines
 
 
+@lru_cache(maxsize=2048)
+def seat_box_lines(i: SeatInfo, style: str, color_system: str | None, cards: int) -> list[Text]:
+    """:func:`render_seat_box`, cached: every other seat of the table draws the same box.
+    The lines are shared, so callers must not change them."""
+    return render_seat_box(i, style, color_system, cards)
+
+
 class SeatBox(TextLines):
     """One opponent as a 4-line box; repaints only when its info or the card style changes."""
 
@@ -201,15 +209,15 @@ class SeatBox(TextLines):
         """Repaint only the cells that differ: a bet changes a few of one or two lines."""
         color_system = self._color_system()
         self.refresh_changed(
-            render_seat_box(old, self.style_name, color_system, self.cards),
-            render_seat_box(new, self.style_name, color_system, self.cards),
+            seat_box_lines(old, self.style_name, color_system, self.cards),
+            seat_box_lines(new, self.style_name, color_system, self.cards),
         )
 
     def lines_key(self) -> Hashable:
         return (self.info, self.style_name, self.cards, self._color_system())
 
     def text_lines(self) -> list[Text]:
-        return render_seat_box(self.info, self.style_name, self._color_system(), self.cards)
+        return seat_box_lines(self.info, self.style_name, self._color_system(), self.cards)
 
 
 class SeatList(Vertical):

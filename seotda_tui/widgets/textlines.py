@@ -9,11 +9,14 @@ rows Textual asks for (the dirty ones), each once per change.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.segment import Segment
-from rich.text import Text
+from rich.style import Style
+from rich.text import Span, Text
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
@@ -22,12 +25,17 @@ Cell = tuple[str, tuple[object, ...]]
 
 
 def text_cells(text: Text, width: int) -> list[Cell]:
+    """See :func:`_cells` (cached: the same rows are compared on every seat's screen)."""
+    return list(_cells(text.plain, tuple(text.spans), text.style, width))
+
+
+@lru_cache(maxsize=4096)
+def _cells(plain: str, spans: tuple[Span, ...], base: str | Style, width: int) -> tuple[Cell, ...]:
     """One ``(character, styles)`` per cell of the line's first ``width`` cells ("" for the
     right half of a wide character). Plain Python over ~100 characters: cheaper than rendering
     the line twice, which matters at a repaint per seat per action and a tick per second."""
-    plain = text.plain
-    styles: list[list[object]] = [[text.style] for _ in plain]
-    for span in text.spans:
+    styles: list[list[object]] = [[base] for _ in plain]
+    for span in spans:
         for i in range(span.start, min(span.end, len(plain))):
             styles[i].append(span.style)
     cells: list[Cell] = []
@@ -37,7 +45,7 @@ def text_cells(text: Text, width: int) -> list[Cell]:
             cells.append(("", tuple(style)))
         if len(cells) >= width:
             break
-    return cells[:width]
+    return tuple(cells[:width])
 
 
 def changed_span(old: list[Cell], new: list[Cell]) -> tuple[int, int] | None:
@@ -57,10 +65,16 @@ def changed_span(old: list[Cell], new: list[Cell]) -> tuple[int, int] | None:
     return start, end
 
 
-class TextLines(Widget):
-    """Subclasses give :meth:`text_lines` and a :meth:`lines_key` that changes with them."""
+#: Rendered rows shared by every session: the six seats of a table draw the same seat boxes,
+#: pot and amounts, so most rows are rendered once per table, not once per screen. Keys hold
+#: everything a row depends on, values are immutable strips; bounded, least recently used out.
+_SHARED: OrderedDict[Hashable, tuple[list[Text], list[Strip | None]]] = OrderedDict()
+SHARED_ROWS = 4096
 
-    _lines_cache: tuple[Hashable, list[Text], list[Strip | None]] | None = None
+
+class TextLines(Widget):
+    """Subclasses give :meth:`text_lines` and a :meth:`lines_key` that changes with them
+    (everything the rows depend on besides the width and the widget's own style)."""
 
     def text_lines(self) -> list[Text]:
         """The rows to draw (each cropped or padded to the widget's width)."""
@@ -73,11 +87,16 @@ class TextLines(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         base = self.rich_style
-        key = (self.lines_key(), width, base)
-        if self._lines_cache is None or self._lines_cache[0] != key:
+        key = (type(self), self.lines_key(), width, base)
+        entry = _SHARED.get(key)
+        if entry is None:
             lines = self.text_lines()
-            self._lines_cache = (key, lines, [None] * len(lines))
-        _, lines, strips = self._lines_cache
+            entry = _SHARED[key] = (lines, [None] * len(lines))
+            if len(_SHARED) > SHARED_ROWS:
+                _SHARED.popitem(last=False)
+        else:
+            _SHARED.move_to_end(key)
+        lines, strips = entry
         if y >= len(lines):
             return Strip.blank(width, base)
         strip = strips[y]
