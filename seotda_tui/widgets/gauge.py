@@ -74,17 +74,16 @@ class StatusGauge(TextLines):
         width = self.size.width
         return [gauge_text(self.parts, self.seconds, self.total, width, self.ascii_only)]
 
-    def _repaint(self, **before: object) -> None:
+    def _repaint(self, parts: tuple[Part, ...], seconds: int | None) -> None:
+        """Send the cells that changed from what ``parts`` and ``seconds`` showed."""
         width = self.size.width
-        now = {"parts": self.parts, "seconds": self.seconds}
-        then = {**now, **before}
         self.refresh_changed(
-            [gauge_text(then["parts"], then["seconds"], self.total, width, self.ascii_only)],  # type: ignore[arg-type]
+            [gauge_text(parts, seconds, self.total, width, self.ascii_only)],
             [gauge_text(self.parts, self.seconds, self.total, width, self.ascii_only)],
         )
 
     def watch_parts(self, old: tuple[Part, ...], new: tuple[Part, ...]) -> None:
-        self._repaint(parts=old)
+        self._repaint(old, self.seconds)
 
     def watch_seconds(self, old: int | None, new: int | None) -> None:
-        self._repaint(seconds=old)
+        self._repaint(self.parts, old)

@@ -119,8 +119,3 @@ class TextLines(Widget):
             span = changed_span(old, new)
             if span is not None:
                 self.refresh(Region(span[0], y, span[1] - span[0], 1))
-
-    @property
-    def plain_lines(self) -> list[str]:
-        """The rows as plain text (for tests)."""
-        return [line.plain for line in self.text_lines()]
