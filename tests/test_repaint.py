@@ -24,7 +24,7 @@ from seotda_tui.screens.create_room import CreateRoomScreen
 from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
-from seotda_tui.widgets.actions import PromptBar
+from seotda_tui.widgets.actions import ActionBar, PromptBar
 from seotda_tui.widgets.gauge import gauge_text
 from seotda_tui.widgets.hand import HandCard, HandCards
 from seotda_tui.widgets.handlog import HandLog
@@ -174,3 +174,26 @@ async def test_a_lobby_under_the_room_form_follows_nothing_until_shown_again() -
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen) and len(manager._lobby_subs) == 1
         assert "다른 방" in "\n".join(s.text for s in app.screen._compositor.render_strips())
+
+
+async def test_a_long_amount_is_cut_to_its_place_and_moves_no_neighbour() -> None:
+    async with Table.open(["a", "b"], seed=5, size=(80, 24)) as t:
+        bar = t.screen(t.actor).query_one(ActionBar)
+        bar.set_legal([{"type": "call", "amount": 123_456_789, "allIn": True}])
+        rows = [line.plain for line in bar.text_lines()]
+        width = bar.region_of(0).width
+        assert all(cell_len(row) == 4 * width + 3 for row in rows)  # four places, three gaps
+        starts = [bar.region_of(i).x for i in range(4)]
+        for i, start in enumerate(starts[1:], 1):  # every label still begins at its place
+            label = bar.places[i][0]
+            assert row_text_at(rows[0], start).startswith(" " + label[:3]), (i, rows[0])
+
+
+def row_text_at(row: str, cell: int) -> str:
+    """The text of ``row`` from terminal cell ``cell`` (wide characters count twice)."""
+    x = 0
+    for i, char in enumerate(row):
+        if x >= cell:
+            return row[i:]
+        x += cell_len(char)
+    return ""

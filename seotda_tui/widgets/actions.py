@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events
 from textual.geometry import Region
@@ -102,8 +102,8 @@ class ActionBar(TextLines):
                 width = self.region_of(index).width
                 if index > row:
                     line.append(" " * self.GAP)
-                cell = f" {label}"
-                line.append(cell + " " * max(0, width - cell_len(cell)), on if enabled else off)
+                # exactly the place's width: a long amount is cut, never pushes its neighbours
+                line.append(set_cell_size(f" {label}", width), on if enabled else off)
             lines.append(line)
         return lines
 
