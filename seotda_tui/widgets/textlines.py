@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -76,13 +77,13 @@ class TextLines(Widget):
     """Subclasses give :meth:`text_lines` and a :meth:`lines_key` that changes with them
     (everything the rows depend on besides the width and the widget's own style)."""
 
-    def text_lines(self) -> list[Text]:
-        """The rows to draw (each cropped or padded to the widget's width)."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # every subclass defines both
 
-    def lines_key(self) -> Hashable:
-        """Whatever :meth:`text_lines` depends on (besides the width and the widget's style)."""
-        raise NotImplementedError
+        def text_lines(self) -> list[Text]:
+            """The rows to draw (each cropped or padded to the widget's width)."""
+
+        def lines_key(self) -> Hashable:
+            """Whatever :meth:`text_lines` depends on (besides the width and the style)."""
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
