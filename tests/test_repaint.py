@@ -197,3 +197,13 @@ def row_text_at(row: str, cell: int) -> str:
             return row[i:]
         x += cell_len(char)
     return ""
+
+
+async def test_the_longest_prompt_row_fits_80_columns() -> None:
+    """Six prompts of the 3-card choice; the message beside them takes room only when shown."""
+    async with Table.open(["a", "b"], seed=5, options={"cardMode": "three"}, size=(80, 24)) as t:
+        while t.game.state.hand.phase != "choose":
+            await t.press(t.actor, "4" if "call" in kinds(t) else "2")
+        await t.press("a", "1")
+        row = next(line for line in t.text("a").split("\n") if "Enter 확정" in line)
+        assert "r 추천" in row and "q 나가기" in row, row
