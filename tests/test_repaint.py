@@ -205,5 +205,5 @@ async def test_the_longest_prompt_row_fits_80_columns() -> None:
         while t.game.state.hand.phase != "choose":
             await t.press(t.actor, "4" if "call" in kinds(t) else "2")
         await t.press("a", "1")
-        row = next(line for line in t.text("a").split("\n") if "Enter 확정" in line)
-        assert "r 추천" in row and "q 나가기" in row, row
+        row = next(line for line in t.text("a").split("\n") if line.startswith("  1 *"))
+        assert "Enter 확정" in row and "r 추천" in row and "q 나가기" in row, row
