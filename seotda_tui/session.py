@@ -230,25 +230,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         # The command itself is not logged: it may contain anything, secrets included.
-        log_event(
-            log,
-            "refused",
-            reason="exec",
-            user=self._username,
-            ip=self._peer_ip,
-            command_length=len(command),
-        )
+        self._log("refused", reason="exec", command_length=len(command))
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log_event(
-            log,
-            "refused",
-            reason="subsystem",
-            what=subsystem[:64],
-            user=self._username,
-            ip=self._peer_ip,
-        )
+        self._log("refused", reason="subsystem", what=subsystem[:64])
         return False
 
     def session_started(self) -> None:
@@ -264,13 +250,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         data = self._input.admit(data)
         if self._input.dropped and not self._input_logged:
             self._input_logged = True
-            log_event(
-                log,
-                "input_throttled",
-                level=logging.WARNING,
-                user=self._username,
-                ip=self._peer_ip,
-                rate=self._state.settings.input_rate,
+            self._log(
+                "input_throttled", level=logging.WARNING, rate=self._state.settings.input_rate
             )
         if not data:
             return
@@ -295,6 +276,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._closed = True
         self._end(DisconnectReason.CLIENT_LEFT)
 
+    def _log(self, event: str, /, **fields: Any) -> None:
+        """One structured line about this session; who and from where are always on it."""
+        log_event(log, event, **fields, user=self._username, ip=self._peer_ip)
+
     # -- ending -------------------------------------------------------------------
 
     def _end(self, reason: DisconnectReason) -> None:
@@ -312,14 +297,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             await asyncio.wait_for(self._done.wait(), timeout)
         except TimeoutError:
-            log_event(
-                log,
-                "kick_timeout",
-                level=logging.WARNING,
-                user=self._username,
-                ip=self._peer_ip,
-                reason=str(reason),
-            )
+            self._log("kick_timeout", level=logging.WARNING, reason=str(reason))
             if self._chan is not None:
                 self._chan.abort()
 
@@ -384,9 +362,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.notify(IDLE_WARNING.format(left=_duration_text(left)), timeout=left)
             self._schedule_idle(self._idle_timeout)
             return
-        log_event(
-            log, "idle_timeout", user=self._username, ip=self._peer_ip, idle=round(idle_for, 1)
-        )
+        self._log("idle_timeout", idle=round(idle_for, 1))
         self._end(DisconnectReason.IDLE)
 
     def _write(self, data: bytes) -> None:
@@ -394,14 +370,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self._closed or chan is None or chan.is_closing():
             return
         if chan.get_write_buffer_size() > MAX_PENDING_OUTPUT:
-            log_event(
-                log,
-                "output_stalled",
-                level=logging.WARNING,
-                user=self._username,
-                ip=self._peer_ip,
-                pending=chan.get_write_buffer_size(),
-            )
+            self._log("output_stalled", level=logging.WARNING, pending=chan.get_write_buffer_size())
             self._closed = True
             self._end(DisconnectReason.CLIENT_LEFT)
             chan.abort()
@@ -429,14 +398,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if ctx is not None:
                 status = await self._play(ctx)
         except Exception:
-            log_event(
-                log,
-                "session_error",
-                level=logging.ERROR,
-                exc_info=True,
-                user=self._username,
-                ip=self._peer_ip,
-            )
+            self._log("session_error", level=logging.ERROR, exc_info=True)
             self._end(DisconnectReason.APP_CRASHED)
         finally:
             if self.identity is not None:
@@ -453,7 +415,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._done.set()
 
     async def _refuse(self, message: str, reason: str) -> None:
-        log_event(log, "refused", reason=reason, user=self._username, ip=self._peer_ip)
+        self._log("refused", reason=reason)
         self._say(message)
         self._finish_channel(1)
 
