@@ -62,6 +62,15 @@ KEYS: dict[str, bytes] = {
 }
 
 
+async def wait_until(check: Any, timeout: float = 5.0) -> None:
+    """Poll server-side state until ``check()`` holds (the keys travel over a real socket)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
 class _Auth(asyncssh.SSHClient):
     """Client-side auth like OpenSSH's: keyboard-interactive answered with the password (if any)."""
 

@@ -17,7 +17,7 @@ from seotda_tui.limits import (
 )
 from seotda_tui.session import DisconnectReason
 
-from .ssh_harness import ProbeFactory, attempt, key_pair, keys_text, ssh_server
+from .ssh_harness import ProbeFactory, attempt, key_pair, keys_text, ssh_server, wait_until
 
 
 class Tick:
@@ -31,14 +31,6 @@ class Tick:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-async def wait_until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 # -- the building blocks, on a fake clock ----------------------------------------------------

@@ -14,16 +14,7 @@ from textual.geometry import Size
 from seotda_tui.hostkey import HOST_KEY_NAME, HostKeyError
 from seotda_tui.session import DisconnectReason
 
-from .ssh_harness import ProbeFactory, SSHHarness, key_pair, keys_text, ssh_server
-
-
-async def wait_until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-
+from .ssh_harness import ProbeFactory, SSHHarness, key_pair, keys_text, ssh_server, wait_until
 
 # -- rendering, input, resize ------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from seotda_tui.app import make_app_factory
 from seotda_tui.rooms import RoomManager
 
-from .ssh_harness import SSHClient, ssh_server
+from .ssh_harness import SSHClient, ssh_server, wait_until
 
 SIZE = (100, 30)
 #: What one betting action may cost each player's connection (bytes), and an idle second.
@@ -27,15 +27,6 @@ async def quiet(client: SSHClient, settle: float = 0.25, limit: float = 3.0) -> 
         if len(client.output) == last:
             return
         last = len(client.output)
-
-
-async def until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    """Poll server-side state (the keys travel over a real socket)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        assert loop.time() < end, "the server never got there"
-        await asyncio.sleep(0.02)
 
 
 def game_of(manager: RoomManager, nick: str):  # type: ignore[no-untyped-def]
@@ -87,12 +78,12 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
         # -- play on to the showdown: call, then both check the second round
         hand = game.state.hand
         await clients[other].press("4")
-        await until(lambda: hand.street == 1 and hand.actor is not None)
+        await wait_until(lambda: hand.street == 1 and hand.actor is not None)
         for _ in range(2):
             nick = hand.actor
             await clients[nick].wait_for("내 차례예요")
             await clients[nick].press("2")
-            await until(lambda nick=nick: hand.actor != nick)
+            await wait_until(lambda nick=nick: hand.actor != nick)
         assert hand.phase == "handEnd" and hand.showdown
         for nick, client in clients.items():
             for shown in hand.showdown:  # every revealed hand, with its name, on both screens
