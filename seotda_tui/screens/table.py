@@ -446,7 +446,7 @@ class TableScreen(TableActions):
         if seat is not None and seat.get("folded"):
             dimmed = frozenset(c.id for c in cards)
         selected = frozenset(self.selected) if self._choosing(view) else frozenset()
-        places = 0 if seat is None else 3 if len(cards) == 3 or self._three_cards() else 2
+        places = 0 if seat is None else 3 if self._three_cards() else 2
         self.query_one(HandCards).show(cards, selected, dimmed, size, places)  # type: ignore[arg-type]
 
     def _three_cards(self) -> bool:
