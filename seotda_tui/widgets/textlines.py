@@ -87,7 +87,9 @@ class TextLines(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        # ``visual_style`` is the same style as ``rich_style``, kept until the styles change;
+        # ``rich_style`` walks every ancestor's styles on each call (once per row per frame).
+        base = self.visual_style.rich_style
         key = (type(self), self.lines_key(), width, base)
         entry = _SHARED.get(key)
         if entry is None:
