@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..compositor import use_dirty_compositor
+
 if TYPE_CHECKING:
     from ..app import SeotdaApp
     from ..rooms import RoomManager
@@ -28,6 +30,10 @@ class Pushed(Message):
 
 class BaseScreen(Screen[Any]):
     """Every screen shows only the too-small notice below 80×24 (the app toggles a class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        use_dirty_compositor(self)
 
     def compose(self) -> Iterable[Widget]:
         yield Static(TOO_SMALL, classes="too-small")
