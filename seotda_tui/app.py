@@ -23,6 +23,7 @@ from textual.reactive import reactive
 
 from .chat import ChatHub
 from .rooms import RoomManager
+from .stylesheet import SharedStylesheet
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class SeotdaApp(App[None]):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         self.manager = manager
         self.identity = identity
         self.nickname: str = identity.nickname

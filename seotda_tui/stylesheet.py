@@ -1,0 +1,37 @@
+"""One parse of each stylesheet source for the whole server, not one per session.
+
+Why: every SSH session runs its own Textual app, and each app parses ``app.tcss`` and every
+widget's ``DEFAULT_CSS`` again (Textual's parse cache belongs to one ``Stylesheet``), about a
+sixth of a login's CPU while a table's six players log in at once. The parsed rule sets are
+never changed after parsing (Textual shares them between its own re-parses), so sessions can
+share them too. Keys hold everything the parse depends on, the CSS variables included; the
+sources are the program's own, so the memo stays small.
+"""
+
+from __future__ import annotations
+
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
+
+_PARSED: dict[tuple[object, ...], list[RuleSet]] = {}
+
+
+class SharedStylesheet(Stylesheet):
+    """A ``Stylesheet`` whose parsed sources come from (and go to) the process-wide memo."""
+
+    def _parse_rules(
+        self,
+        css: str,
+        read_from: CSSLocation,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[RuleSet]:
+        variables = tuple(sorted(self._variables.items()))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, variables)
+        rules = _PARSED.get(key)
+        if rules is None:
+            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            _PARSED[key] = rules
+        return rules
