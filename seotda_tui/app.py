@@ -23,9 +23,11 @@ from textual.reactive import reactive
 
 from .chat import ChatHub
 from .rooms import RoomManager
+from .strip_caches import trim_strip_caches
 from .stylesheet import SharedStylesheet
 
 log = logging.getLogger(__name__)
+trim_strip_caches()  # process-wide: see strip_caches.py
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110

@@ -1,0 +1,54 @@
+"""``seotda_tui/strip_caches.py``: rows keep only the caches a played table ever hits."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from rich.segment import Segment
+from rich.style import Style
+from textual.cache import FIFOCache
+from textual.strip import Strip
+
+from seotda_tui.strip_caches import KEEPS_NOTHING, UNUSED
+from seotda_tui.testing import Table
+
+
+def test_new_strips_share_the_empty_cache_for_the_unused_five() -> None:
+    strip = Strip([Segment("판돈 ", Style(bold=True)), Segment("1,200")])
+    assert all(getattr(strip, name) is KEEPS_NOTHING for name in UNUSED)
+    assert isinstance(strip._divide_cache, FIFOCache)
+    assert isinstance(strip._filter_cache, FIFOCache)
+    # the operations behind those caches still answer, every time
+    for _ in range(2):
+        assert strip.crop(2, 6).text == "돈 1"
+        assert strip.crop_extend(0, 12, None).cell_length == 12
+        assert strip.extend_cell_length(14).cell_length == 14
+        assert strip.apply_style(Style(italic=True)).text == "판돈 1,200"
+        assert strip.apply_offsets(2, 3).text == strip.text
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+async def test_a_played_table_never_hits_the_unused_caches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's own caches, put back for one table: none of the five is ever hit (if a
+    Textual update starts using one, this says so)."""
+    monkeypatch.setattr(Strip, "__init__", Strip.__init__.__wrapped__)  # type: ignore[attr-defined]
+    async with Table.open([f"p{i}" for i in range(4)], seed=5, size=(100, 30)) as table:
+        made = 0
+        while made < 16:
+            if table.game.state.hand.phase != "betting":
+                for name in table.apps:
+                    await table.press(name, "space")
+                await table.advance(5)
+                continue
+            kinds = {action["type"] for action in table.legal(table.actor)}
+            await table.press(table.actor, "4" if "call" in kinds else "2")
+            made += 1
+        strips = [o for o in gc.get_objects() if type(o) is Strip]
+        assert sum(s._divide_cache.hits for s in strips) > 0
+        assert sum(s._filter_cache.hits for s in strips) > 0
+        for name in UNUSED:
+            assert (
+                sum(getattr(s, name).hits for s in strips if getattr(s, name) is not KEEPS_NOTHING)
+                == 0
+            ), name
