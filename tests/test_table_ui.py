@@ -147,6 +147,20 @@ async def test_countdown_gauge_follows_the_engine_deadline() -> None:
         assert t.game.state.hand.players[actor].last_action == "check"
 
 
+async def test_a_resize_or_restyle_keeps_the_countdown_where_it_was() -> None:
+    """The redraw of a resize or a card-style change must not restart the turn's seconds."""
+    async with Table.open(["a", "b"], seed=5, size=(100, 30)) as t:
+        actor = t.actor
+        await t.advance(7)
+        assert "13초" in t.text(actor)
+        await t.pilot(actor).resize_terminal(110, 32)
+        await t.settle()
+        assert "13초" in t.text(actor) and "20초" not in t.text(actor)
+        await t.press(actor, "a")  # ASCII cards: another full redraw
+        await t.advance(1)
+        assert "12초" in t.text(actor)
+
+
 async def test_spectators_see_the_table_without_private_cards_or_actions() -> None:
     deal = {"a": ["3광", "7열"], "b": ["9열", "9띠"]}
     async with Table.open(["a", "b"], seed=11, deal=deal, spectators=["구경"]) as t:

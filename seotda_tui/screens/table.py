@@ -248,6 +248,7 @@ class TableScreen(TableActions):
             return
         previous = self.latest
         self.latest = update
+        self._arm_countdown()
         self._write_log(update)
         track_payouts(self.payouts, update.events)
         if not update.snapshot:
@@ -336,15 +337,20 @@ class TableScreen(TableActions):
         me = self.nickname if self.in_game else None
         return [s for s in view["seats"] if s["id"] != me]
 
+    def _arm_countdown(self) -> None:
+        """Fix the turn's deadline when an update arrives: the update says how many seconds
+        were left when it was sent, so a redraw (resize, restyle) must not count from now."""
+        assert self.latest is not None
+        view = self.view
+        if self.latest.deadline is not None and view is not None:
+            self._deadline_at = self.seotda.clock() + self.latest.deadline
+            self.query_one(StatusGauge).total = (view.get("pending") or {}).get("seconds")
+        else:
+            self._deadline_at = None
+
     def _redraw(self) -> None:
         assert self.latest is not None
         room, view = self.latest.room, self.view
-        pending = (view or {}).get("pending") or {}
-        if self.latest.deadline is not None and view is not None:
-            self._deadline_at = self.seotda.clock() + self.latest.deadline
-            self.query_one(StatusGauge).total = pending.get("seconds")
-        else:
-            self._deadline_at = None
         self._layout()
         self._show_jokbo(room, view)
         self._show_title(room, view)
