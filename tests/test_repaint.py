@@ -207,3 +207,20 @@ async def test_the_longest_prompt_row_fits_80_columns() -> None:
         await t.press("a", "1")
         row = next(line for line in t.text("a").split("\n") if line.startswith("  1 *"))
         assert "Enter 확정" in row and "r 추천" in row and "q 나가기" in row, row
+
+
+async def test_the_screens_of_a_table_share_each_seat_s_box_rows() -> None:
+    """Each screen shows the other seats, so the grids differ, but a seat's box is the same
+    on every other screen: its rows are rendered once for the table, not once per screen."""
+    from seotda_tui.widgets import seats
+
+    async with Table.open(["a", "b", "c"], seed=5, size=SIZE) as t:
+        seats._BOX_ROWS.clear()
+        await t.press(t.actor, "2")  # a check: repaints the actor's box and the next actor's
+        await t.settle()
+        drawn = Counter((key[0].name, key[4]) for key in seats._BOX_ROWS)  # (seat, row)
+        assert drawn and set(drawn.values()) == {1}
+        for name in t.apps:
+            grid = t.screen(name).query_one(seats.SeatBoxes)
+            assert sorted(i.name for i in grid.infos) == [n for n in ("a", "b", "c") if n != name]
+            assert all(n in t.text(name) for n in ("a", "b", "c"))

@@ -2,27 +2,31 @@
 
 Two layouts, chosen by the table screen from the room it has (SSH bandwidth and 80×24 matter):
 
-* **boxes** (``SeatBox``): name and 선 on top, the cards as compact card backs (faces at the
-  showdown), stack / this round's bet / badges or the hand name beside them — 4 lines each;
+* **boxes** (``SeatBoxes``, one widget for all of them): name and 선 on top, the cards as
+  compact card backs (faces at the showdown), stack / this round's bet / badges or the hand
+  name beside them — 4 lines each;
 * **lines** (``SeatRow``): one line per seat, cards as short text — for crowded tables.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rich.cells import cell_len, set_cell_size
+from rich.style import Style
 from rich.text import Text
-from textual.containers import Grid, Vertical
+from textual.containers import Vertical
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from engine import DECK
 
 from .card import card_dimensions, render_card_lines
-from .textlines import TextLines
+from .textlines import TextLines, text_strip
 from .texts import chips
 
 #: Badge → style; the text itself always carries the meaning (colour is only a helper).
@@ -178,48 +182,6 @@ def seat_box_lines(i: SeatInfo, style: str, color_system: str | None, cards: int
     return render_seat_box(i, style, color_system, cards)
 
 
-class SeatBox(TextLines):
-    """One opponent as a 4-line box; repaints only when its info or the card style changes."""
-
-    DEFAULT_CSS = """
-    SeatBox { height: 4; width: auto; }
-    """
-
-    #: The width never depends on it; only the lines that change are sent (see watch_info).
-    info: reactive[SeatInfo] = reactive(SeatInfo(""), repaint=False)
-    style_name: reactive[str] = reactive("box", layout=True)
-    cards: reactive[int] = reactive(2, layout=True)
-
-    def __init__(self, info: SeatInfo, style_name: str = "box", cards: int = 2) -> None:
-        super().__init__()
-        self.set_reactive(SeatBox.info, info)
-        self.set_reactive(SeatBox.style_name, style_name)
-        self.set_reactive(SeatBox.cards, cards)
-
-    def get_content_width(self, container: object, viewport: object) -> int:
-        return box_width(self.cards, self.style_name)
-
-    def _color_system(self) -> str | None:
-        try:
-            return self.app.console.color_system
-        except RuntimeError:  # NoActiveAppError: not inside a running app
-            return "truecolor"
-
-    def watch_info(self, old: SeatInfo, new: SeatInfo) -> None:
-        """Repaint only the cells that differ: a bet changes a few of one or two lines."""
-        color_system = self._color_system()
-        self.refresh_changed(
-            seat_box_lines(old, self.style_name, color_system, self.cards),
-            seat_box_lines(new, self.style_name, color_system, self.cards),
-        )
-
-    def lines_key(self) -> Hashable:
-        return (self.info, self.style_name, self.cards, self._color_system())
-
-    def text_lines(self) -> list[Text]:
-        return seat_box_lines(self.info, self.style_name, self._color_system(), self.cards)
-
-
 class SeatList(Vertical):
     """The seat lines (line layout); rows are reused so an update repaints only changed seats."""
 
@@ -244,30 +206,89 @@ class SeatList(Vertical):
         return [row.info for row in self.query_children(SeatRow)]
 
 
-class SeatBoxes(Grid):
-    """The seat boxes (box layout), ``columns`` per row; boxes are reused like the rows."""
+@lru_cache(maxsize=1024)
+def seat_grid_lines(
+    infos: tuple[SeatInfo, ...], style: str, color_system: str | None, cards: int, columns: int
+) -> list[Text]:
+    """The boxes ``columns`` to a row, one cell between neighbours (cached like the boxes;
+    the lines are shared, so callers must not change them)."""
+    lines: list[Text] = []
+    for start in range(0, len(infos), columns):
+        boxes = [
+            seat_box_lines(i, style, color_system, cards) for i in infos[start : start + columns]
+        ]
+        lines.extend(Text(" ").join(box[row] for box in boxes) for row in range(BOX_HEIGHT))
+    return lines
+
+
+#: Rows of single boxes, shared by every screen: each seat's box is the same on the other
+#: seats' screens, while the grids differ (everyone sees the others). Bounded, LRU.
+_BOX_ROWS: OrderedDict[Hashable, Strip] = OrderedDict()
+BOX_ROWS = 2048
+
+
+class SeatBoxes(TextLines):
+    """The seat boxes (box layout), ``columns`` per row, drawn as one widget: Textual renders
+    and composes one widget instead of a grid and a box per seat at every frame, and a change
+    repaints only the cells that differ. A row is joined from the boxes' own rows, which the
+    screens of a table share."""
 
     DEFAULT_CSS = """
-    SeatBoxes { height: auto; grid-gutter: 0 1; grid-rows: 4; }
+    SeatBoxes { height: auto; width: 1fr; }
     """
 
-    _columns = 0
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.infos: tuple[SeatInfo, ...] = ()
+        self.style_name, self.cards, self.columns = "box", 2, 1
 
     def set_seats(self, infos: list[SeatInfo], style: str, cards: int, columns: int) -> None:
         columns = max(1, min(columns, len(infos) or 1))
-        if self._columns != columns:
-            self._columns = columns
-            self.styles.grid_size_columns = columns
-            self.styles.grid_columns = " ".join(["auto"] * columns)
-        boxes = list(self.query_children(SeatBox))
-        for box, info in zip(boxes, infos):
-            box.info, box.style_name, box.cards = info, style, cards
-        if len(boxes) > len(infos):
-            for box in boxes[len(infos) :]:
-                box.remove()
-        elif len(infos) > len(boxes):
-            self.mount_all(SeatBox(info, style, cards) for info in infos[len(boxes) :])
+        before = self.text_lines()
+        self.infos, self.style_name, self.cards, self.columns = tuple(infos), style, cards, columns
+        after = self.text_lines()
+        if len(after) != len(before):
+            self.refresh(layout=True)
+        else:
+            self.refresh_changed(before, after)
 
-    @property
-    def infos(self) -> list[SeatInfo]:
-        return [box.info for box in self.query_children(SeatBox)]
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return len(self.text_lines())
+
+    def _color_system(self) -> str | None:
+        try:
+            return self.app.console.color_system
+        except RuntimeError:  # NoActiveAppError: not inside a running app
+            return "truecolor"
+
+    def text_lines(self) -> list[Text]:
+        """The grid as text (what :meth:`refresh_changed` compares; rows are drawn by
+        :meth:`render_line` from the boxes' shared rows, so no ``lines_key``)."""
+        return seat_grid_lines(
+            self.infos, self.style_name, self._color_system(), self.cards, self.columns
+        )
+
+    def render_line(self, y: int) -> Strip:
+        base = self.visual_style.rich_style
+        group, row = divmod(y, BOX_HEIGHT)
+        seats = self.infos[group * self.columns : (group + 1) * self.columns]
+        pieces: list[Strip] = []
+        for info in seats:
+            if pieces:
+                pieces.append(Strip.blank(1, base))
+            pieces.append(self._box_row(info, row, base))
+        return Strip.join(pieces).crop_extend(0, self.size.width, base)
+
+    def _box_row(self, info: SeatInfo, row: int, base: Style) -> Strip:
+        color_system = self._color_system()
+        key = (info, self.style_name, color_system, self.cards, row, base)
+        strip = _BOX_ROWS.get(key)
+        if strip is None:
+            text = seat_box_lines(info, self.style_name, color_system, self.cards)[row]
+            width = box_width(self.cards, self.style_name)
+            strip = _BOX_ROWS[key] = text_strip(text, width, base, self.app.console)
+            if len(_BOX_ROWS) > BOX_ROWS:
+                _BOX_ROWS.popitem(last=False)
+        else:
+            _BOX_ROWS.move_to_end(key)
+        return strip

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
@@ -66,6 +67,12 @@ def changed_span(old: list[Cell], new: list[Cell]) -> tuple[int, int] | None:
     return start, end
 
 
+def text_strip(text: Text, width: int, base: Style, console: Console) -> Strip:
+    """One row as a strip of exactly ``width`` cells, on the widget's ``base`` style."""
+    segments = list(text.render(console, end=""))
+    return Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
+
+
 #: Rendered rows shared by every session: the six seats of a table draw the same seat boxes,
 #: pot and amounts, so most rows are rendered once per table, not once per screen. Keys hold
 #: everything a row depends on, values are immutable strips; bounded, least recently used out.
@@ -104,10 +111,7 @@ class TextLines(Widget):
             return Strip.blank(width, base)
         strip = strips[y]
         if strip is None:
-            text = lines[y]
-            segments = list(text.render(self.app.console, end=""))
-            strip = Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
-            strips[y] = strip
+            strip = strips[y] = text_strip(lines[y], width, base, self.app.console)
         return strip
 
     def refresh_changed(self, before: list[Text], after: list[Text]) -> None:
