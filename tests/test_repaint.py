@@ -28,7 +28,7 @@ from seotda_tui.widgets.actions import ActionBar, PromptBar
 from seotda_tui.widgets.gauge import gauge_text
 from seotda_tui.widgets.hand import HandCard, HandCards
 from seotda_tui.widgets.handlog import HandLog
-from seotda_tui.widgets.textlines import changed_span, text_cells
+from seotda_tui.widgets.textlines import SPAN_GAP, changed_spans, text_cells
 
 SIZE = (100, 30)  # the log is hidden below 110 columns
 
@@ -132,20 +132,31 @@ def cells(seconds: int | None, parts: Any = (("b님 차례", ""),), width: int =
 
 
 def test_a_tick_repaints_only_the_cells_that_changed() -> None:
-    start, end = changed_span(cells(29), cells(28)) or (0, 0)
-    assert end - start <= 6  # the number (and a bar cell at most), not the 78-cell line
+    spans = changed_spans(cells(29), cells(28))
+    assert sum(end - start for start, end in spans) <= 6  # the number and a bar cell at most
+    start = spans[0][0]
     assert "".join(c for c, _ in cells(28)).rstrip().endswith("28초")
     assert "".join(c for c, _ in cells(29)[:start]) == "".join(c for c, _ in cells(28)[:start])
-    assert changed_span(cells(12), cells(12)) is None
-    wide = changed_span(cells(10), cells(9)) or (0, 0)  # "10초" → "9초": the line got shorter
-    assert wide[1] == len(cells(10))
+    assert changed_spans(cells(12), cells(12)) == []
+    # "10초" → "9초": the line got shorter
+    assert changed_spans(cells(10), cells(9))[-1][1] == len(cells(10))
 
 
 def test_a_changed_span_never_starts_inside_a_wide_character() -> None:
     old = text_cells(Text("가나다"), 10)
     new = text_cells(Text("가나라"), 10)
-    assert changed_span(old, new) == (4, 6)
-    assert changed_span(text_cells(Text("ab"), 10), text_cells(Text("a"), 10)) == (1, 2)
+    assert changed_spans(old, new) == [(4, 6)]
+    assert changed_spans(text_cells(Text("ab"), 10), text_cells(Text("a"), 10)) == [(1, 2)]
+
+
+def test_changes_far_apart_are_separate_spans_and_near_ones_one() -> None:
+    """The actor's marker moving from one seat box to another sends two small spans."""
+    far = " " * (SPAN_GAP + 5)
+    old = text_cells(Text(f"▶a{far}b"), 40)
+    new = text_cells(Text(f" a{far}▶"), 40)
+    assert changed_spans(old, new) == [(0, 1), (len(far) + 2, len(far) + 3)]
+    near = text_cells(Text("x  y"), 40), text_cells(Text("X  Y"), 40)
+    assert changed_spans(*near) == [(0, 4)]
 
 
 async def test_no_lobby_follows_the_rooms_while_its_player_sits_at_a_table() -> None:

@@ -50,21 +50,32 @@ def _cells(plain: str, spans: tuple[Span, ...], base: str | Style, width: int) -
     return tuple(cells[:width])
 
 
-def changed_span(old: list[Cell], new: list[Cell]) -> tuple[int, int] | None:
-    """The cells ``[start, end)`` where two renderings of a line differ (None: identical)."""
+#: Unchanged cells between two changes that are sent anyway rather than split into two spans
+#: (a cursor move costs about as many bytes).
+SPAN_GAP = 8
+
+
+def changed_spans(old: list[Cell], new: list[Cell]) -> list[tuple[int, int]]:
+    """The runs of cells ``[start, end)`` where two renderings of a line differ, whole wide
+    characters only; changes closer than :data:`SPAN_GAP` cells share a run (two seat boxes
+    side by side that change send two runs, not the boxes between them)."""
     length = max(len(old), len(new))
     blank: Cell = (" ", ())
     old = old + [blank] * (length - len(old))
     new = new + [blank] * (length - len(new))
-    diffs = [x for x in range(length) if old[x] != new[x]]
-    if not diffs:
-        return None
-    start, end = diffs[0], diffs[-1] + 1
-    while start > 0 and "" in (old[start][0], new[start][0]):  # whole wide characters only
-        start -= 1
-    while end < length and "" in (old[end][0], new[end][0]):
+    runs: list[tuple[int, int]] = []
+    for x in (x for x in range(length) if old[x] != new[x]):
+        start = end = x
+        while start > 0 and "" in (old[start][0], new[start][0]):  # whole wide characters
+            start -= 1
         end += 1
-    return start, end
+        while end < length and "" in (old[end][0], new[end][0]):
+            end += 1
+        if runs and start - runs[-1][1] < SPAN_GAP:
+            runs[-1] = (runs[-1][0], max(end, runs[-1][1]))
+        else:
+            runs.append((start, end))
+    return runs
 
 
 def text_strip(text: Text, width: int, base: Style, console: Console) -> Strip:
@@ -123,6 +134,5 @@ class TextLines(Widget):
         for y in range(max(len(before), len(after))):
             old = text_cells(before[y], width) if y < len(before) else []
             new = text_cells(after[y], width) if y < len(after) else []
-            span = changed_span(old, new)
-            if span is not None:
-                self.refresh(Region(span[0], y, span[1] - span[0], 1))
+            for start, end in changed_spans(old, new):
+                self.refresh(Region(start, y, end - start, 1))
