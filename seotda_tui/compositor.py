@@ -5,20 +5,62 @@ every widget that overlaps that box. A bet dirties a seat box near the top and t
 at the bottom, so the box is the whole screen and every widget (about twenty on a table) is
 rendered on every seat's screen for every action, all on the one event loop the server has.
 Here each widget is rendered only if it overlaps a dirty region, and only for the rows it
-shares with one. What is sent is unchanged: the same spans, painted front to back from the
-same cuts (``tests/test_compositor.py`` compares both against Textual's own on random
-updates).
+shares with one, painted front to back from the same cuts.
 
-It overrides one method of Textual's private ``Compositor``; the Textual version is bounded
-in ``pyproject.toml`` and the comparison test fails first if a new one changes the contract.
+What is sent is narrowed too: for a span that starts inside a wide piece of a row (a digit of
+the countdown at the end of the status line, one seat box of the row of boxes), Textual sends
+the piece from its left edge; :class:`NarrowChopsUpdate` starts at the span (on a whole wide
+character). ``tests/test_compositor.py`` plays random updates through this and Textual's own
+compositor into two pyte terminals and requires the same screen.
+
+It overrides methods of Textual's private ``Compositor`` and ``ChopsUpdate``; the Textual
+version is bounded in ``pyproject.toml`` and the comparison test fails first if a new one
+changes the contract.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.console import Console
+from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
+
+
+class NarrowChopsUpdate(ChopsUpdate):
+    """Textual's update of changed spans, sending only the cells of each span."""
+
+    def render_segments(self, console: Console) -> str:
+        sequences: list[str] = []
+        append = sequences.append
+        move_to = Control.move_to
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+                if strip is None or x > x2 or end <= x1:
+                    continue
+                left = _char_start(strip, x1 - x) if x < x1 else 0
+                if left or end > x2:
+                    strip = strip.crop(left, min(end, x2) - x)
+                append(move_to(x + left, y).segment.text)
+                append(strip.render(console))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+
+def _char_start(strip: Strip, offset: int) -> int:
+    """``offset``, or the cell where the wide character covering it starts."""
+    position = 0
+    for segment in strip:
+        for char in segment.text:
+            width = cell_len(char)
+            if position + width > offset:
+                return position
+            position += width
+    return offset
 
 
 class DirtyCompositor(Compositor):
@@ -56,7 +98,7 @@ class DirtyCompositor(Compositor):
                 for cut, piece in zip(line_cuts, pieces):
                     if line.get(cut) is None:
                         line[cut] = piece
-        return ChopsUpdate(chops, spans, [cut_set[1:] for cut_set in cuts])
+        return NarrowChopsUpdate(chops, spans, [cut_set[1:] for cut_set in cuts])
 
 
 def _dirty_rows(visible: Region, dirty: list[Region]) -> tuple[int, int] | None:

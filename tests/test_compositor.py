@@ -194,3 +194,19 @@ async def test_only_widgets_under_a_change_are_rendered() -> None:
         app.screen.query_one("#bottom", Static).update("new bottom")
         await pilot.pause()
         assert set(rendered) == {"top", "bottom"}
+
+
+async def test_a_change_at_the_end_of_a_wide_row_sends_only_its_cells() -> None:
+    """Textual sends a row piece from its left edge; the narrowed update starts at the span."""
+    stock, dirty = BoardApp(StockRecording), BoardApp(DirtyRecording)
+    async with stock.run_test(size=(WIDTH, HEIGHT)) as stock_pilot:
+        async with dirty.run_test(size=(WIDTH, HEIGHT)) as dirty_pilot:
+            for app, pilot in ((stock, stock_pilot), (dirty, dirty_pilot)):
+                await pilot.pause()
+                app.screen.query_one("#top", Static).update("판돈 " + "1,200 " * 6)
+                await pilot.pause()
+                app.screen.query_one("#top", Static).refresh(Region(40, 1, 2, 1))
+                await pilot.pause()
+            sent = [app.screen._compositor.frames[-1] for app in (stock, dirty)]  # type: ignore[attr-defined]
+            assert len(sent[1]) < len(sent[0]) / 2
+            assert Terminal(dirty).catch_up() == Terminal(stock).catch_up()
