@@ -235,3 +235,35 @@ async def test_the_screens_of_a_table_share_each_seat_s_box_rows() -> None:
             grid = t.screen(name).query_one(seats.SeatBoxes)
             assert sorted(i.name for i in grid.infos) == [n for n in ("a", "b", "c") if n != name]
             assert all(n in t.text(name) for n in ("a", "b", "c"))
+
+
+async def test_a_bet_repaints_only_the_cells_of_the_boxes_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from textual.geometry import Region
+
+    from seotda_tui.widgets.seats import SeatBoxes, box_width
+
+    regions: dict[int, list[Region]] = {}
+
+    def spy(self: SeatBoxes, *args: Any, **kwargs: Any) -> Any:
+        regions.setdefault(id(self), []).extend(a for a in args if isinstance(a, Region))
+        return original(self, *args, **kwargs)
+
+    original = SeatBoxes.refresh
+    async with Table.open(["a", "b", "c", "d"], seed=5, size=SIZE) as t:
+        actor = t.actor
+        monkeypatch.setattr(SeatBoxes, "refresh", spy)
+        await t.press(actor, "2")
+        nxt = t.actor
+        for name in t.apps:
+            if name in (actor, nxt):
+                continue
+            grid = t.screen(name).query_one(SeatBoxes)
+            width = box_width(grid.cards, grid.style_name)
+            names = [i.name for i in grid.infos]
+            boxes = {names.index(actor), names.index(nxt)}
+            assert regions[id(grid)]
+            for region in regions[id(grid)]:
+                box = region.x // (width + 1)
+                assert box in boxes and region.right <= box * (width + 1) + width

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import zip_longest
 
 from rich.cells import cell_len, set_cell_size
 from rich.style import Style
@@ -206,21 +207,6 @@ class SeatList(Vertical):
         return [row.info for row in self.query_children(SeatRow)]
 
 
-@lru_cache(maxsize=1024)
-def seat_grid_lines(
-    infos: tuple[SeatInfo, ...], style: str, color_system: str | None, cards: int, columns: int
-) -> list[Text]:
-    """The boxes ``columns`` to a row, one cell between neighbours (cached like the boxes;
-    the lines are shared, so callers must not change them)."""
-    lines: list[Text] = []
-    for start in range(0, len(infos), columns):
-        boxes = [
-            seat_box_lines(i, style, color_system, cards) for i in infos[start : start + columns]
-        ]
-        lines.extend(Text(" ").join(box[row] for box in boxes) for row in range(BOX_HEIGHT))
-    return lines
-
-
 #: Rows of single boxes, shared by every screen: each seat's box is the same on the other
 #: seats' screens, while the grids differ (everyone sees the others). Bounded, LRU.
 _BOX_ROWS: OrderedDict[Hashable, Strip] = OrderedDict()
@@ -230,8 +216,8 @@ BOX_ROWS = 2048
 class SeatBoxes(TextLines):
     """The seat boxes (box layout), ``columns`` per row, drawn as one widget: Textual renders
     and composes one widget instead of a grid and a box per seat at every frame, and a change
-    repaints only the cells that differ. A row is joined from the boxes' own rows, which the
-    screens of a table share."""
+    repaints only the cells that differ, box by box. A row is joined from the boxes' own rows,
+    which the screens of a table share (so no ``text_lines``/``lines_key`` of its own)."""
 
     DEFAULT_CSS = """
     SeatBoxes { height: auto; width: 1fr; }
@@ -244,29 +230,37 @@ class SeatBoxes(TextLines):
 
     def set_seats(self, infos: list[SeatInfo], style: str, cards: int, columns: int) -> None:
         columns = max(1, min(columns, len(infos) or 1))
-        before = self.text_lines()
+        was, rows = self.infos, self._rows()
+        same_shape = (style, cards, columns) == (self.style_name, self.cards, self.columns)
         self.infos, self.style_name, self.cards, self.columns = tuple(infos), style, cards, columns
-        after = self.text_lines()
-        if len(after) != len(before):
+        if self._rows() != rows:
             self.refresh(layout=True)
-        else:
-            self.refresh_changed(before, after)
+        elif not same_shape:
+            self.refresh()
+        else:  # compare box by box: most boxes do not change, and their lines are shared
+            color_system, width = self._color_system(), box_width(cards, style)
+            for index, (old, new) in enumerate(zip_longest(was, self.infos)):
+                if old != new:
+                    group, column = divmod(index, columns)
+                    self.refresh_changed(
+                        seat_box_lines(old, style, color_system, cards) if old else [],
+                        seat_box_lines(new, style, color_system, cards) if new else [],
+                        x=column * (width + 1),
+                        y=group * BOX_HEIGHT,
+                        width=width,
+                    )
+
+    def _rows(self) -> int:
+        return -(-len(self.infos) // self.columns) * BOX_HEIGHT
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return len(self.text_lines())
+        return self._rows()
 
     def _color_system(self) -> str | None:
         try:
             return self.app.console.color_system
         except RuntimeError:  # NoActiveAppError: not inside a running app
             return "truecolor"
-
-    def text_lines(self) -> list[Text]:
-        """The grid as text (what :meth:`refresh_changed` compares; rows are drawn by
-        :meth:`render_line` from the boxes' shared rows, so no ``lines_key``)."""
-        return seat_grid_lines(
-            self.infos, self.style_name, self._color_system(), self.cards, self.columns
-        )
 
     def render_line(self, y: int) -> Strip:
         base = self.visual_style.rich_style

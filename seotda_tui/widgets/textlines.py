@@ -125,14 +125,17 @@ class TextLines(Widget):
             strip = strips[y] = text_strip(lines[y], width, base, self.app.console)
         return strip
 
-    def refresh_changed(self, before: list[Text], after: list[Text]) -> None:
+    def refresh_changed(
+        self, before: list[Text], after: list[Text], x: int = 0, y: int = 0, width: int = 0
+    ) -> None:
         """Repaint only the cells where ``after`` differs from ``before`` (what is on screen):
-        a bet changes a few digits of a seat box or a label, and only those are sent."""
-        width = self.content_size.width
+        a bet changes a few digits of a seat box or a label, and only those are sent. The
+        lines may be a part of the widget: ``width`` cells at ``x``, ``y`` (default: all)."""
+        width = width or self.content_size.width
         if not width:
             return
-        for y in range(max(len(before), len(after))):
-            old = text_cells(before[y], width) if y < len(before) else []
-            new = text_cells(after[y], width) if y < len(after) else []
+        for row in range(max(len(before), len(after))):
+            old = text_cells(before[row], width) if row < len(before) else []
+            new = text_cells(after[row], width) if row < len(after) else []
             for start, end in changed_spans(old, new):
-                self.refresh(Region(start, y, end - start, 1))
+                self.refresh(Region(x + start, y + row, end - start, 1))
