@@ -52,3 +52,19 @@ async def test_a_played_table_never_hits_the_unused_caches(monkeypatch: pytest.M
                 sum(getattr(s, name).hits for s in strips if getattr(s, name) is not KEEPS_NOTHING)
                 == 0
             ), name
+
+
+def test_the_fast_path_is_in_use_and_the_fallback_trims_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With this Textual's ``Strip`` slots no unused cache is even made; with other slots the
+    original ``__init__`` runs and the five are swapped out after."""
+    from seotda_tui import strip_caches
+
+    assert frozenset(Strip.__slots__) == strip_caches.KNOWN_SLOTS
+    monkeypatch.setattr(Strip, "__init__", Strip.__init__.__wrapped__)  # type: ignore[attr-defined]
+    monkeypatch.setattr(strip_caches, "KNOWN_SLOTS", frozenset({"_segments"}))
+    strip_caches.trim_strip_caches()
+    strip = Strip([Segment("판돈")], 4)
+    assert all(getattr(strip, name) is KEEPS_NOTHING for name in UNUSED)
+    assert isinstance(strip._divide_cache, FIFOCache) and strip.cell_length == 4
