@@ -26,12 +26,17 @@ from textual.widget import Widget
 Cell = tuple[str, tuple[object, ...]]
 
 
+def same_text(a: Text, b: Text) -> bool:
+    """Whether two lines draw the same (cheaper than comparing their cells)."""
+    return a is b or (a.plain == b.plain and a.spans == b.spans and a.style == b.style)
+
+
 def text_cells(text: Text, width: int) -> list[Cell]:
     """See :func:`_cells` (cached: the same rows are compared on every seat's screen)."""
     return list(_cells(text.plain, tuple(text.spans), text.style, width))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a changed line is compared by a table's screens within one push
 def _cells(plain: str, spans: tuple[Span, ...], base: str | Style, width: int) -> tuple[Cell, ...]:
     """One ``(character, styles)`` per cell of the line's first ``width`` cells ("" for the
     right half of a wide character). Plain Python over ~100 characters: cheaper than rendering
@@ -135,6 +140,8 @@ class TextLines(Widget):
         if not width:
             return
         for row in range(max(len(before), len(after))):
+            if row < len(before) and row < len(after) and same_text(before[row], after[row]):
+                continue  # most lines of a push are unchanged: no cells to compare
             old = text_cells(before[row], width) if row < len(before) else []
             new = text_cells(after[row], width) if row < len(after) else []
             for start, end in changed_spans(old, new):
