@@ -5,7 +5,8 @@ every widget that overlaps that box. A bet dirties a seat box near the top and t
 at the bottom, so the box is the whole screen and every widget (about twenty on a table) is
 rendered on every seat's screen for every action, all on the one event loop the server has.
 Here each widget is rendered only if it overlaps a dirty region, and only for the rows it
-shares with one, painted front to back from the same cuts.
+shares with one, painted front to back from the same cuts; a widget whose pieces to send are
+all painted already by widgets in front (a container behind its children) is not rendered.
 
 What is sent is narrowed too: for a span that starts inside a wide piece of a row (a digit of
 the countdown at the end of the status line, one seat box of the row of boxes), Textual sends
@@ -76,6 +77,7 @@ class DirtyCompositor(Compositor):
         spans = list(self._regions_to_spans(update_regions))
         rendered = {y for y, _, _ in spans}
         cuts = self.cuts
+        needed = _needed_cuts(spans, cuts)
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         intersection = Region.intersection
         # Front to back, as Textual paints: the first strip for a cut wins.
@@ -86,6 +88,8 @@ class DirtyCompositor(Compositor):
                 continue
             top, bottom = rows
             left, right = visible.x, visible.right
+            if _covered(chops, needed, top, bottom, left, right):
+                continue  # widgets in front already paint every changed cell here
             strips = widget.render_lines(
                 Region(left - region.x, top - region.y, visible.width, bottom - top)
             )
@@ -99,6 +103,36 @@ class DirtyCompositor(Compositor):
                     if line.get(cut) is None:
                         line[cut] = piece
         return NarrowChopsUpdate(chops, spans, [cut_set[1:] for cut_set in cuts])
+
+
+def _needed_cuts(spans: list[tuple[int, int, int]], cuts: list[list[int]]) -> dict[int, list[int]]:
+    """Per repainted row, the cuts whose pieces overlap a span (the pieces that are sent)."""
+    needed: dict[int, list[int]] = {}
+    for y, x1, x2 in spans:
+        row = cuts[y]
+        needed.setdefault(y, []).extend(
+            cut for cut, end in zip(row, row[1:]) if cut < x2 and end > x1
+        )
+    return needed
+
+
+def _covered(
+    chops: list[dict[int, Strip | None]],
+    needed: dict[int, list[int]],
+    top: int,
+    bottom: int,
+    left: int,
+    right: int,
+) -> bool:
+    """Whether every piece that is sent in rows ``[top, bottom)`` between ``left`` and
+    ``right`` already has its strip from a widget in front (typically a container behind its
+    children): then this widget need not be rendered at all."""
+    for y in range(top, bottom):
+        line = chops[y]
+        for cut in needed.get(y, ()):
+            if left <= cut < right and line.get(cut) is None:
+                return False
+    return True
 
 
 def _dirty_rows(visible: Region, dirty: list[Region]) -> tuple[int, int] | None:

@@ -178,22 +178,23 @@ async def test_partial_updates_paint_what_textual_paints(seed: int, words: list[
 
 
 async def test_only_widgets_under_a_change_are_rendered() -> None:
+    """Not the other widgets, and not the containers and screen behind the changed ones."""
     app = BoardApp(DirtyRecording)
     async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
         await pilot.pause()
         rendered: list[str] = []
-        for widget in app.screen.query(Static):
+        for widget in [app.screen, *app.screen.walk_children(Widget)]:
             original = widget.render_lines
 
             def spy(crop: Region, widget: Widget = widget, original: Any = original) -> Any:
-                rendered.append(widget.id or "")
+                rendered.append(widget.id or type(widget).__name__)
                 return original(crop)
 
             widget.render_lines = spy  # type: ignore[method-assign]
-        app.screen.query_one("#top", Static).update("new title")
-        app.screen.query_one("#bottom", Static).update("new bottom")
+        app.screen.query_one("#top", Static).refresh()
+        app.screen.query_one("#box1", Static).refresh()
         await pilot.pause()
-        assert set(rendered) == {"top", "bottom"}
+        assert set(rendered) == {"top", "box1"}
 
 
 async def test_a_change_at_the_end_of_a_wide_row_sends_only_its_cells() -> None:
