@@ -27,7 +27,7 @@ from textual.widget import Widget
 from engine import DECK
 
 from .card import card_dimensions, render_card_lines
-from .textlines import TextLines, text_strip
+from .textlines import TextLines, remembered, text_strip
 from .texts import chips
 
 #: Badge → style; the text itself always carries the meaning (colour is only a helper).
@@ -274,15 +274,15 @@ class SeatBoxes(TextLines):
         return Strip.join(pieces).crop_extend(0, self.size.width, base)
 
     def _box_row(self, info: SeatInfo, row: int, base: Style) -> Strip:
-        color_system = self._color_system()
-        key = (info, self.style_name, color_system, self.cards, row, base)
-        strip = _BOX_ROWS.get(key)
-        if strip is None:
-            text = seat_box_lines(info, self.style_name, color_system, self.cards)[row]
-            width = box_width(self.cards, self.style_name)
-            strip = _BOX_ROWS[key] = text_strip(text, width, base, self.app.console)
-            if len(_BOX_ROWS) > BOX_ROWS:
-                _BOX_ROWS.popitem(last=False)
-        else:
-            _BOX_ROWS.move_to_end(key)
-        return strip
+        color_system, style, cards = self._color_system(), self.style_name, self.cards
+        return remembered(
+            _BOX_ROWS,
+            (info, style, color_system, cards, row, base),
+            BOX_ROWS,
+            lambda: text_strip(
+                seat_box_lines(info, style, color_system, cards)[row],
+                box_width(cards, style),
+                base,
+                self.app.console,
+            ),
+        )

@@ -10,9 +10,9 @@ rows Textual asks for (the dirty ones), each once per change.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -89,6 +89,24 @@ def text_strip(text: Text, width: int, base: Style, console: Console) -> Strip:
     return Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
 
 
+V = TypeVar("V")
+
+
+def remembered(
+    memo: OrderedDict[Hashable, V], key: Hashable, limit: int, make: Callable[[], V]
+) -> V:
+    """``memo[key]``, made by ``make()`` the first time; past ``limit`` entries the least
+    recently used goes (the process-wide row memos shared by every session)."""
+    value = memo.get(key)
+    if value is None:
+        value = memo[key] = make()
+        if len(memo) > limit:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return value
+
+
 #: Rendered rows shared by every session: the six seats of a table draw the same seat boxes,
 #: pot and amounts, so most rows are rendered once per table, not once per screen. Keys hold
 #: everything a row depends on, values are immutable strips; bounded, least recently used out.
@@ -114,21 +132,17 @@ class TextLines(Widget):
         # ``rich_style`` walks every ancestor's styles on each call (once per row per frame).
         base = self.visual_style.rich_style
         key = (type(self), self.lines_key(), width, base)
-        entry = _SHARED.get(key)
-        if entry is None:
-            lines = self.text_lines()
-            entry = _SHARED[key] = (lines, [None] * len(lines))
-            if len(_SHARED) > SHARED_ROWS:
-                _SHARED.popitem(last=False)
-        else:
-            _SHARED.move_to_end(key)
-        lines, strips = entry
+        lines, strips = remembered(_SHARED, key, SHARED_ROWS, self._new_entry)
         if y >= len(lines):
             return Strip.blank(width, base)
         strip = strips[y]
         if strip is None:
             strip = strips[y] = text_strip(lines[y], width, base, self.app.console)
         return strip
+
+    def _new_entry(self) -> tuple[list[Text], list[Strip | None]]:
+        lines = self.text_lines()
+        return lines, [None] * len(lines)
 
     def refresh_changed(
         self, before: list[Text], after: list[Text], x: int = 0, y: int = 0, width: int = 0
