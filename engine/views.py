@@ -2,6 +2,9 @@
 
 Other players' cards are ``{"hidden": true}`` placeholders (never an id: ids fix month and kind);
 showdown cards are public; a discarded third card is only ever in its owner's view.
+
+A view shares no mutable object with the state or with another view (`_fresh` copies the parts
+taken from the state), so a server can hand it to screens as is instead of deep-copying it.
 """
 
 from __future__ import annotations
@@ -15,8 +18,18 @@ from .pots import build_pots
 if TYPE_CHECKING:
     from .game import Game
 
-_HIDDEN: dict[str, bool] = {"hidden": True}
 _CARD = [c.to_dict() for c in DECK]
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of JSON-shaped state (dicts, lists, tuples, scalars), cheaper than ``deepcopy``."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_fresh(v) for v in value)
+    return value
 
 
 def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
@@ -47,13 +60,15 @@ def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
                 {"type": rp.last_action, "amount": rp.last_amount} if rp.last_action else None
             )
             entry["cardCount"] = len(rp.hand)
-            entry["cards"] = [_CARD[i] for i in rp.hand] if own else [_HIDDEN] * len(rp.hand)
+            entry["cards"] = (
+                [dict(_CARD[i]) for i in rp.hand] if own else [{"hidden": True} for _ in rp.hand]
+            )
             entry["chosen"] = rp.chosen is not None
             if own and rp.chosen is not None:
                 entry["chosenIds"] = list(rp.chosen)
                 entry["discardedId"] = rp.discarded
             shown = revealed.get(s.id)
-            entry["revealed"] = shown["cards"] if shown else None
+            entry["revealed"] = _fresh(shown["cards"]) if shown else None
         seats.append(entry)
     view: dict[str, Any] = {
         "viewer": viewer,
@@ -64,7 +79,7 @@ def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
         "seats": seats,
         "legalActions": game.legal_actions(viewer) if viewer is not None else [],
         "rebuyPending": list(st.rebuy_pending),
-        "result": st.result,
+        "result": _fresh(st.result),
     }
     if hand is not None:
         view.update(
@@ -78,8 +93,8 @@ def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
             currentBet=hand.current_bet,
             pot=game.pot_total(),
             pots=_pots(game),
-            showdown=hand.showdown,
-            results=hand.results if hand.phase == "handEnd" else [],
+            showdown=_fresh(hand.showdown),
+            results=_fresh(hand.results) if hand.phase == "handEnd" else [],
             rejoin=(
                 {"players": list(hand.rejoin_pending), "cost": hand.rejoin_cost}
                 if hand.phase == "rejoin"

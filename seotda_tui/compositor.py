@@ -73,7 +73,11 @@ class DirtyCompositor(Compositor):
         if not update_regions:
             return None
         screen = self.size.region
-        dirty = [region for region in map(screen.intersection, update_regions) if region]
+        dirty = [
+            (region.x, region.y, region.right, region.bottom)
+            for region in map(screen.intersection, update_regions)
+            if region
+        ]
         spans = list(self._regions_to_spans(update_regions))
         rendered = {y for y, _, _ in spans}
         cuts = self.cuts
@@ -135,14 +139,24 @@ def _covered(
     return True
 
 
-def _dirty_rows(visible: Region, dirty: list[Region]) -> tuple[int, int] | None:
-    """The rows ``[top, bottom)`` of ``visible`` that some dirty region touches, or None."""
+def _dirty_rows(
+    visible: Region, dirty: list[tuple[int, int, int, int]]
+) -> tuple[int, int] | None:
+    """The rows ``[top, bottom)`` of ``visible`` that some dirty ``(x, y, right, bottom)``
+    touches, or None. Plain arithmetic: it runs for every widget against every dirty span."""
+    left, top_edge, width, height = visible
+    if width <= 0 or height <= 0:
+        return None
+    right, bottom_edge = left + width, top_edge + height
     top = bottom = -1
-    for region in dirty:
-        hit = visible.intersection(region)
-        if hit:
-            top = hit.y if top < 0 else min(top, hit.y)
-            bottom = max(bottom, hit.bottom)
+    for x, y, x_end, y_end in dirty:
+        if x < right and x_end > left and y < bottom_edge and y_end > top_edge:
+            first = y if y > top_edge else top_edge
+            last = y_end if y_end < bottom_edge else bottom_edge
+            if top < 0 or first < top:
+                top = first
+            if last > bottom:
+                bottom = last
     return None if top < 0 else (top, bottom)
 
 

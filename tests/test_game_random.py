@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -30,6 +32,7 @@ def _play(seed: int, check_every: int) -> None:
     game = Game.new(options, ids, seed)
     log: list[tuple[str | None, dict]] = []
     events_seen = list(game.last_events)
+    shared_checked = False  # once per game at a hand end with a showdown, besides every 500 steps
     for step in range(MAX_STEPS):
         if game.finished:
             break
@@ -76,6 +79,11 @@ def _play(seed: int, check_every: int) -> None:
                 assert not leaks(game.view(viewer), secret), (seed, step, viewer)
                 assert not leaks(events, secret)
             json.dumps(game.view(ids[0]))
+        hand = game.state.hand
+        showdown_seen = hand is not None and hand.phase == "handEnd" and bool(hand.showdown)
+        if step % 500 == 0 or game.finished or (showdown_seen and not shared_checked):
+            _check_views_share_nothing(game, ids[:2] + [None])
+            shared_checked = shared_checked or showdown_seen
     assert game.finished, f"seed {seed} did not finish"
     result = game.result()
     assert result is not None and len(result["ranking"]) == n
@@ -84,6 +92,28 @@ def _play(seed: int, check_every: int) -> None:
     assert replayed.state_hash() == game.state_hash()
     clone = Game.from_dict(game.to_dict())
     assert clone.state_hash() == game.state_hash()
+
+
+def _wreck(value: Any) -> None:
+    """Empty every dict and list inside ``value`` (as a careless screen could)."""
+    children = value.values() if isinstance(value, dict) else value
+    if isinstance(value, (dict, list)):
+        for child in list(children):
+            _wreck(child)
+        value.clear()
+
+
+def _check_views_share_nothing(game: Game, viewers: list[str | None]) -> None:
+    """The room manager hands views to screens without copying them: wrecking one must not
+    change the state, a later view, or another viewer's view."""
+    before = game.state_hash()
+    views = {viewer: game.view(viewer) for viewer in viewers}
+    expected = copy.deepcopy(views)
+    for n, viewer in enumerate(viewers):
+        _wreck(views[viewer])
+        assert game.state_hash() == before
+        assert game.view(viewer) == expected[viewer]
+        assert all(views[v] == expected[v] for v in viewers[n + 1 :])
 
 
 @pytest.mark.parametrize("block", range(10))
