@@ -139,9 +139,7 @@ def _covered(
     return True
 
 
-def _dirty_rows(
-    visible: Region, dirty: list[tuple[int, int, int, int]]
-) -> tuple[int, int] | None:
+def _dirty_rows(visible: Region, dirty: list[tuple[int, int, int, int]]) -> tuple[int, int] | None:
     """The rows ``[top, bottom)`` of ``visible`` that some dirty ``(x, y, right, bottom)``
     touches, or None. Plain arithmetic: it runs for every widget against every dirty span."""
     left, top_edge, width, height = visible
