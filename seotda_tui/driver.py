@@ -130,6 +130,8 @@ class SSHDriver(Driver):
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._input_enabled = False
         self._tick_handle: asyncio.TimerHandle | None = None
+        self._output: list[str] = []
+        self._flush_handle: asyncio.Handle | None = None
         self.dropped_events = 0  # keys/mouse events dropped because the app was backlogged
         link.driver = self
 
@@ -140,7 +142,22 @@ class SSHDriver(Driver):
     # -- output ---------------------------------------------------------------
 
     def write(self, data: str) -> None:
-        self._link.write(data.encode("utf-8", "replace"))
+        """Queue output until :meth:`flush` (Textual calls it after each frame; anything else
+        is flushed before the loop's next turn). A frame is written as three pieces (start of
+        synchronized output, the frame, its end) and each channel write is an SSH packet of its
+        own: one encryption and one ``send`` instead of three."""
+        if not self._output:
+            self._flush_handle = self._loop.call_soon(self.flush)
+        self._output.append(data)
+
+    def flush(self) -> None:
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        if self._output:
+            data = "".join(self._output)
+            self._output.clear()
+            self._link.write(data.encode("utf-8", "replace"))
 
     def start_application_mode(self) -> None:
         write = self.write
@@ -153,6 +170,7 @@ class SSHDriver(Driver):
         write("\x1b[?2026$p")  # ask whether synchronized output is supported
         write("\x1b[?2004h")  # bracketed paste
         write("\x1b[?7l")  # no line wrap
+        self.flush()
         self._input_enabled = True
         self._post_resize(*self._link.size)
         early = self._link.take_early_input()
@@ -176,6 +194,7 @@ class SSHDriver(Driver):
         write("\x1b[?1049l")
         write("\x1b[?25h")
         write("\x1b[?1004l")
+        self.flush()  # before the session writes its goodbye line
 
     def _set_mouse(self, on: bool) -> None:
         if self._mouse:

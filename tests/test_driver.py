@@ -37,10 +37,12 @@ class Terminal:
         self.screen = pyte.Screen(*size)
         self._stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
+        self.writes: list[bytes] = []  # one per channel write, i.e. per SSH packet
         self.link = ChannelLink(self._write, size)
 
     def _write(self, data: bytes) -> None:
         self.raw += data
+        self.writes.append(data)
         self._stream.feed(data)
 
     @property
@@ -105,6 +107,29 @@ async def test_renders_to_the_link_and_restores_the_terminal() -> None:
         await until(lambda: "키 기록기" in term.text)
         assert term.raw.startswith(b"\x1b[?1049h")  # alternate screen first
     assert term.raw.endswith(b"\x1b[?1049l\x1b[?25h\x1b[?1004l")  # and left at the end
+
+
+async def test_a_frame_is_one_channel_write() -> None:
+    """Textual writes a frame in three pieces when the terminal has synchronized output; each
+    channel write is an SSH packet, so the driver joins them."""
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        term.link.feed(b"\x1b[?2026;2$y")  # the terminal answers: synchronized output supported
+        await until(lambda: app._sync_available)
+        await until(lambda: "키 기록기" in term.text)
+        term.writes.clear()
+        app.query_one(Static).update("새 글자")
+        await until(lambda: "새 글자" in term.text)
+        frames = [w for w in term.writes if "새 글자".encode() in w]
+        assert frames
+        for frame in frames:
+            assert frame.startswith(b"\x1b[?2026h") and frame.endswith(b"\x1b[?2026l")
+        term.writes.clear()
+        app.bell()  # a write Textual does not flush still leaves within a turn of the loop
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert b"\x07" in b"".join(term.writes)
 
 
 async def test_hangul_split_byte_by_byte_arrives_whole() -> None:
