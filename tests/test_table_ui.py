@@ -15,6 +15,7 @@ from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
 from seotda_tui.widgets.actions import ActionBar
 from seotda_tui.widgets.card import CardView
+from seotda_tui.widgets.chatline import ChatInput
 from seotda_tui.widgets.pot import PotView
 from seotda_tui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
 
@@ -269,6 +270,7 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
         assert "b: 안녕[bold]x[/] 빨강" in text  # markup shown as typed, escapes gone
         assert "\x1b" not in text and "pwned" not in text and "\u202e" not in text
         # typing in the chat input: t opens it, Enter sends, and the game keys come back
+        assert not t.app("a").screen.query(ChatInput)  # mounted when chat first opens
         await t.press("a", "t")
         await t.pilot("a").press(*"gg", "space", "2")
         await t.press("a", "enter")
@@ -282,6 +284,8 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
         await t.pilot("b").press(*"abc")
         await t.press("b", "enter")
         assert "채팅이 너무 빨라요" in t.text("b")
+        await t.press("b", "t")  # the refused line comes back to be sent later
+        assert t.app("b").screen.query_one(ChatInput).value == "abc"
 
 
 async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:

@@ -95,7 +95,16 @@ class ChatLine(Horizontal):
         show = ChatShow()
         show.keys = self._keys
         yield show
-        yield ChatInput(placeholder="채팅: Enter 보내기 · Esc 닫기", max_length=400, compact=True)
+
+    def _input(self) -> ChatInput:
+        """The input, mounted the first time chat opens: an ``Input`` brings half a dozen
+        component classes to style, and most sessions (and every table screen) never chat."""
+        found = self.query(ChatInput)
+        if found:
+            return found.first()
+        chat_input = ChatInput(placeholder="채팅: Enter 보내기 · Esc 닫기", max_length=400, compact=True)
+        self.mount(chat_input)
+        return chat_input
 
     @property
     def typing(self) -> bool:
@@ -104,7 +113,7 @@ class ChatLine(Horizontal):
     def open(self) -> None:
         self.add_class("-typing")
         self.query_one(ChatShow).notice = ""
-        chat_input = self.query_one(ChatInput)
+        chat_input = self._input()
         if self._draft:
             chat_input.value, self._draft = self._draft, ""
             chat_input.cursor_position = len(chat_input.value)
@@ -112,17 +121,17 @@ class ChatLine(Horizontal):
 
     def close(self) -> None:
         self.remove_class("-typing")
-        chat_input = self.query_one(ChatInput)
-        chat_input.value = ""
-        if chat_input.has_focus:
-            self.screen.set_focus(None)
+        for chat_input in self.query(ChatInput):
+            chat_input.value = ""
+            if chat_input.has_focus:
+                self.screen.set_focus(None)
 
     def show(self, message: ChatMessage) -> None:
         self.query_one(ChatShow).last = message
 
     def refuse(self, reason: str) -> None:
         """A refused message (too fast, empty): say why; ``t`` brings the text back."""
-        self._draft = self.query_one(ChatInput).value
+        self._draft = self._input().value
         self.close()
         self.query_one(ChatShow).notice = reason
 
