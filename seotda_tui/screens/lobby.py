@@ -8,15 +8,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import DataTable, RichLog, Static
-from textual.widgets.data_table import CellDoesNotExist
+from textual.widgets import RichLog, Static
 
 from ..chat import LOBBY, ChatMessage
 from ..rooms import RoomError, RoomSummary
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
+from ..widgets.roomlist import RoomList
 from ..widgets.texts import option_summary
 from .base import BaseScreen, Pushed
 
@@ -27,15 +26,7 @@ class LobbyChat(Message):
         self.message = message
 
 
-COLUMNS = (
-    ("번호", "id"),
-    ("방 이름", "name"),
-    ("방장", "host"),
-    ("인원", "players"),
-    ("관전", "spectators"),
-    ("상태", "status"),
-    ("규칙", "rules"),
-)
+COLUMNS = ("번호", "방 이름", "방장", "인원", "관전", "상태", "규칙")
 EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
 
 
@@ -53,7 +44,7 @@ def row_cells(room: RoomSummary, number: int) -> tuple[str, ...]:
 
 
 class LobbyScreen(BaseScreen):
-    """Room list updated in place: rows are added, removed or patched cell by cell."""
+    """The live room list, the lobby chat, and the keys to open, join or watch a room."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "create", "새 방 만들기"),
@@ -73,16 +64,12 @@ class LobbyScreen(BaseScreen):
         super().__init__()
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
-        self._cells: dict[str, tuple[str, ...]] = {}
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="lobby-title")
         yield Static("", id="motd")
-        table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
-        for label, key in COLUMNS:
-            table.add_column(label, key=key)
         with Vertical(id="lobby-list"):
-            yield table
+            yield RoomList(COLUMNS, id="rooms")
             yield Static(EMPTY, id="lobby-empty")
         yield RichLog(id="lobby-chat", max_lines=100, wrap=True, markup=False)
         yield Static("", id="lobby-message")
@@ -96,7 +83,7 @@ class LobbyScreen(BaseScreen):
         motd.update(Text(self.seotda.motd))
         motd.display = bool(self.seotda.motd)
         self._listen()
-        self.query_one(DataTable).focus()
+        self.query_one(RoomList).focus()
 
     def _listen(self) -> None:
         """Follow the room list and the lobby chat (again), starting from what they are now."""
@@ -139,7 +126,7 @@ class LobbyScreen(BaseScreen):
         line = self.query_one(ChatLine)
         if line.typing:
             line.close()
-            self.query_one(DataTable).focus()
+            self.query_one(RoomList).focus()
 
     def on_input_submitted(self, event: ChatInput.Submitted) -> None:
         event.stop()
@@ -149,46 +136,24 @@ class LobbyScreen(BaseScreen):
             line.refuse(error)
         else:
             line.close()
-        self.query_one(DataTable).focus()
+        self.query_one(RoomList).focus()
 
     def on_screen_resume(self) -> None:
         self._listen()
-        self.query_one(DataTable).focus()
+        self.query_one(RoomList).focus()
 
     def on_pushed(self, message: Pushed) -> None:
         self.show_rooms(message.payload)
 
     def show_rooms(self, rooms: list[RoomSummary]) -> None:
-        """Patch the table: only rows and cells that changed are touched."""
-        table = self.query_one(DataTable)
-        wanted = {room.id: row_cells(room, n) for n, room in enumerate(rooms, 1)}
-        for room_id in [r for r in self._cells if r not in wanted]:
-            table.remove_row(room_id)
-            del self._cells[room_id]
-        for room_id, cells in wanted.items():
-            old = self._cells.get(room_id)
-            if old is None:  # Text, not str: DataTable would read a room name as markup
-                table.add_row(*(Text(c) for c in cells), key=room_id)
-            else:
-                for (_, key), before, after in zip(COLUMNS, old, cells):
-                    if before != after:
-                        table.update_cell(room_id, key, Text(after))
-            self._cells[room_id] = cells
-        self.query_one("#lobby-empty", Static).display = not wanted
+        rows = [(room.id, row_cells(room, n)) for n, room in enumerate(rooms, 1)]
+        self.query_one(RoomList).set_rows(rows)
+        self.query_one("#lobby-empty", Static).display = not rows
 
     def say(self, text: str) -> None:
         self.query_one("#lobby-message", Static).update(Text(text))  # may quote a room name
 
-    def _selected(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not self._cells or table.cursor_row < 0:
-            return None
-        try:
-            return table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
-        except CellDoesNotExist:
-            return None
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_room_list_selected(self, event: RoomList.Selected) -> None:
         event.stop()
         self.action_join()
 
@@ -208,7 +173,7 @@ class LobbyScreen(BaseScreen):
         self._enter(self.manager.watch)
 
     def _enter(self, how: Callable[[str, str], None]) -> None:
-        room_id = self._selected()
+        room_id = self.query_one(RoomList).selected_key
         if room_id is None:
             self.say("방을 먼저 골라 주세요 (위아래 화살표)")
             return

@@ -102,7 +102,9 @@ class ChatLine(Horizontal):
         found = self.query(ChatInput)
         if found:
             return found.first()
-        chat_input = ChatInput(placeholder="채팅: Enter 보내기 · Esc 닫기", max_length=400, compact=True)
+        chat_input = ChatInput(
+            placeholder="채팅: Enter 보내기 · Esc 닫기", max_length=400, compact=True
+        )
         self.mount(chat_input)
         return chat_input
 

@@ -1,0 +1,164 @@
+"""The lobby's room list: a header row and one row per room, with a cursor to pick one.
+
+Why not Textual's ``DataTable``: it brings eleven component classes, each styled through the
+whole stylesheet again at every login, focus change and screen resume (about a tenth of a
+login's CPU, and a table's six players log in together). This list has three, draws through the
+line API (only the rows asked for) and sizes its columns to their widest cell, as the table did.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+Row = tuple[str, tuple[str, ...]]  # (key, cells)
+
+
+class RoomList(Widget, can_focus=True):
+    """``set_rows`` replaces the rows (the cursor stays on its key); ``selected_key`` is the
+    row under the cursor. Clicking the cursor row posts :class:`RoomList.Selected` (Enter is the
+    screen's own key)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "room-list--header",
+        "room-list--cursor",
+        "room-list--stripe",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("pageup", "page(-1)", show=False),
+        Binding("pagedown", "page(1)", show=False),
+        Binding("home,ctrl+home", "move_to(0)", show=False),
+        Binding("end,ctrl+end", "move_to(-1)", show=False),
+    ]
+
+    class Selected(Message):
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, headers: tuple[str, ...], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._headers = headers
+        self._rows: list[Row] = []
+        self._widths = [cell_len(h) for h in headers]
+        self._top = 0  # first row on screen
+        self.cursor = 0
+
+    # ---------------------------------------------------------------- data
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    @property
+    def selected_key(self) -> str | None:
+        return self._rows[self.cursor][0] if self._rows else None
+
+    def set_rows(self, rows: list[Row]) -> None:
+        if rows == self._rows:
+            return
+        key = self.selected_key
+        grew = len(rows) != len(self._rows)
+        self._rows = list(rows)
+        self._widths = [
+            max([cell_len(h)] + [cell_len(cells[n]) for _, cells in rows])
+            for n, h in enumerate(self._headers)
+        ]
+        keys = [k for k, _ in rows]
+        self.cursor = keys.index(key) if key in keys else min(self.cursor, max(0, len(rows) - 1))
+        self._show_cursor()
+        self.refresh(layout=grew)
+
+    # ---------------------------------------------------------------- cursor
+    def _visible_rows(self) -> int:
+        return max(1, self.size.height - 1)
+
+    def _show_cursor(self) -> None:
+        visible = self._visible_rows()
+        if self.cursor < self._top:
+            self._top = self.cursor
+        elif self.cursor >= self._top + visible:
+            self._top = self.cursor - visible + 1
+        self._top = max(0, min(self._top, max(0, len(self._rows) - visible)))
+
+    def _move_cursor(self, row: int) -> None:
+        if not self._rows:
+            return
+        row = max(0, min(row, len(self._rows) - 1))
+        if row != self.cursor:
+            self.cursor = row
+            self._show_cursor()
+            self.refresh()
+
+    def action_move(self, step: int) -> None:
+        self._move_cursor(self.cursor + step)
+
+    def action_page(self, pages: int) -> None:
+        self._move_cursor(self.cursor + pages * self._visible_rows())
+
+    def action_move_to(self, row: int) -> None:
+        self._move_cursor(row if row >= 0 else len(self._rows) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        row = self._top + offset.y - 1
+        if row >= len(self._rows):
+            return
+        if row == self.cursor:
+            self.post_message(self.Selected(self._rows[row][0]))
+        else:
+            self._move_cursor(row)
+
+    def _scroll(self, rows: int) -> None:
+        top = max(0, min(self._top + rows, max(0, len(self._rows) - self._visible_rows())))
+        if top != self._top:
+            self._top = top
+            self.refresh()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(1)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(-1)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._show_cursor()
+
+    # ---------------------------------------------------------------- drawing
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1 + len(self._rows)
+
+    def _cells(self, cells: tuple[str, ...]) -> list[str]:
+        return [
+            f" {cell}{' ' * (width - cell_len(cell))} " for cell, width in zip(cells, self._widths)
+        ]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        style = self.rich_style
+        if y == 0:
+            cells = self._cells(self._headers)
+            style += self.get_component_rich_style("room-list--header")
+        else:
+            row = self._top + y - 1
+            if row >= len(self._rows):
+                return Strip([Segment(" " * width, style)], width)
+            cells = self._cells(self._rows[row][1])
+            if row == self.cursor:
+                style += self.get_component_rich_style("room-list--cursor")
+            elif row % 2:
+                style += self.get_component_rich_style("room-list--stripe")
+        return Strip([Segment(cell, style) for cell in cells]).adjust_cell_length(width, style)

@@ -1,0 +1,112 @@
+"""The lobby's room list: cursor keys, scrolling in a small terminal, clicks, live changes."""
+
+from __future__ import annotations
+
+from textual import events
+
+from seotda_tui.screens.lobby import LobbyScreen
+from seotda_tui.screens.table import TableScreen
+from seotda_tui.widgets.roomlist import RoomList
+
+from .test_app_pilot import SIZE, app_for, manager, screen_text, settle
+
+
+def row_line(text: str, number: int) -> str | None:
+    """The screen line of the room numbered ``number`` (the first column), if shown."""
+    for line in text.splitlines():
+        if line.split()[:1] == [str(number)]:
+            return line
+    return None
+
+
+async def test_keys_move_the_cursor_and_the_list_scrolls_to_keep_it_shown() -> None:
+    m = manager()
+    rooms = [m.create_room(f"호스트{i}", f"방{i}", {}) for i in range(30)]
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        room_list = app.screen.query_one(RoomList)
+        assert room_list.has_focus and room_list.row_count == 30
+        assert room_list.selected_key == rooms[0].id
+        shown = room_list.size.height - 1
+        assert shown < 30  # 80×24: the list must scroll
+        await pilot.press("end")
+        await settle(pilot)
+        assert room_list.selected_key == rooms[29].id
+        text = screen_text(app)
+        assert row_line(text, 30) is not None and row_line(text, 1) is None
+        await pilot.press("home")
+        await settle(pilot)
+        assert room_list.selected_key == rooms[0].id and row_line(screen_text(app), 1)
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert room_list.selected_key == rooms[shown].id
+        assert row_line(screen_text(app), shown + 1) is not None
+        await pilot.press("up", "up")
+        await settle(pilot)
+        assert room_list.selected_key == rooms[shown - 2].id
+        await pilot.press("ctrl+home", *["down"] * 3)
+        await settle(pilot)
+        assert room_list.selected_key == rooms[3].id
+
+
+async def test_the_cursor_stays_on_its_room_as_the_list_changes() -> None:
+    m = manager()
+    first = m.create_room("민수", "민수네 판", {})
+    second = m.create_room("지영", "지영이 방", {})
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        room_list = app.screen.query_one(RoomList)
+        await pilot.press("down")
+        await settle(pilot)
+        assert room_list.selected_key == second.id
+        m.leave(first.id, "민수")  # the room above the cursor closes
+        await settle(pilot)
+        assert room_list.selected_key == second.id and room_list.cursor == 0
+        assert "지영이 방" in screen_text(app) and "민수네 판" not in screen_text(app)
+        m.leave(second.id, "지영")  # the cursor's own room closes: the list is empty
+        await settle(pilot)
+        assert room_list.selected_key is None
+        assert "아직 방이 없어요" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "방을 먼저 골라 주세요" in screen_text(app)
+
+
+async def test_click_moves_the_cursor_and_a_second_click_joins() -> None:
+    m = manager()
+    m.create_room("민수", "민수네 판", {})
+    wanted = m.create_room("지영", "지영이 방", {})
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        room_list = app.screen.query_one(RoomList)
+        await pilot.click(RoomList, offset=(10, 2))  # row 0 is the header
+        await settle(pilot)
+        assert room_list.selected_key == wanted.id
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.click(RoomList, offset=(10, 2))
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert m.room_of("영희") == wanted.id
+
+
+async def test_the_wheel_scrolls_without_moving_the_cursor() -> None:
+    m = manager()
+    rooms = [m.create_room(f"호스트{i}", f"방{i}", {}) for i in range(30)]
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        room_list = app.screen.query_one(RoomList)
+        for _ in range(3):  # the wheel, as the driver delivers it to the widget under the mouse
+            room_list.post_message(
+                events.MouseScrollDown(room_list, 5, 3, 0, 1, 0, False, False, False)
+            )
+        await settle(pilot)
+        text = screen_text(app)
+        assert row_line(text, 1) is None and row_line(text, 4) is not None
+        assert room_list.selected_key == rooms[0].id
+        await pilot.press("down")  # the cursor comes back into view
+        await settle(pilot)
+        assert room_list.selected_key == rooms[1].id and row_line(screen_text(app), 2)
