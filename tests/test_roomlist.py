@@ -110,3 +110,21 @@ async def test_the_wheel_scrolls_without_moving_the_cursor() -> None:
         await pilot.press("down")  # the cursor comes back into view
         await settle(pilot)
         assert room_list.selected_key == rooms[1].id and row_line(screen_text(app), 2)
+
+
+async def test_a_terminal_too_small_and_back_shows_the_whole_list_again() -> None:
+    """Found over ssh: after the too-small notice the list kept only the cursor's row."""
+    m = manager()
+    m.create_room("민수", "민수네 판", {})
+    second = m.create_room("지영", "지영이 방", {})
+    app = app_for(m, "영희")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("down")
+        await settle(pilot)
+        for size in ((60, 15), (100, 8), (100, 30)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+        text = screen_text(app)
+        assert row_line(text, 1) is not None and row_line(text, 2) is not None
+        assert app.screen.query_one(RoomList).selected_key == second.id

@@ -80,15 +80,24 @@ class RoomList(Widget, can_focus=True):
 
     # ---------------------------------------------------------------- cursor
     def _visible_rows(self) -> int:
-        return max(1, self.size.height - 1)
+        return self.size.height - 1
 
     def _show_cursor(self) -> None:
+        """Scroll so the cursor's row is shown (not while hidden: the too-small notice leaves
+        the list a row or none, and a scroll made for that outlived it)."""
         visible = self._visible_rows()
+        if visible < 1:
+            return
+        self._top = self._view_top()
         if self.cursor < self._top:
             self._top = self.cursor
         elif self.cursor >= self._top + visible:
             self._top = self.cursor - visible + 1
-        self._top = max(0, min(self._top, max(0, len(self._rows) - visible)))
+
+    def _view_top(self) -> int:
+        """The first row shown: ``_top``, but never past the last screenful (the terminal or
+        the list may have changed size since it was set)."""
+        return max(0, min(self._top, len(self._rows) - max(1, self._visible_rows())))
 
     def _move_cursor(self, row: int) -> None:
         if not self._rows:
@@ -112,7 +121,7 @@ class RoomList(Widget, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None or offset.y < 1:
             return
-        row = self._top + offset.y - 1
+        row = self._view_top() + offset.y - 1
         if row >= len(self._rows):
             return
         if row == self.cursor:
@@ -121,9 +130,10 @@ class RoomList(Widget, can_focus=True):
             self._move_cursor(row)
 
     def _scroll(self, rows: int) -> None:
-        top = max(0, min(self._top + rows, max(0, len(self._rows) - self._visible_rows())))
-        if top != self._top:
-            self._top = top
+        before = self._view_top()
+        self._top = before + rows
+        self._top = self._view_top()
+        if self._top != before:
             self.refresh()
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
@@ -153,7 +163,7 @@ class RoomList(Widget, can_focus=True):
             cells = self._cells(self._headers)
             style += self.get_component_rich_style("room-list--header")
         else:
-            row = self._top + y - 1
+            row = self._view_top() + y - 1
             if row >= len(self._rows):
                 return Strip([Segment(" " * width, style)], width)
             cells = self._cells(self._rows[row][1])
