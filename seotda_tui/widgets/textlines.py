@@ -186,10 +186,12 @@ class TextLines(Widget):
         width = width or self.content_size.width
         if not width:
             return
+        regions = []
         for row in range(max(len(before), len(after))):
             if row < len(before) and row < len(after) and same_text(before[row], after[row]):
                 continue  # most lines of a push are unchanged: no cells to compare
             old = text_cells(before[row], width) if row < len(before) else []
             new = text_cells(after[row], width) if row < len(after) else []
-            for start, end in changed_spans(old, new):
-                self.refresh(Region(x + start, y + row, end - start, 1))
+            regions += [Region(x + a, y + row, b - a, 1) for a, b in changed_spans(old, new)]
+        if regions:  # one refresh: each call also clears caches and wakes the screen
+            self.refresh(*regions)
