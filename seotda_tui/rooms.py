@@ -29,8 +29,9 @@ API (all synchronous; call from the event loop's thread)::
 
 Callbacks run synchronously inside the manager call that caused the change, possibly on another
 session's task: they must only hand the update over (e.g. post a message) and never call back into
-the manager. An update's ``view`` is shared by the subscribers with the same viewer (spectators)
-and must be treated as read-only; it shares nothing with the game (the engine's views are fresh). A callback that raises is logged and skipped; other sessions still get their update.
+the manager. A callback that raises is logged and skipped; other sessions still get their update.
+An update's ``view`` is shared by the subscribers with the same viewer (spectators) and must be
+treated as read-only; it shares nothing with the game (the engine's views are fresh).
 
 Room life: ``waiting`` (대기 중) → host ``start`` with ≥2 seated players → ``playing`` (게임 중) →
 the game ends → ``finished`` (종료: the result stays on screen, players who left or are offline

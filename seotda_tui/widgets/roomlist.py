@@ -67,7 +67,7 @@ class RoomList(Widget, can_focus=True):
         if rows == self._rows:
             return
         key = self.selected_key
-        grew = len(rows) != len(self._rows)
+        count_changed = len(rows) != len(self._rows)  # the list's height follows it
         self._rows = list(rows)
         self._widths = [
             max([cell_len(h)] + [cell_len(cells[n]) for _, cells in rows])
@@ -76,7 +76,7 @@ class RoomList(Widget, can_focus=True):
         keys = [k for k, _ in rows]
         self.cursor = keys.index(key) if key in keys else min(self.cursor, max(0, len(rows) - 1))
         self._show_cursor()
-        self.refresh(layout=grew)
+        self.refresh(layout=count_changed)
 
     # ---------------------------------------------------------------- cursor
     def _visible_rows(self) -> int:
