@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual import events
 
+from seotda_tui.app import SeotdaApp
+from seotda_tui.rooms import RoomSummary
 from seotda_tui.screens.lobby import LobbyScreen
 from seotda_tui.screens.table import TableScreen
 from seotda_tui.widgets.roomlist import RoomList
@@ -19,10 +21,15 @@ def row_line(text: str, number: int) -> str | None:
     return None
 
 
-async def test_keys_move_the_cursor_and_the_list_scrolls_to_keep_it_shown() -> None:
+def thirty_rooms() -> tuple[list[RoomSummary], SeotdaApp]:
+    """More rooms than an 80×24 lobby shows, and a player's app to look at them."""
     m = manager()
     rooms = [m.create_room(f"호스트{i}", f"방{i}", {}) for i in range(30)]
-    app = app_for(m, "영희")
+    return rooms, app_for(m, "영희")
+
+
+async def test_keys_move_the_cursor_and_the_list_scrolls_to_keep_it_shown() -> None:
+    rooms, app = thirty_rooms()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         room_list = app.screen.query_one(RoomList)
@@ -93,9 +100,7 @@ async def test_click_moves_the_cursor_and_a_second_click_joins() -> None:
 
 
 async def test_the_wheel_scrolls_without_moving_the_cursor() -> None:
-    m = manager()
-    rooms = [m.create_room(f"호스트{i}", f"방{i}", {}) for i in range(30)]
-    app = app_for(m, "영희")
+    rooms, app = thirty_rooms()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         room_list = app.screen.query_one(RoomList)
