@@ -172,7 +172,9 @@ class SSHDriver(Driver):
         write("\x1b[?7l")  # no line wrap
         self.flush()
         self._input_enabled = True
-        self._post_resize(*self._link.size)
+        # No Resize here: until its first one the app reads its size from this driver (kept
+        # current by window changes), and a first Resize relays out and repaints every screen
+        # in full even at the same size: the lobby, already drawn, was drawn again per login.
         early = self._link.take_early_input()
         if early:
             self.feed(early)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -83,3 +84,15 @@ async def test_two_players_over_ssh(tmp_path: Path) -> None:
         await back.wait_for("게임 중")
         await shows_own_cards_only(back, cards, truth(manager, "영희"))
         await host.wait_gone("[연결 끊김]")
+
+
+async def test_the_lobby_is_not_repainted_in_full_for_a_start_up_resize(tmp_path: Path) -> None:
+    """The app reads its size from the driver, so logging in sends no Resize that would lay
+    out and repaint the whole lobby once more at the same size (it did, for every login)."""
+    manager = RoomManager(seed_source=lambda: 7)
+    async with ssh_server(tmp_path, make_app_factory(manager)) as server:
+        async with server.connect("영희", size=(100, 30)) as client:
+            await client.wait_for("영희님 환영해요")
+            await asyncio.sleep(0.5)  # let every start-up frame arrive
+            assert client.output.count("영희님 환영해요".encode()) == 1  # it was sent twice
+            assert "영희님 환영해요" in client.text and client.screen.columns == 100
