@@ -53,6 +53,10 @@ class HandCards(HorizontalGroup):
     HandCards > HandCard { margin-right: 1; }
     """
 
+    #: What the last ``show`` was given: every push shows the same cards again (five reactive
+    #: sets per card, each with its checks), and most pushes change none of them.
+    _shown: tuple[object, ...] | None = None
+
     def show(
         self,
         cards: list[Card],
@@ -63,6 +67,10 @@ class HandCards(HorizontalGroup):
     ) -> None:
         """Show ``cards`` in ``places`` places (default: as many as cards; the rest blank)."""
         places = len(cards) if places is None else max(places, len(cards))
+        shown = (tuple(cards), selected, dimmed, size, places)
+        if shown == self._shown:
+            return
+        self._shown = shown
         views = list(self.query_children(HandCard))
         for i, view in enumerate(views[:places]):
             if i < len(cards):
