@@ -214,10 +214,10 @@ def load_settings(
     for name, value in (flags or {}).items():
         if value is None:
             continue
-        key = _BY_NAME.get(name)
-        if key is None:
+        flag_key = _BY_NAME.get(name)
+        if flag_key is None:
             raise ConfigError(f"알 수 없는 설정이에요: --{name.replace('_', '-')}")
-        values[name] = _parse(key, value, f"--{name.replace('_', '-')}")
+        values[name] = _parse(flag_key, value, f"--{name.replace('_', '-')}")
     if "auth_mode" not in values:  # inferred from the secret given (a key list wins)
         if values.get("authorized_keys"):
             values["auth_mode"] = "keys"

@@ -220,8 +220,8 @@ class BotSeats:
         if old is not None:
             old.stop()
         room.bot_players[bot] = BotPlayer(
-            self,
-            self.clock,  # type: ignore[arg-type]
+            self,  # type: ignore[arg-type]  # the mixin is only ever part of a RoomManager
+            self.clock,
             room.id,
             bot,
             room.bots[bot],

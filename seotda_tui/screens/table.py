@@ -13,7 +13,7 @@ and the chat line. :meth:`TableScreen._layout` picks the richest arrangement tha
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -35,7 +35,7 @@ from ..widgets.hand import HandCards
 from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
-from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatList, box_width
+from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatInfo, SeatList, box_width
 from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
 from .base import Pushed
 from .help_text import jokbo_side_parts
@@ -311,6 +311,7 @@ class TableScreen(TableActions):
     @property
     def shown_seats(self) -> dict[str, Any]:
         """Nickname → the ``SeatInfo`` on screen, whichever layout is in use (for tests)."""
+        infos: Sequence[SeatInfo]
         if self.query_one(SeatBoxes).display:
             infos = self.query_one(SeatBoxes).infos
         else:

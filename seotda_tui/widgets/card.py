@@ -24,7 +24,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import HorizontalGroup
 from textual.geometry import Size
 from textual.message import Message
@@ -400,13 +400,13 @@ class CardView(Widget, can_focus=True):
         background-tint: $foreground 10%;
     }
     """
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "press", "Choose card", show=False),
         Binding("space", "press", "Choose card", show=False),
     ]
 
     card: reactive[Card | None] = reactive(None)
-    size_name: reactive[str] = reactive("large", layout=True)
+    size_name: reactive[SizeName] = reactive("large", layout=True)
     style_name: reactive[str] = reactive("box", layout=True)
     selected: reactive[bool] = reactive(False)
     dimmed: reactive[bool] = reactive(False)

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import DECK, Options
-from engine.betting import ACTION_NAMES, BET_ACTIONS
+from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
+from engine.betting import BET_ACTIONS
 from engine.options import SPECS
 
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
