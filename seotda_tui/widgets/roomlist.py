@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
@@ -50,7 +50,7 @@ class RoomList(Widget, can_focus=True):
         super().__init__(id=id)
         self._headers = headers
         self._rows: list[Row] = []
-        self._widths = [cell_len(h) for h in headers]
+        self._widths = self._column_widths()
         self._top = 0  # first row on screen
         self.cursor = 0
 
@@ -69,10 +69,7 @@ class RoomList(Widget, can_focus=True):
         key = self.selected_key
         count_changed = len(rows) != len(self._rows)  # the list's height follows it
         self._rows = list(rows)
-        self._widths = [
-            max([cell_len(h)] + [cell_len(cells[n]) for _, cells in rows])
-            for n, h in enumerate(self._headers)
-        ]
+        self._widths = self._column_widths()
         keys = [k for k, _ in rows]
         self.cursor = keys.index(key) if key in keys else min(self.cursor, max(0, len(rows) - 1))
         self._show_cursor()
@@ -151,10 +148,15 @@ class RoomList(Widget, can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 1 + len(self._rows)
 
-    def _cells(self, cells: tuple[str, ...]) -> list[str]:
+    def _column_widths(self) -> list[int]:
+        """Each column as wide as its widest cell, header included."""
         return [
-            f" {cell}{' ' * (width - cell_len(cell))} " for cell, width in zip(cells, self._widths)
+            max([cell_len(h)] + [cell_len(cells[n]) for _, cells in self._rows])
+            for n, h in enumerate(self._headers)
         ]
+
+    def _cells(self, cells: tuple[str, ...]) -> list[str]:
+        return [f" {set_cell_size(cell, width)} " for cell, width in zip(cells, self._widths)]
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
