@@ -971,6 +971,9 @@ class Bench:
         rates = [(p.received - before[p]) / self.args.idle for p in players]
         self.paused = False
         for p in self.players:
+            # think afresh from now: a turn whose thinking time ran out during the pause
+            # would otherwise be played at once, every table in the same instant
+            p.think_until = None
             p.wake.set()
         self.mark("resume")
         return {"tables_held": len(held), "tables": len(self.tables), "rates": rates}

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from engine import Options
+from seotda_tui.app import SeotdaApp
 from seotda_tui.screens import table as table_module
 from seotda_tui.screens.help import HelpScreen
 from seotda_tui.screens.lobby import LobbyScreen
@@ -324,3 +325,36 @@ async def test_rebuy_prompt_shows_its_countdown() -> None:
         text = t.text("b")
         assert "y 칩 다시 받기" in text and "칩을 다시 받을까요? y/n" in text and "15초" in text
         assert "[파산]" in text
+
+
+async def test_a_betting_push_is_painted_within_its_own_handler(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bet changes no layout, so every seat's frame goes out while the push is handled
+    (``BaseScreen.paint_now``), not several event-loop turns later."""
+    displays: dict[int, int] = {}
+    original_display = SeotdaApp._display
+
+    def display(self: SeotdaApp, screen: Any, renderable: Any) -> None:
+        displays[id(self)] = displays.get(id(self), 0) + 1
+        original_display(self, screen, renderable)
+
+    painted: list[tuple[set[str], bool]] = []
+    original_on_pushed = TableScreen.on_pushed
+
+    def on_pushed(self: TableScreen, message: Any) -> None:
+        before = displays.get(id(self.app), 0)
+        original_on_pushed(self, message)
+        kinds = {e["type"] for e in message.payload.events}
+        painted.append((kinds, displays.get(id(self.app), 0) > before))
+
+    monkeypatch.setattr(SeotdaApp, "_display", display)
+    monkeypatch.setattr(TableScreen, "on_pushed", on_pushed)
+    async with Table.open(["a", "b", "c"], seed=5) as t:
+        painted.clear()
+        for key in ("3", "4"):  # 삥, then a call
+            await t.press(t.actor, key)
+        bets = [done for kinds, done in painted if kinds == {"bet"}]
+        assert len(bets) == 6  # two bets, three seats each
+        assert all(bets)
+        assert "삥" in t.text("c")

@@ -58,3 +58,29 @@ class BaseScreen(Screen[Any]):
     def deliver(self, payload: Any) -> None:
         """Manager callback: may run on another session's task, so only queue a message."""
         self.post_message(Pushed(payload).set_sender(self))
+
+    def paint_now(self) -> None:
+        """Send what a handler just changed in this same callback, as one frame.
+
+        Textual gets there in four more turns of the event loop (each changed widget's idle
+        posts an Update to the screen, the screen's idle resumes its update timer, the timer
+        paints); with hundreds of sessions on one loop every turn waits behind all their work,
+        and the messages cost CPU too. Whatever needs a layout (or scrolling) still takes
+        Textual's path, as does anything changed later.
+        """
+        if not self.is_current or self.app._batch_count or self not in self._compositor:
+            return
+        if self._layout_required or self._scroll_required:
+            return
+        changed: list[Widget] = []
+        for widget in self.walk_children(Widget):
+            if widget._layout_required or widget._scroll_required:
+                return
+            if widget._repaint_required:
+                changed.append(widget)
+        for widget in changed:
+            widget._repaint_required = False  # its idle handler would post the Update
+            if widget.display:
+                self._dirty_widgets.add(widget)
+        if self._dirty_widgets or self._repaint_required:
+            self._on_timer_update()

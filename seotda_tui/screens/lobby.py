@@ -118,6 +118,7 @@ class LobbyScreen(BaseScreen):
     def on_lobby_chat(self, event: LobbyChat) -> None:
         self.query_one("#lobby-chat", RichLog).write(message_text(event.message))
         self.query_one(ChatLine).show(event.message)
+        self.paint_now()
 
     def action_chat(self) -> None:
         self.query_one(ChatLine).open()
@@ -144,6 +145,7 @@ class LobbyScreen(BaseScreen):
 
     def on_pushed(self, message: Pushed) -> None:
         self.show_rooms(message.payload)
+        self.paint_now()
 
     def show_rooms(self, rooms: list[RoomSummary]) -> None:
         rows = [(room.id, row_cells(room, n)) for n, room in enumerate(rooms, 1)]

@@ -138,7 +138,7 @@ class TableScreen(TableActions):
             log.write(message_text(message))
         self._chat_unsubscribe = self.seotda.chat.subscribe(self.room_id, self._chat_deliver)
         self.watch(self.app, "card_style", lambda _: self._restyle(), init=False)
-        self.set_interval(1.0, self._tick)
+        self.set_interval(1.0, self._timed_tick)
 
     def on_unmount(self) -> None:
         for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
@@ -153,6 +153,7 @@ class TableScreen(TableActions):
     def on_chat_pushed(self, event: ChatPushed) -> None:
         self.query_one("#log", HandLog).write(message_text(event.message))
         self.query_one(ChatLine).show(event.message)
+        self.paint_now()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.latest is not None:
@@ -259,6 +260,7 @@ class TableScreen(TableActions):
                 self._flash(None)
         self._redraw()
         self._maybe_show_result(previous, update)
+        self.paint_now()
 
     def _flash(self, text: str | None) -> None:
         if self._flash_timer is not None:
@@ -492,6 +494,10 @@ class TableScreen(TableActions):
     def tick(self) -> None:
         """Move the countdown to the clock's time (every second; tests call it directly)."""
         self._tick()
+
+    def _timed_tick(self) -> None:
+        self._tick()
+        self.paint_now()
 
     def _tick(self) -> None:
         """Whoever must act sees every second; the others see the countdown in steps of
