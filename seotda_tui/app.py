@@ -22,12 +22,14 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 from .chat import ChatHub
+from .layout_once import lay_out_once
 from .rooms import RoomManager
 from .strip_caches import trim_strip_caches
 from .stylesheet import SharedStylesheet
 
 log = logging.getLogger(__name__)
 trim_strip_caches()  # process-wide: see strip_caches.py
+lay_out_once()  # process-wide: see layout_once.py
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110

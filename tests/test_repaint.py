@@ -80,6 +80,18 @@ async def test_the_next_hand_starts_without_laying_out_again(layouts: Counter[st
         assert sum(layouts.values()) <= 2, layouts
 
 
+async def test_a_game_start_lays_each_seat_s_screen_out_once(layouts: Counter[str]) -> None:
+    """The waiting room turns into the table in one layout: the own card places are mounted
+    already, and the new sizes do not ask for a second pass (``seotda_tui.layout_once``)."""
+    async with Table.open(["a", "b", "c"], seed=5, size=SIZE, start=False) as t:
+        layouts.clear()
+        t.manager.start(t.room_id, "a")
+        for _ in range(3):
+            await t.settle()
+        assert all("차례" in t.text(n) for n in "abc")
+        assert dict(layouts) == {"a": 1, "b": 1, "c": 1}
+
+
 async def test_the_hidden_hand_log_holds_lines_until_shown() -> None:
     async with Table.open(["a", "b"], seed=5, size=SIZE) as t:
         actor = t.actor

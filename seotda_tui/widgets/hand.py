@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
 from textual.reactive import reactive
 
@@ -46,7 +47,8 @@ class HandCard(CardView, can_focus=False):
 
 class HandCards(HorizontalGroup):
     """The own cards side by side, in a fixed number of places; ``show`` only touches what
-    changed, and the places stay mounted from deal to deal (mounting one lays the screen out)."""
+    changed, and the places stay mounted from deal to deal (mounting one lays the screen out),
+    hidden while there are no cards to show."""
 
     DEFAULT_CSS = """
     HandCards { width: auto; height: auto; }
@@ -56,6 +58,14 @@ class HandCards(HorizontalGroup):
     #: What the last ``show`` was given: every push shows the same cards again (five reactive
     #: sets per card, each with its checks), and most pushes change none of them.
     _shown: tuple[object, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        # two blank places from the start (shown when the first cards come): mounting them at
+        # the deal would lay the screen out a second time right after the game start's layout
+        for _ in range(2):
+            place = HandCard(None, follow_app=True)
+            place.set_reactive(HandCard.blank, True)
+            yield place
 
     def show(
         self,
@@ -71,6 +81,10 @@ class HandCards(HorizontalGroup):
         if shown == self._shown:
             return
         self._shown = shown
+        if self.display != bool(places):
+            self.display = bool(places)
+        if not places:
+            return  # the places stay mounted, hidden, for the next deal
         views = list(self.query_children(HandCard))
         for i, view in enumerate(views[:places]):
             if i < len(cards):
