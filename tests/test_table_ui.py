@@ -16,6 +16,7 @@ from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
 from seotda_tui.widgets.actions import ActionBar
 from seotda_tui.widgets.card import CardView
+from seotda_tui.widgets.hand import HandCards
 from seotda_tui.widgets.chatline import ChatInput
 from seotda_tui.widgets.pot import PotView
 from seotda_tui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
@@ -262,6 +263,8 @@ async def test_results_screen_and_back_to_the_lobby() -> None:
         assert t.manager.room_of("a") is None
         await t.press("b", "enter")
         assert isinstance(t.app("b").screen, TableScreen)
+        hand = t.screen("b").query_one(HandCards)  # the waiting room: places kept, hidden
+        assert not hand.display and hand.cards == []
 
 
 async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:

@@ -138,7 +138,7 @@ class TableScreen(TableActions):
             log.write(message_text(message))
         self._chat_unsubscribe = self.seotda.chat.subscribe(self.room_id, self._chat_deliver)
         self.watch(self.app, "card_style", lambda _: self._restyle(), init=False)
-        self.set_interval(1.0, self._timed_tick)
+        self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
         for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
@@ -493,9 +493,6 @@ class TableScreen(TableActions):
 
     def tick(self) -> None:
         """Move the countdown to the clock's time (every second; tests call it directly)."""
-        self._tick()
-
-    def _timed_tick(self) -> None:
         self._tick()
         self.paint_now()
 

@@ -123,5 +123,7 @@ class HandCards(HorizontalGroup):
 
     @property
     def cards(self) -> list[Card]:
+        if not self.display:
+            return []  # the places kept between games may still hold the last game's cards
         views = self.query_children(HandCard)
         return [v.card for v in views if v.card is not None and not v.blank]
