@@ -16,8 +16,8 @@ from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
 from seotda_tui.widgets.actions import ActionBar
 from seotda_tui.widgets.card import CardView
-from seotda_tui.widgets.hand import HandCards
 from seotda_tui.widgets.chatline import ChatInput
+from seotda_tui.widgets.hand import HandCards
 from seotda_tui.widgets.pot import PotView
 from seotda_tui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
 
