@@ -361,3 +361,28 @@ async def test_a_betting_push_is_painted_within_its_own_handler(
         assert len(bets) == 6  # two bets, three seats each
         assert all(bets)
         assert "삥" in t.text("c")
+
+
+async def test_a_number_key_bets_without_a_trip_back_to_the_app(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The screen runs ``num(n)`` itself; other keys still find their bindings via the app."""
+    checked: list[str] = []
+    original = SeotdaApp._check_bindings
+
+    async def check_bindings(self: SeotdaApp, key: str, priority: bool = False) -> bool:
+        if not priority:
+            checked.append(key)
+        return await original(self, key, priority)
+
+    monkeypatch.setattr(SeotdaApp, "_check_bindings", check_bindings)
+    async with Table.open(["a", "b"], seed=5) as t:
+        actor = t.actor
+        assert actor is not None
+        await t.press(actor, "3")  # 삥
+        bet = [e for e in t.manager.log(t.room_id) if e["type"] == "bet"][-1]
+        assert (bet["player"], bet["action"]) == (actor, "ping")
+        assert "3" not in checked
+        await t.press(actor, "question_mark")
+        assert "question_mark" in checked
+        assert isinstance(t.app(actor).screen, HelpScreen)

@@ -10,6 +10,7 @@ from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.binding import Binding, BindingType
 
 from ..room_bots import BOT_TAGS
@@ -21,12 +22,15 @@ from ..widgets.lines import Line
 from ..widgets.texts import ACTION_NAMES, BET_ORDER, object_particle
 from .base import BaseScreen
 
+#: Bets (and, in the 3-card choice, cards) by number: the bindings ``num(1)`` … ``num(8)``.
+NUMBER_KEYS = frozenset(str(n) for n in range(1, 9))
+
 #: The level of each bot the host adds with "+", in turn.
 BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
 
 
 def table_bindings() -> list[BindingType]:
-    keys: list[BindingType] = [Binding(str(n), f"num({n})", show=False) for n in range(1, 9)]
+    keys: list[BindingType] = [Binding(n, f"num({n})", show=False) for n in sorted(NUMBER_KEYS)]
     # (key, Korean-IME key on a 두벌식 layout, action)
     pairs = [
         ("enter", None, "confirm"),
@@ -92,6 +96,16 @@ class TableActions(BaseScreen):
 
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
+
+    def on_key(self, event: events.Key) -> None:
+        """The number keys act on the screen's own turn of the event loop. Textual would send
+        an unhandled key back up to the app to look its binding up there: one more turn behind
+        every other session's work, for the key whose latency every seat at the table sees.
+        Only with nothing focused (chat typing keeps its keys)."""
+        if event.key in NUMBER_KEYS and self.focused is None:
+            event.stop()
+            event.prevent_default()
+            self.action_num(int(event.key))
 
     def _act(self, action: dict[str, Any]) -> None:
         error = self.manager.act(self.room_id, self.nickname, action)
