@@ -493,8 +493,11 @@ class TableScreen(TableActions):
 
     def tick(self) -> None:
         """Move the countdown to the clock's time (every second; tests call it directly)."""
+        gauge = self.query_one(StatusGauge)
+        before = gauge.seconds
         self._tick()
-        self.paint_now()
+        if gauge.seconds != before:  # most ticks change nothing (watchers see 5 s steps)
+            self.paint_now()
 
     def _tick(self) -> None:
         """Whoever must act sees every second; the others see the countdown in steps of
