@@ -63,9 +63,7 @@ class HandCards(HorizontalGroup):
         # two blank places from the start (shown when the first cards come): mounting them at
         # the deal would lay the screen out a second time right after the game start's layout
         for _ in range(2):
-            place = HandCard(None, follow_app=True)
-            place.set_reactive(HandCard.blank, True)
-            yield place
+            yield self._place("large")
 
     def show(
         self,
@@ -105,11 +103,16 @@ class HandCards(HorizontalGroup):
             for card in cards[len(views) : places]
         ]
         for _ in range(len(views) + len(extra), places):
-            place = HandCard(None, size_name=size, follow_app=True)
-            place.set_reactive(HandCard.blank, True)
-            extra.append(place)
+            extra.append(self._place(size))
         if extra:
             self.mount_all(extra)
+
+    @staticmethod
+    def _place(size: SizeName) -> HandCard:
+        """A place kept for a card not dealt yet."""
+        place = HandCard(None, size_name=size, follow_app=True)
+        place.set_reactive(HandCard.blank, True)
+        return place
 
     @staticmethod
     def _set(
