@@ -10,7 +10,6 @@ from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from textual import events
 from textual.binding import Binding, BindingType
 
 from ..room_bots import BOT_TAGS
@@ -22,15 +21,15 @@ from ..widgets.lines import Line
 from ..widgets.texts import ACTION_NAMES, BET_ORDER, object_particle
 from .base import BaseScreen
 
-#: Bets (and, in the 3-card choice, cards) by number: the bindings ``num(1)`` … ``num(8)``.
-NUMBER_KEYS = frozenset(str(n) for n in range(1, 9))
-
 #: The level of each bot the host adds with "+", in turn.
 BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
 
 
 def table_bindings() -> list[BindingType]:
-    keys: list[BindingType] = [Binding(n, f"num({n})", show=False) for n in sorted(NUMBER_KEYS)]
+    keys: list[BindingType] = [
+        Binding(str(n), f"num({n})", show=False, priority=True)  # see check_action
+        for n in range(1, 9)
+    ]
     # (key, Korean-IME key on a 두벌식 layout, action)
     pairs = [
         ("enter", None, "confirm"),
@@ -97,15 +96,12 @@ class TableActions(BaseScreen):
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
 
-    def on_key(self, event: events.Key) -> None:
-        """The number keys act on the screen's own turn of the event loop. Textual would send
-        an unhandled key back up to the app to look its binding up there: one more turn behind
-        every other session's work, for the key whose latency every seat at the table sees.
-        Only with nothing focused (chat typing keeps its keys)."""
-        if event.key in NUMBER_KEYS and self.focused is None:
-            event.stop()
-            event.prevent_default()
-            self.action_num(int(event.key))
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The number keys are priority bindings, run as the key reaches the app: otherwise
+        Textual sends the key to the screen and back up to the app to find its binding, two
+        more turns of the event loop behind every other session's work, for the key whose
+        latency every seat sees. While chat is being typed they are the chat's digits."""
+        return not (action == "num" and isinstance(self.focused, ChatInput))
 
     def _act(self, action: dict[str, Any]) -> None:
         error = self.manager.act(self.room_id, self.nickname, action)
