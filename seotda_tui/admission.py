@@ -117,13 +117,14 @@ class RefusalLog:
         self._clock = clock
         self.interval = interval
         self._tallies: dict[tuple[str, str], _Tally] = {}
+        self._sweep_at = _SWEEP_AT
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
         key = (address_key(ip), reason)
         now = self._clock()
         tally = self._tallies.get(key)
         if tally is None:
-            self._sweep(now)
+            self._sweep()
             self._tallies[key] = _Tally(since=now)
             log_event(self._log, "refused", reason=reason, ip=ip, **fields)
             return
@@ -163,11 +164,14 @@ class RefusalLog:
                 self._summarise(key, tally, now)
         self._tallies.clear()
 
-    def _sweep(self, now: float) -> None:
-        if len(self._tallies) < _SWEEP_AT:
+    def _sweep(self) -> None:
+        if len(self._tallies) < self._sweep_at:
             return
         self.tick()
+        # Next sweep once the table has doubled: a spray of new addresses costs O(1) each.
+        self._sweep_at = max(_SWEEP_AT, 2 * len(self._tallies))
         if len(self._tallies) >= _HARD_CAP:
+            self._sweep_at = _SWEEP_AT
             dropped = sum(t.repeats for t in self._tallies.values())
             log_event(
                 self._log,
