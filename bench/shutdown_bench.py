@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import asyncssh
@@ -28,14 +29,17 @@ import asyncssh
 ROOT = Path(__file__).resolve().parents[1]
 LOBBY_MARK = "님 환영해요".encode()
 GOODBYE_MARK = "서버 점검으로".encode()
+PASSPHRASE = "shutdown-bench-passphrase"
 
 
 class _Auth(asyncssh.SSHClient):
     def kbdint_auth_requested(self) -> str:
         return ""
 
-    def kbdint_challenge_received(self, name: str, instr: str, lang: str, prompts: object) -> list[str]:
-        return []
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
+    ) -> list[str]:
+        return [PASSPHRASE for _ in prompts]  # a keyless nickname's passphrase (set, confirm)
 
 
 class Player(asyncssh.SSHClientSession[bytes]):
@@ -71,14 +75,16 @@ async def main(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="seotda-shutdown-"))
     limit = str(args.sessions + 10)
     cmd = [
-        *(os.environ.get("SHUTDOWN_BENCH_CMD", "").split() or [sys.executable, "-m", "seotda_tui"]), "--host", "127.0.0.1", "--port", "0",
+        args.python, "-m", "seotda_tui", "--host", "127.0.0.1", "--port", "0",
         "--hostkey-dir", str(tmp / "hostkeys"), "--data-dir", str(tmp / "data"),
         "--max-sessions", limit, "--max-sessions-per-ip", limit, "--connect-rate", "10000",
         "--connect-burst", limit, "--idle-timeout", "0",
         "--shutdown-notice", str(args.notice),
     ]  # fmt: skip
+    if not args.old_flags:
+        cmd += ["--max-pending-logins", limit, "--max-pending-logins-per-ip", limit]
     proc = await asyncio.create_subprocess_exec(
-        *cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        *cmd, cwd=args.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     assert proc.stderr is not None
@@ -90,8 +96,6 @@ async def main(args: argparse.Namespace) -> None:
         async for raw in proc.stderr:
             line = raw.decode(errors="replace").rstrip()
             stamps.append((time.monotonic(), line))
-            if line.startswith("PROBE"):
-                print(f"{line} (bench clock {time.monotonic():.3f})")
             m = re.search(r"event=listening addr=\S*:(\d+)", line)
             if m and not port.done():
                 port.set_result(int(m.group(1)))
@@ -142,12 +146,14 @@ async def main(args: argparse.Namespace) -> None:
               f"(last sample before exit), exit code {proc.returncode}")  # fmt: skip
         print(f"goodbye seen by {goodbyes}/{len(players)} clients")
         after = [(t - sent, line) for t, line in stamps if t >= sent]
-        gone = [t for t, line in after if "event=disconnect" in line]
-        if gone:
-            print(f"  {len(gone)} × event=disconnect from +{gone[0]:.2f} s to +{gone[-1]:.2f} s")
+        many = ("event=disconnect", "event=kick_timeout")
+        for event in many:
+            times = [t for t, line in after if event in line]
+            if times:
+                print(f"  {len(times)} × {event} from +{times[0]:.2f} s to +{times[-1]:.2f} s")
         for t, line in after:
-            if "event=disconnect" not in line and "PROBE" not in line:
-                print(f"  +{t:6.2f} s  {line[:160]}")
+            if not any(event in line for event in many):
+                print(f"  +{t:6.2f} s  {line[:200]}")
     finally:
         if proc.returncode is None:
             proc.kill()
@@ -160,5 +166,8 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--sessions", type=int, default=100)
     ap.add_argument("--notice", type=float, default=2.0, help="--shutdown-notice (default 2)")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to run (for comparisons)")
+    ap.add_argument("--python", default=sys.executable, help="the server's interpreter")
+    ap.add_argument("--old-flags", action="store_true", help="a checkout without pending caps")
     ap.add_argument("--parallel", type=int, default=8, help="logins at a time")
     asyncio.run(main(ap.parse_args()))

@@ -18,6 +18,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import NoReturn, cast
@@ -162,6 +163,39 @@ SHUTDOWN_SECONDS = 10.0
 _EXIT_MARGIN = 1.0
 # Kept back from the server's close for the cleanup (the room manager's close).
 _CLEANUP_SLICE = 0.5
+# When the watchdog ends the process if the polite shutdown has not (seconds after the signal).
+_WATCHDOG_AT = SHUTDOWN_SECONDS - 0.5
+
+_watchdog: threading.Timer | None = None
+
+
+def _arm_watchdog(seconds: float) -> None:
+    """Exit (0, as for a finished shutdown) in ``seconds`` whatever the event loop is doing.
+
+    A thread, because the case it is for is a loop too busy to keep its own deadlines: e.g.
+    hundreds of apps ending at once on a slow shared CPU, each a queue of callbacks that the
+    shutdown coroutine waits behind. Whatever is cut short then is no worse than a crash,
+    which the journal and the store survive (SQLite transactions).
+    """
+    global _watchdog
+
+    def overrun() -> None:
+        log_event(log, "shutdown_overrun", level=logging.WARNING, seconds=SHUTDOWN_SECONDS)
+        for handler in logging.getLogger().handlers:
+            with contextlib.suppress(Exception):
+                handler.flush()
+        os._exit(0)
+
+    _watchdog = threading.Timer(seconds, overrun)
+    _watchdog.daemon = True
+    _watchdog.start()
+
+
+def _disarm_watchdog() -> None:
+    global _watchdog
+    if _watchdog is not None:
+        _watchdog.cancel()
+        _watchdog = None
 
 
 async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
@@ -191,6 +225,7 @@ async def _serve_until_signal(config: ServerConfig, cleanup: Cleanup | None) -> 
             loop.remove_signal_handler(sig)
         # One budget for every step below, counted from the signal.
         since = stop.result() if stop.done() and not stop.cancelled() else loop.time()
+        _arm_watchdog(max(0.0, since + _WATCHDOG_AT - loop.time()))
         deadline = since + SHUTDOWN_SECONDS - _EXIT_MARGIN
         log_event(log, "signal", action="shutdown")
         await handle.close(timeout=max(0.0, deadline - _CLEANUP_SLICE - loop.time()))
@@ -252,6 +287,8 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     except (OSError, ValueError) as exc:  # port in use, unreadable --authorized-keys, ...
         log_event(log, "startup_failed", level=logging.ERROR, reason="error", error=str(exc))
         return 1
+    finally:
+        _disarm_watchdog()  # only now: it also covers asyncio.run's own teardown
     return 0
 
 

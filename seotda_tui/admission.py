@@ -200,7 +200,7 @@ class RefusedSession(asyncssh.SSHServerSession[bytes]):
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._newline = "\n"
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
 
     def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:

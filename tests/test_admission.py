@@ -16,11 +16,21 @@ import pytest
 
 from seotda_tui.admission import PendingLogins, RefusalLog
 from seotda_tui.app import make_app_factory
+from seotda_tui.auth import Identity
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.server import ServerState
+from seotda_tui.session import SessionContext
 
-from .ssh_harness import SSHClient, SSHHarness, _Session, open_connection, ssh_server, wait_until
+from .ssh_harness import (
+    ProbeApp,
+    SSHClient,
+    SSHHarness,
+    _Session,
+    open_connection,
+    ssh_server,
+    wait_until,
+)
 from .test_limits import Tick
 
 # -- the building blocks --------------------------------------------------------------------
@@ -310,5 +320,43 @@ async def test_jailed_address_refusals_are_summarised(
         lines = [(e["event"], e.get("count")) for e in _events(caplog)]
         assert lines == [("refused", None), ("refused_summary", 40), ("refused_summary", 4)]
         assert all(e["reason"] == "jailed" for e in _events(caplog))
+    finally:
+        await server.stop()
+
+
+# -- shutdown on one budget -----------------------------------------------------------------
+
+
+class _Stubborn(ProbeApp):
+    """An app whose screen takes an hour to unmount: it never ends by itself."""
+
+    async def on_unmount(self) -> None:
+        await asyncio.sleep(3600)
+
+
+async def test_shutdown_keeps_its_deadline_when_an_app_will_not_end(tmp_path: Path) -> None:
+    stubborn = {"bob"}
+
+    def factory(identity: Identity, ctx: SessionContext) -> ProbeApp:
+        cls = _Stubborn if identity.nickname in stubborn else ProbeApp
+        return cls(identity, ctx)
+
+    server = SSHHarness(tmp_path, factory, shutdown_notice=0.3)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    try:
+        async with server.connect("alice") as alice, server.connect("bob") as bob:
+            await alice.wait_for("안녕 alice")
+            await bob.wait_for("안녕 bob")
+            assert server.handle is not None
+            started = loop.time()
+            await server.handle.close(timeout=1.5)
+            took = loop.time() - started
+            assert 0.3 <= took < 3  # the budget (+ a busy CI box), not bob's hour
+            await alice.wait_closed()
+            await bob.wait_closed()
+            goodbye = "조금 뒤에 다시 접속해 주세요"
+            assert goodbye in alice.output_text and alice.exit_status == 1
+            assert goodbye not in bob.output_text  # cut off: its app never got to say it
     finally:
         await server.stop()
