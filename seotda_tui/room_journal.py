@@ -65,7 +65,8 @@ class GameRecorder:
     :mod:`seotda_tui.room_pause`). While the journal keeps failing, one ``journal_error`` line
     is logged at the first failure and then at most one every :data:`LOG_EVERY` seconds
     (with how many failures it stands for); the first write that works again logs
-    ``journal_recovered``.
+    ``journal_recovered``. Rooms log their own pause and resume at most once a
+    :data:`LOG_EVERY` each.
     """
 
     #: Seconds between two ``journal_error`` lines while writes keep failing.
@@ -107,19 +108,22 @@ class GameRecorder:
         return self._write("finish", key, lambda: self.journal.finish(key, result))
 
     def probe(self, key: str) -> bool:
-        return self._write("probe", key, lambda: self.journal.probe(key))
+        """A probe that works does not end the fault (``journal_recovered``): a nearly full disk
+        may take the probe's one page and still refuse the next action."""
+        return self._write("probe", key, lambda: self.journal.probe(key), recovers=False)
 
-    @property
-    def failing(self) -> bool:
-        return self._failing_since is not None
+    def time(self) -> float:
+        return self._clock()
 
-    def _write(self, op: str, key: str | None, write: Callable[[], None]) -> bool:
+    def _write(
+        self, op: str, key: str | None, write: Callable[[], None], recovers: bool = True
+    ) -> bool:
         try:
             write()
         except Exception as exc:  # noqa: BLE001 - logged; the caller pauses and retries
             self._failed(op, key, exc)
             return False
-        if self._failing_since is not None:
+        if recovers and self._failing_since is not None:
             log_event(
                 log,
                 "journal_recovered",

@@ -109,7 +109,17 @@ class StorageFaults:
         room.paused_since = self.clock.time()
         room.retry_count = 0
         self._cancel_timer(room)
-        log_event(log, "room_paused", level=logging.WARNING, room=room.id, game=room.journal_key)
+        # a nearly full disk may take some writes and refuse others: one pause line (and its
+        # resume line) a room per GameRecorder.LOG_EVERY, however often it pauses
+        assert self._recorder is not None
+        now = self._recorder.time()
+        last = room.pause_logged_at
+        room.pause_logged = last is None or now - last >= self._recorder.LOG_EVERY
+        if room.pause_logged:
+            room.pause_logged_at = now
+            log_event(
+                log, "room_paused", level=logging.WARNING, room=room.id, game=room.journal_key
+            )
         self._arm_retry(room)
 
     def _arm_retry(self, room: Room) -> None:
@@ -147,14 +157,15 @@ class StorageFaults:
             ok = self._recorder is None or key is None or self._recorder.probe(key)
         if ok:
             room.backlog.clear()
-            log_event(
-                log,
-                "room_resumed",
-                room=room.id,
-                game=room.journal_key,
-                seconds=round(self.clock.time() - room.paused_since, 1),
-                retries=room.retry_count,
-            )
+            if room.pause_logged:
+                log_event(
+                    log,
+                    "room_resumed",
+                    room=room.id,
+                    game=room.journal_key,
+                    seconds=round(self.clock.time() - room.paused_since, 1),
+                    retries=room.retry_count,
+                )
             room.paused_since = None
         else:
             self._arm_retry(room)

@@ -178,6 +178,8 @@ class Room:
     backlog: list[tuple[str | None, dict[str, Any]]] = field(default_factory=list)
     retry_timer: Cancellable | None = None
     retry_count: int = 0
+    pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
+    pause_logged_at: float | None = None
 
     @property
     def paused(self) -> bool:
