@@ -68,7 +68,9 @@ class StorageFaults:
         def _cancel_timer(self, room: Room) -> None: ...
 
     # ------------------------------------------------------------------ one change
-    def _apply_journaled(self, room: Room, nick: str | None, action: Mapping[str, Any]) -> Events | None:
+    def _apply_journaled(
+        self, room: Room, nick: str | None, action: Mapping[str, Any]
+    ) -> Events | None:
         """Apply one engine change and journal it; ``None`` = not written, the game as before.
 
         ``IllegalAction`` (and an engine error) propagate with the game unchanged.

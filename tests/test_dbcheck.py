@@ -69,11 +69,12 @@ FILES: dict[str, Callable[[Path], None]] = {"games.sqlite3": make_journal, DB_NA
 
 def run_server(data: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
+    command = [
+        sys.executable, "-m", "seotda_tui", "--host", "127.0.0.1", "--port", "0",
+        "--hostkey-dir", str(data.parent / "hostkeys"), "--data-dir", str(data),
+    ]  # fmt: skip
     return subprocess.run(
-        [
-            sys.executable, "-m", "seotda_tui", "--host", "127.0.0.1", "--port", "0",
-            "--hostkey-dir", str(data.parent / "hostkeys"), "--data-dir", str(data),
-        ],  # fmt: skip
+        command,
         cwd=ROOT,
         env=env,
         stdin=subprocess.DEVNULL,
