@@ -83,7 +83,8 @@ class StorageFaults:
         events = game.timeout() if nick is None else game.apply(nick, action)
         if self._recorder.record(room.journal_key, nick, action):
             return events
-        room.game = Game.from_dict(snapshot)
+        # back in place, the same object: whoever holds the game (a loop over its seats) sees it
+        vars(game).update(vars(Game.from_dict(snapshot)))
         return None
 
     def _manager_change(self, room: Room, nick: str | None, action: dict[str, Any]) -> Events:

@@ -48,8 +48,9 @@ engine change that is applied — a player's action, a timeout (``player=None``)
 own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect, and
 is applied only if that write commits: otherwise the room pauses until the journal can be written
 again (:mod:`seotda_tui.room_pause`: ``act`` refuses, ``RoomUpdate.paused`` is set, no timers, no
-bots); a refused action records nothing; the game's end records the result (the seed is used and kept as
-text, ``str(seed_source())``, so the replay deals the same cards). With a journal the constructor
+bots; a start that cannot be written raises ``RoomError``). A refused action records nothing; the
+game's end records the result (the seed is used and kept as text, ``str(seed_source())``, so the
+replay deals the same cards). With a journal the constructor
 calls :meth:`RoomManager.resume`: every unfinished game is replayed into a ``게임 중`` room with the
 same id, every human seat offline, waiting for its player (``session_connected`` under the same
 nickname finds seat, stack and cards). The reconnect grace of those seats, the engine's deadline (a
@@ -635,6 +636,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         playing = room.status == PLAYING and not room.paused  # a paused room waits for the disk
         if playing:
             events += copy.deepcopy(self._humans_gone(room))
+            playing = not room.paused  # (the bots' disconnect may be what could not be written)
         if playing and room.game is not None and room.game.finished:
             events += self._finish(room)
         elif playing:

@@ -14,20 +14,20 @@ _WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 class FailingConnection:
-    """Wraps the journal's ``sqlite3.Connection``; while ``full`` (and ``which`` accepts the
-    statement) every write raises what SQLite raises on a full disk. ``writes`` notes each
+    """Wraps the journal's ``sqlite3.Connection``; while ``full`` (and ``which(sql, params)``
+    accepts the statement) every write raises what SQLite raises on a full disk. ``writes`` notes each
     write statement tried, with the time ``clock`` gives, and whether it failed."""
 
     def __init__(self, db: sqlite3.Connection, clock: Callable[[], float]) -> None:
         self.db = db
         self.clock = clock
         self.full = False
-        self.which: Callable[[str], bool] = lambda sql: True
+        self.which: Callable[[str, Any], bool] = lambda sql, params: True
         self.writes: list[tuple[float, str, bool]] = []
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         if sql.lstrip().upper().startswith(_WRITES):
-            failing = self.full and self.which(sql)
+            failing = self.full and self.which(sql, params)
             self.writes.append((self.clock(), sql.split()[0].upper(), failing))
             if failing:
                 raise sqlite3.OperationalError(DISK_FULL)

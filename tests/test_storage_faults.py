@@ -158,7 +158,7 @@ def test_a_finish_that_cannot_be_written_is_retried_while_the_result_stays(
 ) -> None:
     m, clock, conn, room_id, inboxes = setup(tmp_path, spectators="")
     conn.full = True
-    conn.which = lambda sql: "finished_at" in sql  # only the game's end fails
+    conn.which = lambda sql, params: "finished_at" in sql  # only the game's end fails
     m.leave(room_id, "b")  # a leaves b alone in the game: it ends
     assert inboxes["a"].last.room.status == "finished" and inboxes["a"].last.result
     assert len(Journal(tmp_path / "g.sqlite3").open_games()) == 1  # the end is not written yet
@@ -203,6 +203,34 @@ def test_bots_stop_while_the_room_is_paused_and_play_on_after(tmp_path: Path) ->
         clock.advance(2.5)
     assert game(m, room.id).state_hash() != paused and driver.errors == errors
     assert journaled(tmp_path).state_hash() == game(m, room.id).state_hash()
+
+
+def test_when_the_bots_disconnect_cannot_be_written_no_timer_runs_until_it_is(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock(1000.0)
+    journal, conn = faulty_journal(tmp_path / "g.sqlite3", clock.time)
+    m = RoomManager(clock=clock, journal=journal)
+    m.session_connected("a")
+    room = m.create_room("a", "방", Options())
+    bots = [m.add_bot(room.id, "a"), m.add_bot(room.id, "a")]
+    m.watch(room.id, "s")
+    m.start(room.id, "a")
+    watcher = Inbox()
+    m.subscribe_room(room.id, "s", watcher)
+    conn.full = True
+    conn.which = lambda sql, params: "disconnect" in str(params)
+    m.leave(room.id, "a")  # written; then no human is left: the bots' disconnects fail
+    r = m._rooms[room.id]
+    assert r.paused and r.timer is None and watcher.last.paused and watcher.last.deadline is None
+    assert sorted(r.backlog) == sorted((bot, {"type": "disconnect"}) for bot in bots)
+    clock.advance(60)
+    assert m.room(room.id).status == "playing"  # type: ignore[union-attr]
+    conn.full = False
+    clock.advance(RETRY_STEPS[-1])
+    assert watcher.last.room.status == "finished" and not watcher.last.paused
+    (done,) = Journal(tmp_path / "g.sqlite3").finished_games()
+    assert done["result"]["reason"] == "disconnected"
 
 
 async def test_every_seat_and_spectator_sees_the_notice_until_writes_work_again(
