@@ -60,6 +60,20 @@ def journal_path(settings: Settings) -> Path:
     return settings.data_dir / "games.sqlite3"
 
 
+def check_data_files(settings: Settings) -> str | None:
+    """The journal and the nickname store, checked before anything opens them: the one-line
+    message for the first damaged one (see :mod:`seotda_tui.dbcheck`), or None."""
+    from seotda_tui.dbcheck import DamagedDatabase, check_database
+    from seotda_tui.store import DB_NAME
+
+    for path in (journal_path(settings), settings.data_dir / DB_NAME):
+        try:
+            check_database(path)
+        except DamagedDatabase as exc:
+            return str(exc)
+    return None
+
+
 #: How often the running server drops games finished more than ``journal_keep_days`` ago.
 JOURNAL_PRUNE_SECONDS = 3600.0
 
@@ -219,6 +233,10 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     if args.check_config:
         print(settings.describe())
         return 0
+    damaged = check_data_files(settings)
+    if damaged is not None:
+        print(damaged, file=real_stderr)
+        return 1
     setup_logging(real_stderr, settings.log_level, settings.log_format)
     try:
         factory, cleanup = build_app_factory(settings)
