@@ -83,32 +83,28 @@ _MARKUP_CHARS = frozenset("[]\\")
 
 
 def _is_blank(ch: str) -> bool:
-    """True for characters that draw nothing (other than the plain space)."""
+    """True for characters that draw nothing, other than the plain space (U+0020)."""
     code = ord(ch)
     if code < 0x80:
         return False
     return (
         ch in _BLANK_GLYPHS
-        or (ch != " " and unicodedata.category(ch) == "Zs")
+        or unicodedata.category(ch) == "Zs"
         or any(lo <= code <= hi for lo, hi in _DEFAULT_IGNORABLE)
     )
 
 
-def _terminal_widths(text: str) -> tuple[int, int, int]:
-    """``text``'s width to rich, to per-code-point terminals, to grapheme-aware terminals."""
+def _width_agreed(text: str) -> int | None:
+    """``text``'s width if rich, per-code-point terminals (tmux, xterm, VTE) and
+    grapheme-aware terminals all agree on it, else None."""
     per_code_point = 0
     for ch in text:
         width = wcwidth.wcwidth(ch)
         if width < 0:
-            return cell_len(text), -1, -1
+            return None
         per_code_point += width
-    return cell_len(text), per_code_point, wcwidth.wcswidth(text)
-
-
-def _width_agreed(text: str) -> int | None:
-    """The width every terminal (and rich) gives ``text``, or None if they differ."""
-    rich_width, per_code_point, graphemes = _terminal_widths(text)
-    return rich_width if rich_width == per_code_point == graphemes else None
+    width = cell_len(text)
+    return width if width == per_code_point == wcwidth.wcswidth(text) else None
 
 
 def _is_control(ch: str) -> bool:
@@ -167,9 +163,9 @@ def _limit_combining(text: str) -> str:
 
 
 def _agreed_cluster(cluster: str) -> str:
-    """``cluster`` if every terminal draws it as wide as rich measures it (and not
-    zero-wide); else its base letter with its combining marks, or the base alone,
-    or nothing."""
+    """``cluster`` if every terminal draws it as wide as rich measures it, else its
+    base with its combining marks, or the base alone, or nothing (which is also
+    what a cluster that draws nothing, e.g. a lone vowel jamo, becomes)."""
     if _width_agreed(cluster):
         return cluster
     marks = "".join(ch for ch in cluster[1:] if unicodedata.category(ch) in ("Mn", "Me"))
@@ -203,8 +199,7 @@ def clean_text(text: str, max_cells: int) -> str:
     """
     text = strip_escapes(text)
     text = "".join(
-        " " if ch in _WHITESPACE_CONTROLS or unicodedata.category(ch) == "Zs" else ch
-        for ch in text
+        " " if ch in _WHITESPACE_CONTROLS or unicodedata.category(ch) == "Zs" else ch for ch in text
     )
     text = "".join(ch for ch in text if not _is_unsafe(ch) and ch not in _EMOJI_MODIFIERS)
     # Bound the work: a cell needs at most a few code points once marks are capped.
@@ -257,7 +252,7 @@ def validate_nickname(name: str) -> str:
     widths = [_width_agreed(cluster) for cluster in wcwidth.iter_graphemes(name)]
     if None in widths:
         raise ValueError(_UNEVEN_WIDTH)
-    if 0 in widths:  # e.g. a lone vowel jamo: draws nothing
+    if 0 in widths:  # e.g. a lone spacing mark: draws nothing
         raise ValueError("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요.")
     width = cell_len(name)
     if width > NICKNAME_MAX_CELLS:

@@ -157,9 +157,7 @@ BLANKS = (
     "\U0001d173",  # musical symbol begin beam
     "\U00016fe4",  # khitan small script filler
 )
-SPACES = ("\u00a0", "\u1680", "\u202f", "\u205f", "\u3000") + tuple(
-    map(chr, range(0x2000, 0x200B))
-)
+SPACES = ("\u00a0", "\u1680", "\u202f", "\u205f", "\u3000") + tuple(map(chr, range(0x2000, 0x200B)))
 #: Emoji sequences that rich measures differently from tmux/xterm/VTE (per code point).
 EMOJI_SEQUENCES = (
     "👍🏽",  # skin tone: rich 2, tmux 4
@@ -244,7 +242,9 @@ def test_clean_text_keeps_the_base_emoji_and_drops_what_terminals_disagree_on(
 def test_clean_text_drops_blank_characters_and_maps_other_spaces() -> None:
     assert clean_text("a" + "b".join(BLANKS) + "c", 40) == "a" + "b" * (len(BLANKS) - 1) + "c"
     assert clean_text("".join(BLANKS), 40) == ""
-    assert clean_text("가" + "나".join(SPACES) + "다", 80) == "가" + " 나" * (len(SPACES) - 1) + " 다"
+    assert (
+        clean_text("가" + "나".join(SPACES) + "다", 80) == "가" + " 나" * (len(SPACES) - 1) + " 다"
+    )
     assert clean_text("\u3000\u3164\u2800", 40) == ""
     assert clean_text("\u1161\u1161a", 40) == "a"  # vowel jamo with no consonant: no glyph
 
