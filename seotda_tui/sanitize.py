@@ -202,7 +202,7 @@ def clean_text(text: str, max_cells: int) -> str:
         " " if ch in _WHITESPACE_CONTROLS or unicodedata.category(ch) == "Zs" else ch for ch in text
     )
     text = "".join(ch for ch in text if not _is_unsafe(ch) and ch not in _EMOJI_MODIFIERS)
-    # Bound the work: a cell needs at most a few code points once marks are capped.
+    # Bound the repair rounds' work: beyond 8 code points a cell it is piled marks anyway.
     text = text.strip()[: 8 * max(0, max_cells)]
     settled = _settle(text)
     while settled != text:  # each round after the first only removes code points
