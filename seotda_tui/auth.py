@@ -236,8 +236,9 @@ class AuthPolicy:
             return Verdict(banner=MSG_TAKEN.format(name=nickname), hang_up=True)
         return Verdict(Proof(nickname, hashed), accepted=True)
 
-    def admit(self, username: str, key_fingerprint: str | None, peer_ip: str,
-              proof: Proof | None = None) -> Admission:
+    def admit(
+        self, username: str, key_fingerprint: str | None, peer_ip: str, proof: Proof | None = None
+    ) -> Admission:
         """Decide whether an authenticated connection may play, and under which identity.
 
         ``key_fingerprint`` is the key the client proved, ``proof`` the passphrase it
@@ -348,9 +349,8 @@ class KeylessLogin:
         expected = len(self._challenge("")[3])
         if len(responses) != expected:
             return Verdict(failed=True, hang_up=True)
-        if self._server_prompt:
-            if not self._policy.check_password(responses.pop(0)):
-                return self._again(MSG_WRONG_SERVER, failed=True)
+        if self._server_prompt and not self._policy.check_password(responses.pop(0)):
+            return self._again(MSG_WRONG_SERVER, failed=True)
         nickname = self._state.nickname
         if self._mode == "none" or nickname is None:
             return Verdict(accepted=True)

@@ -96,7 +96,9 @@ class _Auth(asyncssh.SSHClient):
     auth banner in ``banners``, to assert on what the server said.
     """
 
-    def __init__(self, username: str, password: str | None, passphrase: Passphrase = DEFAULT) -> None:
+    def __init__(
+        self, username: str, password: str | None, passphrase: Passphrase = DEFAULT
+    ) -> None:
         self._password = password
         if passphrase == DEFAULT:
             passphrase = default_passphrase(username)

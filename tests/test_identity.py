@@ -34,7 +34,6 @@ from .ssh_harness import (
     default_passphrase,
     key_pair,
     ssh_server,
-    wait_until,
 )
 
 SECRET = "hv의-비밀-암호"
@@ -181,8 +180,9 @@ async def test_setting_a_passphrase_wants_it_twice_and_long_enough(tmp_path: Pat
         assert "두 번 입력한 비밀번호가 달라요" in Typo.rounds[1]
         assert "너무 짧아요" in Typo.rounds[2]
         assert server.handle.state.jail.failures("127.0.0.1") == 0  # typos aren't guesses
-        stored = auth.store.holder("hv").passphrase
-        assert pp.verify_passphrase("good-passphrase", stored)
+        held = auth.store.holder("hv")
+        assert held is not None and held.passphrase is not None
+        assert pp.verify_passphrase("good-passphrase", held.passphrase)
 
 
 async def release(server: SSHHarness, name: str) -> tuple[int, str, str]:
@@ -249,7 +249,7 @@ async def test_plain_password_method_carries_the_passphrase(tmp_path: Path) -> N
     """Clients like ``plink -pw`` use the password method: a free name takes it as passphrase."""
     apps = ProbeFactory()
     async with ssh_server(tmp_path, apps) as server:
-        plink = {"kbdint_auth": False, "passphrase": None}
+        plink: dict[str, Any] = {"kbdint_auth": False, "passphrase": None}
         short = await attempt(server.port, "hv", password="short", **plink)
         assert short.error is not None and any("너무 짧아요" in b for b in short.banners)
         first = await attempt(server.port, "hv", password=SECRET, **plink)
@@ -290,7 +290,7 @@ async def test_a_held_seat_is_not_handed_to_a_login_without_the_passphrase(
 
     def factory(identity: Identity, ctx: SessionContext) -> Any:
         made.append(identity.nickname)
-        return real(identity, ctx)
+        return real(identity, ctx)  # type: ignore[arg-type]
 
     size = (100, 30)
     async with ssh_server(tmp_path, factory) as server, AsyncExitStack() as stack:
@@ -366,6 +366,7 @@ def test_the_default_test_passphrase_is_long_enough() -> None:
 def test_a_damaged_hash_lets_nobody_in(tmp_path: Path) -> None:
     store = NicknameStore(tmp_path)
     store.set_passphrase("hv", "scrypt$zz$8$1$00$00")
-    stored = store.holder("hv").passphrase
-    assert stored is not None and not pp.verify_passphrase("anything", stored)
+    held = store.holder("hv")
+    assert held is not None and held.passphrase is not None
+    assert not pp.verify_passphrase("anything", held.passphrase)
     store.close()

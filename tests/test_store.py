@@ -86,8 +86,11 @@ def test_an_old_store_is_migrated_without_losing_bindings(tmp_path: Path) -> Non
         )
         db.executemany(
             "INSERT INTO nickname_keys VALUES (?, ?, ?, ?)",
-            [("철수", "SHA256:aaa", 1.0, 2.0), ("victim", "SHA256:bbb", 1.0, 2.0),
-             ("v\u0456ctim", "SHA256:ccc", 1.0, 2.0)],
+            [
+                ("철수", "SHA256:aaa", 1.0, 2.0),
+                ("victim", "SHA256:bbb", 1.0, 2.0),
+                ("v\u0456ctim", "SHA256:ccc", 1.0, 2.0),
+            ],
         )
     store = NicknameStore(tmp_path)
     assert store.key_for("철수") == "SHA256:aaa"
