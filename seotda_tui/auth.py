@@ -49,11 +49,12 @@ PASSPHRASE_PROMPT = "닉네임 비밀번호: "
 NEW_PASSPHRASE_PROMPT = "새 닉네임 비밀번호: "
 CONFIRM_PROMPT = "새 닉네임 비밀번호 확인 (한 번 더): "
 
-# keyboard-interactive "name" and "instructions" fields (OpenSSH prints both).
-_TITLE = "섯다 로그인"
+# What a keyboard-interactive round says goes in front of its first prompt, not in the
+# "name"/"instructions" fields: OpenSSH prints those through its logger, which
+# octal-escapes every non-ASCII byte ("\354\204\257..."), but prompts verbatim.
 MSG_FIRST_USE = (
     "'{name}' 닉네임을 처음 쓰시네요. 이 닉네임을 지킬 비밀번호를 정해 주세요 "
-    "({min}자 이상, 두 번 입력). 다음부터 키 없이 '{name}' 으로 접속할 때 이 비밀번호를 물어봐요."
+    "({min}자 이상, 두 번 입력).\n다음부터 키 없이 '{name}' 으로 접속할 때 이 비밀번호를 물어봐요."
 )
 MSG_ENTER = "'{name}' 닉네임은 비밀번호로 지켜지고 있어요. 비밀번호를 입력해 주세요."
 MSG_WRONG = "비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번)."
@@ -67,6 +68,7 @@ MSG_GAVE_UP = (
 )
 MSG_NOT_SET = "'{name}' 닉네임의 비밀번호를 정하지 못했어요. 다시 접속해 주세요."
 MSG_TAKEN = "'{name}' 닉네임을 방금 다른 사람이 먼저 등록했어요. 다른 닉네임을 써 주세요."
+MSG_IN_USE = "'{name}' 닉네임은 지금 다른 사람이 접속해서 쓰고 있어요. 다른 닉네임을 써 주세요."
 MSG_CHANGED = "'{name}' 닉네임의 등록 상태가 방금 바뀌었어요. 다시 접속해 주세요."
 MSG_PASSWORD_METHOD = (
     "이 서버는 서버 비밀번호와 닉네임 비밀번호를 함께 물어봐요. 키보드 대화형 인증"
@@ -180,6 +182,8 @@ class AuthPolicy:
         if other is None:
             shape = skeleton(nickname)
             other = next((n for n in self.live_names() if skeleton(n) == shape), None)
+        if other == nickname:  # released by the admin while its player is still on
+            return NameState(nickname, None, MSG_IN_USE.format(name=nickname), "in_use")
         if other is not None:
             return NameState(nickname, None, _lookalike_message(nickname, other), "lookalike")
         return NameState(nickname, None)
@@ -309,13 +313,16 @@ class KeylessLogin:
             else ("verify" if state.holder is not None else "create")
         )
 
-    def _challenge(self, instructions: str) -> Challenge:
-        prompts = [(SERVER_PASSWORD_PROMPT, False)] if self._server_prompt else []
+    def _challenge(self, message: str) -> Challenge:
+        """One round: the prompts this mode needs, the first one led by ``message``."""
+        texts = [SERVER_PASSWORD_PROMPT] if self._server_prompt else []
         if self._mode == "verify":
-            prompts.append((PASSPHRASE_PROMPT, False))
+            texts.append(PASSPHRASE_PROMPT)
         elif self._mode == "create":
-            prompts += [(NEW_PASSPHRASE_PROMPT, False), (CONFIRM_PROMPT, False)]
-        return (_TITLE if self._mode != "none" else "", instructions, "", prompts)
+            texts += [NEW_PASSPHRASE_PROMPT, CONFIRM_PROMPT]
+        if message and texts:
+            texts[0] = f"{message}\n{texts[0]}"
+        return ("", "", "", [(text, False) for text in texts])
 
     def _intro(self) -> str:
         name = self._state.nickname

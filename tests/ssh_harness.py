@@ -92,8 +92,9 @@ class _Auth(asyncssh.SSHClient):
 
     ``passphrase`` is one passphrase (for one round), a list (one per round, e.g. wrong
     ones then the right one), or None (answer no passphrase prompt). Every
-    keyboard-interactive round is recorded in ``rounds`` (its instructions) and every
-    auth banner in ``banners``, to assert on what the server said.
+    keyboard-interactive round is recorded in ``rounds`` (its instructions and the text
+    leading its first prompt, where the server explains) and every auth banner in
+    ``banners``, to assert on what the server said.
     """
 
     def __init__(
@@ -118,13 +119,14 @@ class _Auth(asyncssh.SSHClient):
     ) -> list[str] | None:
         if not prompts:
             return []
-        self.rounds.append(instructions)
+        # what the round says: its instructions, and the text that leads its first prompt
+        self.rounds.append("\n".join(text for text in (instructions, prompts[0][0]) if text))
         answers: list[str] = []
         passphrase = self._passphrases.pop(0) if self._passphrases else None
         for prompt, _echo in prompts:
-            if prompt == SERVER_PASSWORD_PROMPT:
+            if prompt.endswith(SERVER_PASSWORD_PROMPT):
                 answer = self._password
-            elif prompt in (PASSPHRASE_PROMPT, NEW_PASSPHRASE_PROMPT, CONFIRM_PROMPT):
+            elif prompt.endswith((PASSPHRASE_PROMPT, NEW_PASSPHRASE_PROMPT, CONFIRM_PROMPT)):
                 answer = passphrase
             else:
                 answer = None

@@ -167,7 +167,7 @@ async def test_setting_a_passphrase_wants_it_twice_and_long_enough(tmp_path: Pat
             def kbdint_challenge_received(
                 self, name: str, instructions: str, lang: str, prompts: Any
             ) -> list[str]:
-                self.rounds.append(instructions)
+                self.rounds.append(instructions + prompts[0][0])
                 answers = [["one-passphrase", "another-one"], ["short", "short"]]
                 n = len(self.rounds)
                 return answers[n - 1] if n <= 2 else ["good-passphrase"] * 2
@@ -243,6 +243,10 @@ async def test_a_lookalike_of_a_connected_name_is_refused(tmp_path: Path) -> Non
         async with server.connect("vict\u0456m") as c:
             await c.wait_closed()
         assert "'victim' 과(와) 너무 비슷해요" in c.output_text
+        async with server.connect("victim", passphrase="someone-else") as same:
+            await same.wait_closed()
+        assert "지금 다른 사람이 접속해서 쓰고 있어요" in same.output_text
+        assert not victim.closed.is_set()
 
 
 async def test_plain_password_method_carries_the_passphrase(tmp_path: Path) -> None:
