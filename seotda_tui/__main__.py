@@ -171,14 +171,13 @@ def release_nickname(settings: Settings, name: str) -> int:
         nickname = validate_nickname(name)  # the form it was stored in (NFC, jamo)
     except ValueError:
         nickname = name
-    if not (settings.data_dir / DB_NAME).exists():
-        print(f"'{nickname}' 닉네임은 등록되어 있지 않아요 (unknown nickname).", file=sys.stderr)
-        return 1
-    store = NicknameStore(settings.data_dir)
-    try:
-        holder = store.release(nickname)
-    finally:
-        store.close()
+    holder = None
+    if (settings.data_dir / DB_NAME).exists():  # else nothing is registered: don't create it
+        store = NicknameStore(settings.data_dir)
+        try:
+            holder = store.release(nickname)
+        finally:
+            store.close()
     if holder is None:
         print(f"'{nickname}' 닉네임은 등록되어 있지 않아요 (unknown nickname).", file=sys.stderr)
         return 1
