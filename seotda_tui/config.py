@@ -134,7 +134,7 @@ class Settings:
     connect_burst: int = 10
     auth_failures: int = 15
     auth_jail_seconds: float = 300.0
-    login_grace: float = 20.0
+    login_grace: float = 60.0  # a first keyless login reads, then types a passphrase twice
     idle_timeout: float = 1800.0
     idle_warning: float = 60.0
     keepalive_interval: float = 15.0
