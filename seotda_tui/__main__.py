@@ -4,7 +4,9 @@ Settings come from (later wins) built-in defaults < ``--config FILE`` (TOML) < `
 environment variables < command-line flags; every setting is all three (see
 :mod:`seotda_tui.config` and ``deploy/seotda.toml.example``). The environment is read once,
 here, at start-up. ``--check-config`` prints the effective settings (password masked) and
-exits 0, or prints what is wrong and exits 2.
+exits 0, or prints what is wrong and exits 2. ``--release-nickname NAME`` frees a nickname
+in the configured ``data_dir`` (its SSH key binding or passphrase) so the next first login
+may take it; safe while the server runs (the store is read per login).
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ import asyncssh
 from .config import KEYS, ConfigError, Settings, load_settings, text_value
 from .hostkey import HostKeyError, check_host_key_files
 from .logs import log_event, setup_logging
+from .sanitize import validate_nickname
 from .server import AppFactory, ServerConfig, start_server
+from .store import DB_NAME, NicknameStore
 
 log = logging.getLogger("seotda")
 
@@ -59,6 +63,20 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
 
 def journal_path(settings: Settings) -> Path:
     return settings.data_dir / "games.sqlite3"
+
+
+def check_data_files(settings: Settings) -> str | None:
+    """The journal and the nickname store, checked before anything opens them: the one-line
+    message for the first damaged one (see :mod:`seotda_tui.dbcheck`), or None."""
+    from seotda_tui.dbcheck import DamagedDatabase, check_database
+    from seotda_tui.store import DB_NAME
+
+    for path in (journal_path(settings), settings.data_dir / DB_NAME):
+        try:
+            check_database(path)
+        except DamagedDatabase as exc:
+            return str(exc)
+    return None
 
 
 #: How often the running server drops games finished more than ``journal_keep_days`` ago.
@@ -111,6 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요",
     )
+    parser.add_argument(
+        "--release-nickname",
+        metavar="NAME",
+        help="닉네임의 SSH 키 등록이나 비밀번호를 지워서 다시 처음처럼 쓸 수 있게 하고 끝내요 "
+        "(서버가 돌고 있어도 돼요)",
+    )
     defaults = Settings()
     for key in KEYS:
         sample = getattr(defaults, key.name)
@@ -154,6 +178,30 @@ def check_files(settings: Settings) -> None:
         check_host_key_files(settings.hostkey_dir)
     except HostKeyError as exc:
         raise ConfigError(f"hostkey_dir: {exc}") from exc
+
+
+def release_nickname(settings: Settings, name: str) -> int:
+    """``--release-nickname``: free ``name`` in the store; 0 if it was held, 1 if unknown."""
+    try:
+        nickname = validate_nickname(name)  # the form it was stored in (NFC, jamo)
+    except ValueError:
+        nickname = name
+    holder = None
+    if (settings.data_dir / DB_NAME).exists():  # else nothing is registered: don't create it
+        store = NicknameStore(settings.data_dir)
+        try:
+            holder = store.release(nickname)
+        finally:
+            store.close()
+    if holder is None:
+        print(f"'{nickname}' 닉네임은 등록되어 있지 않아요 (unknown nickname).", file=sys.stderr)
+        return 1
+    what = "SSH 키 등록 (SSH key binding)" if holder.key_fingerprint else "비밀번호 (passphrase)"
+    print(
+        f"'{nickname}' 닉네임을 해제했어요: {what}을(를) 지웠어요. 다음에 처음 접속하는 사람이 "
+        f"쓸 수 있어요. (Released nickname '{nickname}'.)"
+    )
+    return 0
 
 
 #: The promise: SIGTERM → process gone within this many seconds, whatever the load.
@@ -271,6 +319,12 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     if args.check_config:
         print(settings.describe())
         return 0
+    damaged = check_data_files(settings)
+    if damaged is not None:
+        print(damaged, file=real_stderr)
+        return 1
+    if args.release_nickname is not None:
+        return release_nickname(settings, args.release_nickname)
     setup_logging(real_stderr, settings.log_level, settings.log_format)
     try:
         factory, cleanup = build_app_factory(settings)

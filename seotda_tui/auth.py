@@ -1,32 +1,81 @@
 """Who a connection is, and whether it may play.
 
-The SSH user name is the nickname. There are no accounts: a nickname is
-bound to the first public key that uses it ("trust on first use"), and then
-only that key may use it again. SSH authentication itself can't carry a
-message, so a nickname problem is *not* an auth failure: the connection is let
-in and the session prints the Korean reason before closing (see
-:meth:`AuthPolicy.admit`).
+The SSH user name is the nickname. There are no accounts, but a nickname can't
+be stolen: it is held by one credential, the first that used it, and only that
+credential gets it (its live session, its held seat) again:
+
+* a player with an SSH key: the key ("trust on first use");
+* a keyless player: a passphrase they choose on first use (keyboard-interactive:
+  the server explains and asks twice), asked for on every later keyless login.
+
+A new name (one nothing holds yet) that looks like a registered or connected one
+(same UTS #39 skeleton, :mod:`seotda_tui.skeleton`) is refused. SSH auth can't
+carry a long message, so a name that can't be used at all (invalid, look-alike,
+or held by a key the client didn't offer) is let through auth without any
+credential and the session prints the Korean reason before closing
+(:meth:`AuthPolicy.admit`): such a connection never gets an identity.
 
 Modes:
 
-* open (default): any key is accepted; keyless clients get in with no prompt
-  (keyboard-interactive with zero prompts, or any password);
-* ``--password``: keyless clients must give the shared password; a key that
-  is not yet bound to the nickname must type it once inside the session;
-* ``--authorized-keys``: only listed keys; keyless clients need the password
-  if one is set, otherwise they are refused.
+* open (default): any key for a free or its own name; keyless clients give the
+  nickname's passphrase (or set it). The plain ``password`` method (e.g.
+  ``plink -pw``) carries the passphrase too, and on a free name sets it;
+* ``--password``: keyless clients give the shared password and the nickname's
+  passphrase in one keyboard-interactive round (the plain ``password`` method
+  can't carry both and is refused with a banner); a key that is not yet bound to
+  the nickname must type the shared password once inside the session;
+* ``--authorized-keys``: only listed keys; keyless clients as in ``--password``
+  if a password is set, otherwise refused.
 """
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 
+from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from .sanitize import clean_text, validate_nickname
-from .store import NicknameStore
+from .skeleton import skeleton
+from .store import Holder, NicknameStore
+
+KBDINT_ROUNDS = 3  # answers per keyboard-interactive attempt, then it fails
+
+SERVER_PASSWORD_PROMPT = "서버 비밀번호 (password): "
+PASSPHRASE_PROMPT = "닉네임 비밀번호: "
+NEW_PASSPHRASE_PROMPT = "새 닉네임 비밀번호: "
+CONFIRM_PROMPT = "새 닉네임 비밀번호 확인 (한 번 더): "
+
+# What a keyboard-interactive round says goes in front of its first prompt, not in the
+# "name"/"instructions" fields: OpenSSH prints those through its logger, which
+# octal-escapes every non-ASCII byte ("\354\204\257..."), but prompts verbatim.
+MSG_FIRST_USE = (
+    "'{name}' 닉네임을 처음 쓰시네요. 이 닉네임을 지킬 비밀번호를 정해 주세요 "
+    "({min}자 이상, 두 번 입력).\n다음부터 키 없이 '{name}' 으로 접속할 때 이 비밀번호를 물어봐요."
+)
+MSG_ENTER = "'{name}' 닉네임은 비밀번호로 지켜지고 있어요. 비밀번호를 입력해 주세요."
+MSG_WRONG = "비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번)."
+MSG_WRONG_SERVER = "서버 비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번)."
+MSG_MISMATCH = "두 번 입력한 비밀번호가 달라요. 다시 정해 주세요."
+MSG_TOO_SHORT = "비밀번호가 너무 짧아요. {min}자 이상으로 정해 주세요."
+MSG_TOO_LONG = "비밀번호가 너무 길어요. {max}자 이하로 정해 주세요."
+MSG_GAVE_UP = (
+    "'{name}' 닉네임의 비밀번호가 {n}번 틀려서 접속을 끊어요. 비밀번호를 잊었다면 "
+    "서버 관리자에게 닉네임 해제를 부탁하거나 다른 닉네임을 써 주세요."
+)
+MSG_NOT_SET = "'{name}' 닉네임의 비밀번호를 정하지 못했어요. 다시 접속해 주세요."
+MSG_TAKEN = "'{name}' 닉네임을 방금 다른 사람이 먼저 등록했어요. 다른 닉네임을 써 주세요."
+MSG_IN_USE = "'{name}' 닉네임은 지금 다른 사람이 접속해서 쓰고 있어요. 다른 닉네임을 써 주세요."
+MSG_CHANGED = "'{name}' 닉네임의 등록 상태가 방금 바뀌었어요. 다시 접속해 주세요."
+MSG_PASSWORD_METHOD = (
+    "이 서버는 서버 비밀번호와 닉네임 비밀번호를 함께 물어봐요. 키보드 대화형 인증"
+    "(keyboard-interactive, ssh 의 기본값)으로 접속해 주세요."
+)
+
+Challenge = tuple[str, str, str, list[tuple[str, bool]]]
 
 
 @dataclass(frozen=True)
@@ -39,13 +88,55 @@ class Identity:
 
 
 @dataclass(frozen=True)
+class Proof:
+    """A keyless login proved ``nickname`` with the passphrase whose hash is ``passphrase``."""
+
+    nickname: str
+    passphrase: str
+
+
+@dataclass(frozen=True)
 class Admission:
     """The verdict on a connection that passed SSH auth."""
 
     identity: Identity | None
     refusal: str | None = None
     needs_password: bool = False
-    code: str | None = None  # why refused, for the log: "bad_nickname" | "key_mismatch"
+    code: str | None = None  # why refused, for the log
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one keyless auth step decided.
+
+    ``failed``: a wrong secret, to be counted towards the jail. ``retry``: the next
+    keyboard-interactive round to send. ``banner``: why it failed, to show before
+    failing; ``hang_up``: then disconnect (no point trying other methods).
+    """
+
+    proof: Proof | None = None
+    accepted: bool = False
+    failed: bool = False
+    retry: Challenge | None = None
+    banner: str | None = None
+    hang_up: bool = False
+
+
+@dataclass(frozen=True)
+class NameState:
+    """A user name as auth sees it: valid or not, what holds it, why it can't be used."""
+
+    nickname: str | None
+    holder: Holder | None
+    refusal: str | None = None
+    code: str | None = None
+
+
+def _lookalike_message(nickname: str, other: str) -> str:
+    return (
+        f"'{nickname}' 은(는) 이미 있는 닉네임 '{other}' 과(와) 너무 비슷해요. "
+        "다른 사람과 헷갈리지 않게 다른 닉네임을 골라 주세요."
+    )
 
 
 class AuthPolicy:
@@ -62,6 +153,9 @@ class AuthPolicy:
         self.authorized: asyncssh.SSHAuthorizedKeys | None = (
             asyncssh.read_authorized_keys(str(authorized_keys)) if authorized_keys else None
         )
+        self.hasher = Hasher()
+        # Nicknames with a live session (set by the server): a new name may not look like them.
+        self.live_names: Callable[[], Iterable[str]] = tuple
 
     @property
     def keyless_allowed(self) -> bool:
@@ -72,20 +166,38 @@ class AuthPolicy:
         """The allowlist check alone (always True without ``--authorized-keys``)."""
         return self.authorized is None or self.authorized.validate(key, "", peer_ip) is not None
 
-    def key_acceptable(self, username: str, key: asyncssh.SSHKey, peer_ip: str) -> bool:
-        """Public-key stage: allowlisted, and not bound to some other key.
+    def name_state(self, username: str) -> NameState:
+        """Validate ``username`` and look it up; a free name must not look like a used one."""
+        try:
+            nickname = validate_nickname(username)
+        except ValueError as exc:
+            shown = clean_text(username, 24) or "?"
+            return NameState(
+                None, None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}", "bad_nickname"
+            )
+        holder = self.store.holder(nickname)
+        if holder is not None:
+            return NameState(nickname, holder)
+        other = self.store.lookalike(nickname)
+        if other is None:
+            shape = skeleton(nickname)
+            other = next((n for n in self.live_names() if skeleton(n) == shape), None)
+        if other == nickname:  # released by the admin while its player is still on
+            return NameState(nickname, None, MSG_IN_USE.format(name=nickname), "in_use")
+        if other is not None:
+            return NameState(nickname, None, _lookalike_message(nickname, other), "lookalike")
+        return NameState(nickname, None)
 
-        Rejecting a mismatching key here (rather than later) lets the client
-        go on and offer its next key, which may be the right one.
+    def key_acceptable(self, username: str, key: asyncssh.SSHKey, peer_ip: str) -> bool:
+        """Public-key stage: allowlisted, and the name not held by another credential.
+
+        Rejecting here (rather than later) lets the client go on and offer its next
+        key, or fall through to keyboard-interactive for a passphrase-held name.
         """
         if not self.key_allowed(key, peer_ip):
             return False
-        try:
-            nickname = validate_nickname(username)
-        except ValueError:
-            return True  # let it in: the session will say what is wrong with the name
-        owner = self.store.key_for(nickname)
-        return owner is None or owner == key.get_fingerprint("sha256")
+        holder = self.name_state(username).holder
+        return holder is None or holder.key_fingerprint == key.get_fingerprint("sha256")
 
     def check_password(self, candidate: str) -> bool:
         """Constant-time comparison with the shared password (open mode accepts anything)."""
@@ -93,39 +205,170 @@ class AuthPolicy:
             return self.authorized is None
         return hmac.compare_digest(candidate.encode(), self.password.encode())
 
-    def admit(self, username: str, key_fingerprint: str | None, peer_ip: str) -> Admission:
-        """Decide whether an authenticated connection may play, and under which identity."""
-        try:
-            nickname = validate_nickname(username)
-        except ValueError as exc:
-            shown = clean_text(username, 24) or "?"
-            return Admission(
-                None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}", code="bad_nickname"
-            )
-        owner = self.store.key_for(nickname)
-        if owner is not None and owner != key_fingerprint:
-            # A mismatching key was already turned down at the key stage, so
-            # here "another key" and "no key" look the same: one message.
-            return Admission(
-                None,
-                f"'{nickname}' 닉네임은 등록된 SSH 키로만 접속할 수 있어요. "
-                "처음 이 닉네임으로 접속할 때 쓴 키로 접속하거나 다른 닉네임을 써 주세요.",
-                code="key_mismatch",
-            )
-        identity = Identity(nickname, key_fingerprint, peer_ip)
-        needs_password = (
-            key_fingerprint is not None
-            and owner is None
-            and self.password is not None
-            and self.authorized is None
-        )
-        return Admission(identity, None, needs_password)
+    def keyless_login(self, username: str) -> KeylessLogin:
+        return KeylessLogin(self, username)
+
+    async def password_login(self, username: str, password: str) -> Verdict:
+        """The plain ``password`` method: the nickname's passphrase (sets it on a free name)."""
+        if self.password is not None:
+            if not self.check_password(password):
+                return Verdict(failed=True)
+            return Verdict(banner=MSG_PASSWORD_METHOD)
+        state = self.name_state(username)
+        if state.nickname is None or state.refusal or _key_only(state.holder):
+            return Verdict(accepted=True)  # no identity: the session says why
+        nickname = state.nickname
+        if state.holder is not None:
+            return await self.verify_passphrase(nickname, password)
+        if not MIN_LENGTH <= len(password) <= MAX_LENGTH:
+            return Verdict(banner=MSG_TOO_SHORT.format(min=MIN_LENGTH))
+        return await self.register_passphrase(nickname, password)
+
+    async def verify_passphrase(self, nickname: str, passphrase: str) -> Verdict:
+        """Check a passphrase against the store as it is now (the admin may have just released it)."""
+        holder = self.store.holder(nickname)
+        if holder is None or holder.passphrase is None:
+            return Verdict(banner=MSG_CHANGED.format(name=nickname), hang_up=True)
+        if await self.hasher.verify(passphrase, holder.passphrase):
+            self.store.touch(nickname)
+            return Verdict(Proof(nickname, holder.passphrase), accepted=True)
+        return Verdict(failed=True)
+
+    async def register_passphrase(self, nickname: str, passphrase: str) -> Verdict:
+        hashed = await self.hasher.hash(passphrase)
+        if not self.store.set_passphrase(nickname, hashed):
+            return Verdict(banner=MSG_TAKEN.format(name=nickname), hang_up=True)
+        return Verdict(Proof(nickname, hashed), accepted=True)
+
+    def admit(
+        self, username: str, key_fingerprint: str | None, peer_ip: str, proof: Proof | None = None
+    ) -> Admission:
+        """Decide whether an authenticated connection may play, and under which identity.
+
+        ``key_fingerprint`` is the key the client proved, ``proof`` the passphrase it
+        proved: a name is granted only to the credential that holds it (or, for a free
+        name, to a key that is then bound to it, see :meth:`bind`).
+        """
+        state = self.name_state(username)
+        nickname = state.nickname
+        if nickname is None:
+            return Admission(None, state.refusal, code=state.code)
+        holder = state.holder
+        if holder is None and key_fingerprint is not None and state.refusal is None:
+            needs_password = self.password is not None and self.authorized is None
+            return Admission(Identity(nickname, key_fingerprint, peer_ip), None, needs_password)
+        if holder is not None:
+            if key_fingerprint is not None and holder.key_fingerprint == key_fingerprint:
+                return Admission(Identity(nickname, key_fingerprint, peer_ip))
+            if (
+                key_fingerprint is None
+                and proof is not None
+                and proof.nickname == nickname
+                and proof.passphrase == holder.passphrase
+            ):
+                return Admission(Identity(nickname, None, peer_ip))
+            if holder.key_fingerprint is not None:
+                # A mismatching key was already turned down at the key stage, so
+                # here "another key" and "no key" look the same: one message.
+                return Admission(
+                    None,
+                    f"'{nickname}' 닉네임은 등록된 SSH 키로만 접속할 수 있어요. "
+                    "처음 이 닉네임으로 접속할 때 쓴 키로 접속하거나 다른 닉네임을 써 주세요.",
+                    code="key_mismatch",
+                )
+        if state.refusal is not None:
+            return Admission(None, state.refusal, code=state.code)
+        return Admission(None, MSG_CHANGED.format(name=nickname), code="no_credential")
 
     def bind(self, identity: Identity) -> str | None:
-        """Record a key's claim on its nickname; return a refusal if another key just won it."""
+        """Record a key's claim on its nickname; return a refusal if something else just won it."""
         if identity.key_fingerprint is None:
             return None
-        owner = self.store.bind(identity.nickname, identity.key_fingerprint)
-        if owner != identity.key_fingerprint:
-            return f"'{identity.nickname}' 닉네임은 방금 다른 SSH 키로 등록됐어요. 다른 닉네임을 써 주세요."
+        if not self.store.bind(identity.nickname, identity.key_fingerprint):
+            return f"'{identity.nickname}' 닉네임은 방금 다른 사람이 등록했어요. 다른 닉네임을 써 주세요."
         return None
+
+
+def _key_only(holder: Holder | None) -> bool:
+    return holder is not None and holder.passphrase is None
+
+
+class KeylessLogin:
+    """One connection's keyboard-interactive dialogue: set or give the nickname's passphrase.
+
+    In ``--password`` mode the shared password is asked in the same round. A name
+    that can't be used (invalid, look-alike, key-only) asks no passphrase: auth then
+    grants no identity, and the session prints why.
+    """
+
+    def __init__(self, policy: AuthPolicy, username: str) -> None:
+        self._policy = policy
+        self._state = policy.name_state(username)
+        self._rounds = 0
+        self._server_prompt = policy.password is not None
+        state = self._state
+        self._mode = (
+            "none"
+            if state.nickname is None or state.refusal or _key_only(state.holder)
+            else ("verify" if state.holder is not None else "create")
+        )
+
+    def _challenge(self, message: str) -> Challenge:
+        """One round: the prompts this mode needs, the first one led by ``message``."""
+        texts = [SERVER_PASSWORD_PROMPT] if self._server_prompt else []
+        if self._mode == "verify":
+            texts.append(PASSPHRASE_PROMPT)
+        elif self._mode == "create":
+            texts += [NEW_PASSPHRASE_PROMPT, CONFIRM_PROMPT]
+        if message and texts:
+            texts[0] = f"{message}\n{texts[0]}"
+        return ("", "", "", [(text, False) for text in texts])
+
+    def _intro(self) -> str:
+        name = self._state.nickname
+        if self._mode == "verify":
+            return MSG_ENTER.format(name=name)
+        if self._mode == "create":
+            return MSG_FIRST_USE.format(name=name, min=MIN_LENGTH)
+        return ""
+
+    def start(self) -> Challenge | bool:
+        """The first round (True: nothing to ask, in without a credential)."""
+        if self._mode == "none" and not self._server_prompt:
+            return True
+        return self._challenge(self._intro())
+
+    def _again(self, message: str, failed: bool) -> Verdict:
+        left = KBDINT_ROUNDS - self._rounds
+        if left <= 0:
+            name = self._state.nickname or "?"
+            if failed:
+                banner = MSG_GAVE_UP.format(name=name, n=KBDINT_ROUNDS)
+            else:
+                banner = MSG_NOT_SET.format(name=name)
+            return Verdict(failed=failed, banner=banner, hang_up=True)
+        text = message.format(left=left, min=MIN_LENGTH, max=MAX_LENGTH)
+        return Verdict(failed=failed, retry=self._challenge(text))
+
+    async def answer(self, responses: list[str]) -> Verdict:
+        """Judge one round's answers."""
+        self._rounds += 1
+        expected = len(self._challenge("")[3])
+        if len(responses) != expected:
+            return Verdict(failed=True, hang_up=True)
+        if self._server_prompt and not self._policy.check_password(responses.pop(0)):
+            return self._again(MSG_WRONG_SERVER, failed=True)
+        nickname = self._state.nickname
+        if self._mode == "none" or nickname is None:
+            return Verdict(accepted=True)
+        if self._mode == "verify":
+            verdict = await self._policy.verify_passphrase(nickname, responses[0])
+            return self._again(MSG_WRONG, failed=True) if verdict.failed else verdict
+        new, again = responses
+        if new != again:
+            return self._again(MSG_MISMATCH, failed=False)
+        if len(new) < MIN_LENGTH:
+            return self._again(MSG_TOO_SHORT, failed=False)
+        if len(new) > MAX_LENGTH:
+            return self._again(MSG_TOO_LONG, failed=False)
+        return await self._policy.register_passphrase(nickname, new)

@@ -6,10 +6,11 @@ callbacks, called synchronously (possibly on another session's task), so they mu
 message over (post a Textual message) and never call back into the hub.
 
 Safety: a message is untrusted text that goes to other players' terminals, so it passes through
-:func:`~seotda_tui.sanitize.clean_text` (escape sequences, control and bidi characters removed, one
-line, at most :data:`MAX_CELLS` display cells) before anyone sees it, and screens draw it as plain
-``rich.text.Text``, never as markup. Each sender may post :data:`RATE_COUNT` messages per
-:data:`RATE_SECONDS` seconds; the hub's clock is injectable for tests.
+:func:`~seotda_tui.sanitize.clean_text` (escape sequences, control, bidi and blank-drawing
+characters removed, emoji modifiers dropped so that every terminal draws the line as wide as Textual
+lays it out, one line, at most :data:`MAX_CELLS` display cells) before anyone sees it, and screens
+draw it as plain ``rich.text.Text``, never as markup. Each sender may post :data:`RATE_COUNT`
+messages per :data:`RATE_SECONDS` seconds; the hub's clock is injectable for tests.
 
 API::
 

@@ -143,7 +143,7 @@ class Settings:
     auth_failures: int = 15
     auth_jail_seconds: float = 300.0
     handshake_grace: float = 6.0
-    login_grace: float = 20.0
+    login_grace: float = 60.0  # a first keyless login reads, then types a passphrase twice
     max_pending_logins: int = 128
     max_pending_logins_per_ip: int = 8
     idle_timeout: float = 1800.0

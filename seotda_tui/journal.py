@@ -84,6 +84,29 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
+    def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> int:
+        """Run ``statements`` in one transaction; on any error roll it back and raise.
+
+        Returns the last statement's rowcount. A failed write (e.g. "database or disk is full")
+        leaves nothing behind, so the caller may simply try again later.
+        """
+        try:
+            self._db.execute("BEGIN")
+            rowcount = 0
+            for sql, params in statements:
+                rowcount = self._db.execute(sql, params).rowcount
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.rollback()
+            raise
+        return rowcount
+
+    def probe(self, room_id: str) -> None:
+        """Is the journal writable again? One real write (SQLite rewrites the row even though
+        nothing changes) to ``room_id``'s own record; raises like :meth:`record` would."""
+        self._write(("UPDATE games SET host = host WHERE room_id = ?", (room_id,)))
+
     def start_game(
         self,
         room_id: str,
@@ -94,10 +117,9 @@ class Journal:
         players: list[str],
         bots: dict[str, str] | None = None,
     ) -> None:
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
-            self._db.execute(
+        self._write(
+            ("DELETE FROM actions WHERE room_id = ?", (room_id,)),
+            (
                 "INSERT OR REPLACE INTO games (room_id, name, host, options, seed, players, bots,"
                 " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -110,7 +132,8 @@ class Journal:
                     json.dumps(bots or {}, ensure_ascii=False),
                     self._clock(),
                 ),
-            )
+            ),
+        )
         self._seq[room_id] = 0
 
     def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
@@ -122,21 +145,21 @@ class Journal:
             ).fetchone()
             seq = int(row[0])
         seq += 1
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
+        self._write(
+            (
                 "INSERT INTO actions (room_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (room_id, seq, player, json.dumps(action, ensure_ascii=False), self._clock()),
             )
+        )
         self._seq[room_id] = seq
 
     def finish(self, room_id: str, result: dict[str, Any] | None) -> None:
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
+        self._write(
+            (
                 "UPDATE games SET finished_at = ?, result = ? WHERE room_id = ?",
                 (self._clock(), json.dumps(result, ensure_ascii=False), room_id),
             )
+        )
         self._seq.pop(room_id, None)
 
     def prune(self, keep_days: int) -> int:
@@ -149,13 +172,13 @@ class Journal:
             return 0
         cutoff = self._clock() - keep_days * _DAY
         old = "finished_at IS NOT NULL AND finished_at < ?"
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
+        removed = self._write(
+            (
                 f"DELETE FROM actions WHERE room_id IN (SELECT room_id FROM games WHERE {old})",
                 (cutoff,),
-            )
-            removed = self._db.execute(f"DELETE FROM games WHERE {old}", (cutoff,)).rowcount
+            ),
+            (f"DELETE FROM games WHERE {old}", (cutoff,)),
+        )
         if removed > 0:
             self._reclaim_space()
         return removed

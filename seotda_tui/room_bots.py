@@ -129,7 +129,10 @@ class BotPlayer:
             return
         self._update = update
         view = update.view
-        if update.room.status != "playing" or view is None or update.viewer != self.nick:
+        if update.room.status != "playing" or update.paused:  # (paused: the journal failed)
+            self._cancel()
+            return
+        if view is None or update.viewer != self.nick:
             self._cancel()
             return
         if not view.get("legalActions"):

@@ -1,9 +1,9 @@
 """The room manager's side of the game journal: record games safely, find the ones to resume.
 
 :class:`GameRecorder` wraps a :class:`~seotda_tui.journal.Journal` so that a failing disk never
-takes a room down: an error is logged, and the game it happened to is closed in the journal
-(``result = {"aborted": "journalError"}``) when possible, so a later restart never resumes it from
-a log with a hole in it. The game itself plays on in memory, unjournaled.
+raises into a room: each write returns whether it was committed, and the room manager applies
+nothing a player could see unless it was (the room pauses instead, see
+:mod:`seotda_tui.room_pause`), so a restart always resumes from a log without holes.
 
 :func:`prune_journal` drops long-finished games (the server runs it at start-up and hourly).
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine import Game, Options
@@ -58,11 +59,25 @@ def prune_journal(journal: Journal, keep_days: int) -> int:
 
 
 class GameRecorder:
-    """Never raises: journal trouble is logged; a game whose record broke stops being recorded."""
+    """Never raises: each write says whether it was committed; failures are logged, throttled.
 
-    def __init__(self, journal: Journal) -> None:
+    The caller decides what a failed write means (the room manager pauses the room, see
+    :mod:`seotda_tui.room_pause`). While the journal keeps failing, one ``journal_error`` line
+    is logged at the first failure and then at most one every :data:`LOG_EVERY` seconds
+    (with how many failures it stands for); the first write that works again logs
+    ``journal_recovered``. Rooms log their own pause and resume at most once a
+    :data:`LOG_EVERY` each.
+    """
+
+    #: Seconds between two ``journal_error`` lines while writes keep failing.
+    LOG_EVERY = 60.0
+
+    def __init__(self, journal: Journal, clock: Callable[[], float] = time.monotonic) -> None:
         self.journal = journal
-        self._broken: set[str] = set()
+        self._clock = clock
+        self._failing_since: float | None = None
+        self._logged_at = 0.0
+        self._unlogged = 0  # failures since the last journal_error line
 
     def start(
         self,
@@ -73,47 +88,72 @@ class GameRecorder:
         seed: str,
         players: list[str],
         bots: Mapping[str, str],
-    ) -> None:
-        try:
-            self.journal.start_game(key, name, host, options, seed, list(players), dict(bots))
-        except Exception:  # noqa: BLE001 - logged; the game must go on
-            self._broken.add(key)
-            log_event(
-                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="start"
-            )
+    ) -> bool:
+        return self._write(
+            "start",
+            key,
+            lambda: self.journal.start_game(
+                key, name, host, options, seed, list(players), dict(bots)
+            ),
+        )
 
-    def record(self, key: str | None, player: str | None, action: Mapping[str, Any]) -> None:
-        if key is None or key in self._broken:
-            return
-        try:
-            self.journal.record(key, player, dict(action))
-        except Exception:  # noqa: BLE001 - logged; the game must go on
-            self._broken.add(key)
-            log_event(
-                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="record"
-            )
-            self._close_broken(key)
-
-    def finish(self, key: str | None, result: dict[str, Any] | None) -> None:
+    def record(self, key: str | None, player: str | None, action: Mapping[str, Any]) -> bool:
         if key is None:
-            return
-        if key in self._broken:
-            self._broken.discard(key)
-            return
-        try:
-            self.journal.finish(key, result)
-        except Exception:  # noqa: BLE001 - logged; the game must go on
-            log_event(
-                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="finish"
-            )
+            return True
+        return self._write("record", key, lambda: self.journal.record(key, player, dict(action)))
 
-    def _close_broken(self, key: str) -> None:
+    def finish(self, key: str | None, result: dict[str, Any] | None) -> bool:
+        if key is None:
+            return True
+        return self._write("finish", key, lambda: self.journal.finish(key, result))
+
+    def probe(self, key: str) -> bool:
+        """A probe that works does not end the fault (``journal_recovered``): a nearly full disk
+        may take the probe's one page and still refuse the next action."""
+        return self._write("probe", key, lambda: self.journal.probe(key), recovers=False)
+
+    def time(self) -> float:
+        return self._clock()
+
+    def _write(
+        self, op: str, key: str | None, write: Callable[[], None], recovers: bool = True
+    ) -> bool:
         try:
-            self.journal.finish(key, {"aborted": "journalError"})
-        except Exception:  # noqa: BLE001 - logged; the game must go on
+            write()
+        except Exception as exc:  # noqa: BLE001 - logged; the caller pauses and retries
+            self._failed(op, key, exc)
+            return False
+        if recovers and self._failing_since is not None:
             log_event(
-                log, "journal_error", level=logging.ERROR, exc_info=True, game=key, op="abort"
+                log,
+                "journal_recovered",
+                level=logging.WARNING,
+                seconds=round(self._clock() - self._failing_since, 1),
+                failures=self._unlogged,
             )
+            self._failing_since = None
+            self._unlogged = 0
+        return True
+
+    def _failed(self, op: str, key: str | None, exc: Exception) -> None:
+        now = self._clock()
+        first = self._failing_since is None
+        if first:
+            self._failing_since = now
+        self._unlogged += 1
+        if first or now - self._logged_at >= self.LOG_EVERY:
+            log_event(
+                log,
+                "journal_error",
+                level=logging.ERROR,
+                exc_info=first,
+                op=op,
+                game=key,
+                error=str(exc),
+                failures=self._unlogged,
+            )
+            self._logged_at = now
+            self._unlogged = 0
 
     def open_games(self) -> list[JournaledGame]:
         try:
@@ -158,10 +198,6 @@ class JournalResume:
         def _changed(
             self, room: Room, events: list[dict[str, Any]], force: bool = False
         ) -> None: ...
-
-    def _record(self, room: Room, nick: str | None, action: Mapping[str, Any]) -> None:
-        if self._recorder is not None:
-            self._recorder.record(room.journal_key, nick, action)
 
     def resume(self) -> list[str]:
         """Rebuild every unfinished journaled game into a room; returns their ids (see top)."""

@@ -45,9 +45,12 @@ cancels it; after it the engine gets ``{"type": "reconnect"}``. Leaving mid-game
 
 Journal (optional): on ``start`` the game's options, seed, seats and bots go to the journal; every
 engine change that is applied — a player's action, a timeout (``player=None``), and the manager's
-own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect; a
-refused action records nothing; the game's end records the result (the seed is used and kept as
-text, ``str(seed_source())``, so the replay deals the same cards). With a journal the constructor
+own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect, and
+is applied only if that write commits: otherwise the room pauses until the journal can be written
+again (:mod:`seotda_tui.room_pause`: ``act`` refuses, ``RoomUpdate.paused`` is set, no timers, no
+bots; a start that cannot be written raises ``RoomError``). A refused action records nothing; the
+game's end records the result (the seed is used and kept as text, ``str(seed_source())``, so the
+replay deals the same cards). With a journal the constructor
 calls :meth:`RoomManager.resume`: every unfinished game is replayed into a ``게임 중`` room with the
 same id, every human seat offline, waiting for its player (``session_connected`` under the same
 nickname finds seat, stack and cards). The reconnect grace of those seats, the engine's deadline (a
@@ -83,6 +86,7 @@ from .journal import Journal
 from .logs import log_event
 from .room_bots import BotPlayer, BotSeats
 from .room_journal import GameRecorder, JournalResume, game_key
+from .room_pause import PAUSED_REASON, START_REFUSED, StorageFaults
 
 log = logging.getLogger("seotda.rooms")
 
@@ -137,6 +141,7 @@ class RoomUpdate:
     result: dict[str, Any] | None  # the last finished game's result
     snapshot: bool = False  # first push after subscribing
     closed: bool = False  # the room is gone
+    paused: bool = False  # the journal cannot be written: no play until it can (room_pause)
 
 
 RoomCallback = Callable[[RoomUpdate], None]
@@ -170,6 +175,16 @@ class Room:
     seed: str = ""  # the current game's seed
     game_no: int = 0  # games started in this room (journal key = f"{id}-{game_no}")
     journal_key: str | None = None
+    paused_since: float | None = None  # the clock's time the journal first failed (room_pause)
+    backlog: list[tuple[str | None, dict[str, Any]]] = field(default_factory=list)
+    retry_timer: Cancellable | None = None
+    retry_count: int = 0
+    pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
+    pause_logged_at: float | None = None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_since is not None
 
     def humans(self) -> list[str]:
         return [p for p in self.players if p not in self.bots]
@@ -206,7 +221,7 @@ def _clean_name(name: str, host: str) -> str:
     return cleaned or f"{host}의 방"
 
 
-class RoomManager(BotSeats, JournalResume):
+class RoomManager(BotSeats, JournalResume, StorageFaults):
     """All rooms of one server. See the module docstring for the API and the rules it enforces."""
 
     def __init__(
@@ -232,6 +247,9 @@ class RoomManager(BotSeats, JournalResume):
         self._sub_ids = itertools.count(1)
         self._recorder = GameRecorder(journal) if journal is not None else None
         self._unarmed: list[str] = []  # resumed rooms whose timers and bots wait for the loop
+        self._unfinished: dict[str, dict[str, Any] | None] = {}  # game ends not yet written
+        self._finish_timer: Cancellable | None = None
+        self._finish_step = 0
         if journal is not None:
             self.resume()
 
@@ -248,6 +266,7 @@ class RoomManager(BotSeats, JournalResume):
         self._where.clear()
         self._lobby_subs.clear()
         self._unarmed = []
+        self._stop_finish_retry()
         if self._recorder is not None:
             self._recorder.close()
             self._recorder = None
@@ -382,20 +401,15 @@ class RoomManager(BotSeats, JournalResume):
         seed = self._seed_source()
         if self._recorder is not None:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text
-        room.game = Game.new(room.options, list(room.players), seed)
-        room.seed = str(seed)
+        game = Game.new(room.options, list(room.players), seed)
+        key = game_key(room.id, room.game_no + 1)
+        if self._recorder is not None and not self._recorder.start(
+            key, room.name, nick, room.options, str(seed), list(room.players), room.bots
+        ):
+            raise RoomError(START_REFUSED)  # a game the journal does not know must not start
+        room.game, room.seed = game, str(seed)
         room.game_no += 1
-        room.journal_key = game_key(room.id, room.game_no) if self._recorder else None
-        if self._recorder is not None and room.journal_key is not None:
-            self._recorder.start(
-                room.journal_key,
-                room.name,
-                nick,
-                room.options,
-                room.seed,
-                list(room.players),
-                room.bots,
-            )
+        room.journal_key = key if self._recorder else None
         room.status = PLAYING
         room.result = None
         room.left = []
@@ -424,11 +438,16 @@ class RoomManager(BotSeats, JournalResume):
             return "이 게임의 참가자가 아니에요"
         if isinstance(action, Mapping) and action.get("type") in _MANAGER_ONLY:
             return "그 행동은 직접 할 수 없어요"
+        if room.paused:
+            return PAUSED_REASON
         try:
-            events = room.game.apply(nick, action)
+            events = self._apply_journaled(room, nick, action)  # journaled before anyone sees it
         except IllegalAction as exc:
             return str(exc)
-        self._record(room, nick, action)  # journaled before anyone sees its effect
+        if events is None:  # not written, so not applied
+            self._pause(room)
+            self._changed(room, [])
+            return PAUSED_REASON
         self._changed(room, events)
         return None
 
@@ -509,15 +528,9 @@ class RoomManager(BotSeats, JournalResume):
 
     # ------------------------------------------------------------------ internals
     def _engine(self, room: Room, nick: str, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """A manager-originated engine action; refusals (e.g. the game just ended) are ignored."""
-        assert room.game is not None
-        try:
-            events = room.game.apply(nick, action)
-        except IllegalAction as exc:
-            log.debug("engine refused %s for %s: %s", action, nick, exc)
-            return []
-        self._record(room, nick, action)
-        return events
+        """A manager-originated engine action; refusals (e.g. the game just ended) are ignored,
+        and while the journal fails it waits (see :mod:`seotda_tui.room_pause`)."""
+        return self._manager_change(room, nick, action)
 
     def _fix_host(self, room: Room) -> list[dict[str, Any]]:
         if room.host in room.players and room.host not in room.bots:
@@ -534,8 +547,7 @@ class RoomManager(BotSeats, JournalResume):
         assert room.game is not None
         room.status = FINISHED
         room.result = copy.deepcopy(room.game.result())
-        if self._recorder is not None:
-            self._recorder.finish(room.journal_key, room.result)
+        self._record_finish(room.journal_key, room.result)
         room.journal_key = None
         log_event(
             log,
@@ -562,6 +574,7 @@ class RoomManager(BotSeats, JournalResume):
             bot.stop()
         room.bot_players.clear()
         self._cancel_timer(room)
+        self._stop_retry(room)
         for timer in room.offline.values():
             if timer is not None:
                 timer.cancel()
@@ -611,22 +624,22 @@ class RoomManager(BotSeats, JournalResume):
             return  # a stale timer that was replaced (or a closed room)
         room.timer = None
         try:
-            events = room.game.timeout()
+            events = self._manager_change(room, None, {})  # journaled before anyone sees it
         except Exception:  # noqa: BLE001 - an engine bug must not kill the loop's timer callback
             log_event(log, "timeout_failed", level=logging.ERROR, exc_info=True, room=room_id)
             events = []
-        else:
-            self._record(room, None, {})  # journaled before anyone sees its effect
         self._changed(room, events, force=True)
 
     def _changed(self, room: Room, events: list[dict[str, Any]], force: bool = False) -> None:
         """After every change: log, finish or reschedule, push views, refresh the lobby."""
         events = copy.deepcopy(events)
-        if room.status == PLAYING:
+        playing = room.status == PLAYING and not room.paused  # a paused room waits for the disk
+        if playing:
             events += copy.deepcopy(self._humans_gone(room))
-        if room.status == PLAYING and room.game is not None and room.game.finished:
+            playing = not room.paused  # (the bots' disconnect may be what could not be written)
+        if playing and room.game is not None and room.game.finished:
             events += self._finish(room)
-        elif room.status == PLAYING:
+        elif playing:
             self._schedule(room, force)
         room.log.extend(events)
         if not room.humans() and not room.spectators:
@@ -637,9 +650,9 @@ class RoomManager(BotSeats, JournalResume):
 
     def _close(self, room: Room) -> None:
         log_event(log, "room_closed", room=room.id, games=room.game_no)
-        if room.status == PLAYING and self._recorder is not None:
-            # (unreachable today: a running game keeps its humans' seats until it ends)
-            self._recorder.finish(room.journal_key, {"aborted": "roomClosed"})
+        if room.status == PLAYING:
+            # (only while paused: otherwise a running game keeps its humans' seats until it ends)
+            self._record_finish(room.journal_key, {"aborted": "roomClosed"})
         self._stop_room(room)
         self._rooms.pop(room.id, None)
         for nick in [n for n, r in self._where.items() if r == room.id]:
@@ -679,6 +692,7 @@ class RoomManager(BotSeats, JournalResume):
             result=room.result,
             snapshot=snapshot,
             closed=closed,
+            paused=room.paused,
         )
 
     def _push(self, room: Room, events: tuple[dict[str, Any], ...]) -> None:

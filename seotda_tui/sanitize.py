@@ -5,6 +5,19 @@ control character, escape sequence or bidi override in them could move the
 cursor, recolour, or visually reorder someone else's screen, so every such
 string passes through here first. Widths are measured in terminal cells
 (``rich.cells``), because Hangul takes two cells per syllable.
+
+Two further kinds of text are kept out:
+
+* characters that draw nothing (Hangul fillers, braille blank, default-ignorable
+  code points, spaces other than U+0020): a name made of them looks empty, and
+  "victim" plus one of them looks like "victim";
+* characters whose width terminals disagree about. Textual lays a line out with
+  rich's ``cell_len``; tmux, xterm and VTE draw per code point (``wcwidth``),
+  newer terminals per grapheme cluster (``wcwidth.wcswidth``). A skin-tone
+  emoji is 2 cells to rich but 4 in tmux, so the line's last glyphs fall off
+  other players' screens. Only clusters on which all three agree get through;
+  emoji modifiers, flags, keycaps, variation selectors and ZWJ are dropped (the
+  base emoji stays) or, in a nickname, refused.
 """
 
 from __future__ import annotations
@@ -12,7 +25,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from rich.cells import cell_len, get_character_cell_size
+import wcwidth
+from rich.cells import cell_len
 
 NICKNAME_MAX_CELLS = 16
 
@@ -34,10 +48,6 @@ BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
 
-# Invisible characters that are not format (Cf) characters but still take no
-# room or join neighbours in ways terminals disagree about.
-_INVISIBLES = frozenset("\u115f\u1160\u3164\uffa0\u180e\ufe0e\ufe0f\u034f")
-
 # SSH user names go through SASLprep (NFKC), which turns a lone "ㅋ" into the
 # conjoining jamo U+110F; terminals draw those badly, so map them back.
 _COMPAT_JAMO = {
@@ -46,11 +56,55 @@ _COMPAT_JAMO = {
     if len(unicodedata.normalize("NFKC", chr(cp))) == 1
 }
 
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties): drawn as nothing.
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# Printable characters whose glyph is empty: braille blank, Khitan filler.
+_BLANK_GLYPHS = frozenset("\u2800\U00016fe4")
+
+# Emoji sequence parts that change a neighbour's width differently per
+# terminal: ZWJ, variation selectors, skin tones, flag letters, the keycap.
+_EMOJI_MODIFIERS = frozenset(
+    "\u200d\ufe0e\ufe0f\u20e3"
+    + "".join(map(chr, range(0x1F3FB, 0x1F400)))  # Fitzpatrick skin tones
+    + "".join(map(chr, range(0x1F1E6, 0x1F200)))  # regional indicators (flags)
+)
+
 _WHITESPACE_CONTROLS = frozenset("\t\n\r\v\f\u0085\u2028\u2029")
 _MAX_COMBINING_PER_CHAR = 2
 # Rich/Textual markup uses these; refusing them in nicknames keeps a name like
 # "[/b]" from breaking every screen that interpolates it into markup.
 _MARKUP_CHARS = frozenset("[]\\")
+
+
+def _is_blank(ch: str) -> bool:
+    """True for characters that draw nothing, other than the plain space (U+0020)."""
+    code = ord(ch)
+    if code < 0x80:
+        return False
+    return (
+        ch in _BLANK_GLYPHS
+        or unicodedata.category(ch) == "Zs"
+        or any(lo <= code <= hi for lo, hi in _DEFAULT_IGNORABLE)
+    )
+
+
+def _width_agreed(text: str) -> int | None:
+    """``text``'s width if rich, per-code-point terminals (tmux, xterm, VTE) and
+    grapheme-aware terminals all agree on it, else None."""
+    per_code_point = 0
+    for ch in text:
+        width = wcwidth.wcwidth(ch)
+        if width < 0:
+            return None
+        per_code_point += width
+    width = cell_len(text)
+    return width if width == per_code_point == wcwidth.wcswidth(text) else None
 
 
 def _is_control(ch: str) -> bool:
@@ -63,7 +117,7 @@ def _is_unsafe(ch: str) -> bool:
     return (
         category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
         or ch in BIDI_CONTROLS
-        or ch in _INVISIBLES
+        or _is_blank(ch)
     )
 
 
@@ -73,18 +127,22 @@ def strip_escapes(text: str) -> str:
 
 
 def truncate_cells(text: str, max_cells: int) -> str:
-    """Cut ``text`` to at most ``max_cells`` terminal cells, never halving a wide char."""
+    """Cut ``text`` to at most ``max_cells`` cells, between grapheme clusters.
+
+    A wide character is never halved, nor an emoji parted from its modifier or
+    a letter from its combining marks.
+    """
     if max_cells <= 0:
         return ""
     if cell_len(text) <= max_cells:
         return text
     out: list[str] = []
     used = 0
-    for ch in text:
-        width = get_character_cell_size(ch)
+    for cluster in wcwidth.iter_graphemes(text):
+        width = cell_len(cluster)
         if used + width > max_cells:
             break
-        out.append(ch)
+        out.append(cluster)
         used += width
     return "".join(out)
 
@@ -104,25 +162,63 @@ def _limit_combining(text: str) -> str:
     return "".join(out)
 
 
+def _agreed_cluster(cluster: str) -> str:
+    """``cluster`` if every terminal draws it as wide as rich measures it, else its
+    base with its combining marks, or the base alone, or nothing (which is also
+    what a cluster that draws nothing, e.g. a lone vowel jamo, becomes)."""
+    if _width_agreed(cluster):
+        return cluster
+    marks = "".join(ch for ch in cluster[1:] if unicodedata.category(ch) in ("Mn", "Me"))
+    for candidate in (cluster[0] + marks, cluster[0]):
+        if _width_agreed(candidate):
+            return candidate
+    return ""
+
+
+def _settle(text: str) -> str:
+    """One round of the structural repairs: NFC, no leading/trailing space, no
+    leading or piled combining marks, only clusters of agreed width."""
+    text = unicodedata.normalize("NFC", text).strip()
+    text = _limit_combining(text)
+    if not text.isascii():
+        text = "".join(_agreed_cluster(c) for c in wcwidth.iter_graphemes(text))
+    return text
+
+
 def clean_text(text: str, max_cells: int) -> str:
     """Make untrusted text safe to draw: one line, no controls, at most ``max_cells`` wide.
 
-    Escape sequences are removed whole; line breaks and tabs become spaces;
-    C0/C1 controls, bidi controls, zero-width and other invisible or
-    unassigned characters are dropped; the result is NFC-normalised,
-    stripped and cut to ``max_cells`` display cells.
+    Escape sequences are removed whole; line breaks, tabs and other spaces
+    become U+0020; controls, bidi controls, blank-drawing (fillers,
+    default-ignorable) and unassigned characters and emoji modifiers (ZWJ,
+    skin tones, flags, keycaps, variation selectors) are dropped; stacked
+    combining marks are capped and any cluster whose width terminals disagree
+    about is cut back to its base or dropped. The result is NFC-normalised,
+    stripped and cut to ``max_cells`` cells, and ``cell_len`` of it is what
+    every terminal draws.
     """
     text = strip_escapes(text)
-    text = "".join(" " if ch in _WHITESPACE_CONTROLS else ch for ch in text)
-    text = "".join(ch for ch in text if not _is_unsafe(ch))
-    text = unicodedata.normalize("NFC", text)
-    text = _limit_combining(text)
-    return truncate_cells(text.strip(), max_cells).rstrip()
+    text = "".join(
+        " " if ch in _WHITESPACE_CONTROLS or unicodedata.category(ch) == "Zs" else ch for ch in text
+    )
+    text = "".join(ch for ch in text if not _is_unsafe(ch) and ch not in _EMOJI_MODIFIERS)
+    # Bound the repair rounds' work: beyond 8 code points a cell it is piled marks anyway.
+    text = text.strip()[: 8 * max(0, max_cells)]
+    settled = _settle(text)
+    while settled != text:  # each round after the first only removes code points
+        text, settled = settled, _settle(settled)
+    return truncate_cells(text, max_cells).rstrip()
 
 
 def is_bot_nickname(name: str) -> bool:
     """Room bots are named "봇" + a number (``봇1(신중)``); that prefix is theirs alone."""
     return len(name) >= 2 and name[0] == "봇" and name[1].isdecimal()
+
+
+_UNEVEN_WIDTH = (
+    "닉네임에 피부색·국기·키캡 이모지나 이모지를 잇는 문자처럼 터미널마다 폭이 다르게 "
+    "그려지는 문자는 쓸 수 없어요. 기본 이모지나 다른 글자를 써 주세요."
+)
 
 
 def validate_nickname(name: str) -> str:
@@ -141,6 +237,8 @@ def validate_nickname(name: str) -> str:
         raise ValueError("닉네임에 글자 방향을 바꾸는 보이지 않는 문자는 쓸 수 없어요.")
     if any(ch.isspace() for ch in name):
         raise ValueError("닉네임에 공백은 쓸 수 없어요.")
+    if any(ch in _EMOJI_MODIFIERS for ch in name):
+        raise ValueError(_UNEVEN_WIDTH)
     if any(_is_unsafe(ch) for ch in name) or not name.isprintable():
         raise ValueError("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요.")
     if _limit_combining(name) != name:
@@ -151,9 +249,12 @@ def validate_nickname(name: str) -> str:
         raise ValueError(
             "'봇' 다음에 숫자가 오는 닉네임은 봇 전용이에요. 다른 닉네임을 골라 주세요."
         )
+    widths = [_width_agreed(cluster) for cluster in wcwidth.iter_graphemes(name)]
+    if None in widths:
+        raise ValueError(_UNEVEN_WIDTH)
+    if 0 in widths:  # e.g. a lone spacing mark: draws nothing
+        raise ValueError("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요.")
     width = cell_len(name)
-    if width == 0:
-        raise ValueError("닉네임이 화면에 보이지 않아요. 다른 닉네임을 골라 주세요.")
     if width > NICKNAME_MAX_CELLS:
         raise ValueError(
             f"닉네임이 너무 길어요 ({width}칸). 화면에서 {NICKNAME_MAX_CELLS}칸 이하로 "

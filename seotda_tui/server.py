@@ -42,7 +42,7 @@ import asyncssh
 from textual.app import App
 
 from .admission import PendingLogins, RefusalLog, RefusedSession
-from .auth import AuthPolicy, Identity
+from .auth import AuthPolicy, Identity, KeylessLogin, Proof, Verdict
 from .config import Settings
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
@@ -56,7 +56,6 @@ AppFactory = Callable[[Identity, SessionContext], App[Any]]
 
 _AUTH_FAIL_DELAY = 0.3  # seconds; slows down password guessing
 _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
-_PASSWORD_PROMPT = "서버 비밀번호 (password): "
 
 # Printed on the session channel after login. The SSH disconnect reason is English only:
 # OpenSSH octal-escapes non-ASCII in its "Received disconnect" line.
@@ -296,6 +295,8 @@ class _PlayerConnection(asyncssh.SSHServer):
         # method is tried: a failed signature must not leave its key behind.
         self._key_fp: str | None = None
         self._failures = 0
+        self._keyless: KeylessLogin | None = None  # this connection's kbdint dialogue
+        self._proof: Proof | None = None  # the passphrase it proved, if any
         self._counted = False
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
         self._deadline: asyncio.TimerHandle | None = None  # handshake / session-open grace
@@ -392,7 +393,9 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._failed("publickey")
             return False
         if not policy.key_acceptable(username, key, self.peer_ip):
-            return False  # bound to another key: not an attack, the next key may fit
+            # Held by another key or a passphrase: not an attack, the next key may fit
+            # (or keyboard-interactive, with the passphrase).
+            return False
         self._key_fp = key.get_fingerprint("sha256")
         return True
 
@@ -401,41 +404,51 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
         self._key_fp = None
-        if self._state.policy.password is None:
-            return True  # open mode: in without a prompt
-        return "", "", "", [(_PASSWORD_PROMPT, False)]
+        self._keyless = self._state.policy.keyless_login(username)
+        return self._keyless.start()
 
-    async def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+    async def validate_kbdint_response(self, username: str, responses: Any) -> Any:
         self._key_fp = None
-        ok = len(responses) == 1 and self._state.policy.check_password(responses[0])
-        return await self._password_result(ok, "keyboard-interactive")
+        if self._keyless is None:
+            return False
+        verdict = await self._keyless.answer([str(r) for r in responses])
+        return await self._keyless_result(verdict, "keyboard-interactive")
 
     def password_auth_supported(self) -> bool:
         return self._state.policy.keyless_allowed
 
     async def validate_password(self, username: str, password: str) -> bool:
         self._key_fp = None
-        return await self._password_result(self._state.policy.check_password(password), "password")
+        verdict = await self._state.policy.password_login(username, password)
+        return bool(await self._keyless_result(verdict, "password"))
 
-    async def _password_result(self, ok: bool, method: str) -> bool:
-        """Slow down wrong guesses, and drop a connection that keeps guessing."""
-        if ok:
+    async def _keyless_result(self, verdict: Verdict, method: str) -> Any:
+        """Apply a keyless verdict: keep the proof, or count, slow down, explain and maybe
+        drop; returns what asyncssh expects (True, False, or the next challenge)."""
+        if verdict.accepted:
+            self._proof = verdict.proof
             return True
-        self._failures += 1
-        if self._failed(method):
-            return False
-        await asyncio.sleep(_AUTH_FAIL_DELAY)
-        if self._failures >= _MAX_PASSWORD_FAILURES and self._conn is not None:
+        if verdict.failed:
+            self._failures += 1
+            if self._failed(method):
+                return False
+            await asyncio.sleep(_AUTH_FAIL_DELAY)
+        if verdict.banner and self._conn is not None:
+            self._conn.send_auth_banner(verdict.banner + "\n")
+        if verdict.retry is not None and self._failures < _MAX_PASSWORD_FAILURES:
+            return verdict.retry
+        if (verdict.hang_up or self._failures >= _MAX_PASSWORD_FAILURES) and self._conn is not None:
             log_event(
                 log,
                 "refused",
-                reason="password_guessing",
+                reason="password_guessing" if verdict.failed else "keyless_auth",
                 ip=self.peer_ip,
                 user=self.username,
                 failures=self._failures,
             )
             self._conn.disconnect(
-                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "Too many wrong passwords"
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                "Too many wrong passwords" if verdict.failed else "Login failed",
             )
         return False
 
@@ -471,6 +484,7 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._key_fp,
             self.peer_ip,
             client_version=self.client_version,
+            proof=self._proof,
         )
         return self._session
 
@@ -526,8 +540,8 @@ class ServerHandle:
 
         Stop accepting; tell every player in-app (``shutdown_notice`` seconds to read it, at
         most half the budget); end the apps (each prints its goodbye) until only a short tail
-        of the budget is left; apps still running then lose their channel. The tail lets clients take their last output
-        before the connections are dropped.
+        of the budget is left, when apps still running lose their channel; in that tail,
+        clients take their last output before the connections are dropped.
         """
         if self._closing is not None:
             await asyncio.shield(self._closing)
@@ -616,6 +630,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         state = ServerState(
             policy=policy, app_factory=config.app_factory, settings=settings, clock=config.clock
         )
+        policy.live_names = state.registry.nicknames
         acceptor = await asyncssh.create_server(
             lambda: _PlayerConnection(state),
             settings.host,

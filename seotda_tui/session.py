@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 from textual.app import App
 
-from .auth import Identity
+from .auth import Identity, Proof
 from .driver import ChannelLink, color_system_for, prepare_app, run_app
 from .limits import InputLimiter
 from .logs import log_event
@@ -172,12 +172,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         peer_ip: str,
         *,
         client_version: str = "",
+        proof: Proof | None = None,
     ):
         self._state = state
         self._username = username
         self._key_fp = key_fp
         self._peer_ip = peer_ip
         self._client_version = client_version
+        self._proof = proof  # the nickname passphrase this connection proved, if any
         settings = state.settings
         self._input = InputLimiter(settings.input_rate, settings.input_burst, state.clock)
         self._input_logged = False
@@ -427,7 +429,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             await self._refuse(NO_PTY_MESSAGE, "no_pty")
             return None
         policy = self._state.policy
-        admission = policy.admit(self._username, self._key_fp, self._peer_ip)
+        admission = policy.admit(self._username, self._key_fp, self._peer_ip, self._proof)
         if admission.identity is None:
             message = admission.refusal or "접속할 수 없어요."
             await self._refuse(message, admission.code or "refused")

@@ -1,8 +1,14 @@
-"""Which SSH key owns which nickname, kept in SQLite so it survives restarts.
+"""Who holds which nickname, kept in SQLite so it survives restarts.
 
-A nickname becomes bound to the first public key that logs in with it; from
-then on only that key may use the name. The queries are tiny and local, so
-they run synchronously on the event loop.
+A nickname is held by one credential: the SSH key that first used it ("trust on
+first use"), or, for a keyless player, the passphrase they chose on first use
+(only its salted scrypt hash is kept, see :mod:`seotda_tui.passphrase`). Each row
+also keeps the name's look-alike skeleton (:mod:`seotda_tui.skeleton`), indexed,
+so "is there already a name that looks like this one" is one lookup.
+
+The queries are tiny and local, so they run synchronously on the event loop. The
+file is read per login, so an admin may release a name (``--release-nickname``)
+from another process while the server runs (WAL mode).
 """
 
 from __future__ import annotations
@@ -10,22 +16,38 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from .skeleton import skeleton
+
 DB_NAME = "seotda.sqlite3"
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS nickname_keys (
+CREATE TABLE IF NOT EXISTS nicknames (
     nickname        TEXT PRIMARY KEY,
-    key_fingerprint TEXT NOT NULL,
+    skeleton        TEXT NOT NULL,
+    key_fingerprint TEXT,
+    passphrase      TEXT,
     first_seen      REAL NOT NULL,
-    last_seen       REAL NOT NULL
-)
+    last_seen       REAL NOT NULL,
+    CHECK ((key_fingerprint IS NULL) <> (passphrase IS NULL))
+);
+CREATE INDEX IF NOT EXISTS nicknames_by_skeleton ON nicknames (skeleton);
 """
 
 
+@dataclass(frozen=True)
+class Holder:
+    """The credential that holds a nickname: a key fingerprint or a passphrase hash."""
+
+    key_fingerprint: str | None
+    passphrase: str | None
+
+
 class NicknameStore:
-    """Nickname → key-fingerprint bindings in ``<data_dir>/seotda.sqlite3`` (WAL mode)."""
+    """Nickname → credential in ``<data_dir>/seotda.sqlite3`` (WAL mode)."""
 
     def __init__(self, data_dir: Path) -> None:
         data_dir = Path(data_dir)
@@ -35,33 +57,90 @@ class NicknameStore:
         os.chmod(self.path, 0o600)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
+        self._db.executescript(_SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Version 1 had only ``nickname_keys`` (name → key); move its rows over."""
+        old = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'nickname_keys'"
+        ).fetchone()
+        if old is None:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            rows = self._db.execute(
+                "SELECT nickname, key_fingerprint, first_seen, last_seen FROM nickname_keys"
+            ).fetchall()
+            self._db.executemany(
+                "INSERT OR IGNORE INTO nicknames VALUES (?, ?, ?, NULL, ?, ?)",
+                [(name, skeleton(name), fp, first, last) for name, fp, first, last in rows],
+            )
+            self._db.execute("DROP TABLE nickname_keys")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def holder(self, nickname: str) -> Holder | None:
+        """What holds ``nickname``, or None if the name is free."""
+        row = self._db.execute(
+            "SELECT key_fingerprint, passphrase FROM nicknames WHERE nickname = ?", (nickname,)
+        ).fetchone()
+        return Holder(row[0], row[1]) if row else None
 
     def key_for(self, nickname: str) -> str | None:
-        """The fingerprint bound to ``nickname``, or None if the name is still free."""
+        """The fingerprint bound to ``nickname`` (None if free or passphrase-held)."""
+        holder = self.holder(nickname)
+        return holder.key_fingerprint if holder else None
+
+    def lookalike(self, nickname: str) -> str | None:
+        """Another registered name that looks like ``nickname`` (same skeleton), if any."""
         row = self._db.execute(
-            "SELECT key_fingerprint FROM nickname_keys WHERE nickname = ?", (nickname,)
+            "SELECT nickname FROM nicknames WHERE skeleton = ? AND nickname <> ? LIMIT 1",
+            (skeleton(nickname), nickname),
         ).fetchone()
         return row[0] if row else None
 
-    def bind(self, nickname: str, key_fingerprint: str) -> str:
-        """Bind ``nickname`` to the key unless already bound; return the owning fingerprint.
+    def _claim(self, nickname: str, key_fingerprint: str | None, passphrase: str | None) -> bool:
+        """Register a free name, unless it or a look-alike is registered; True if done.
 
-        The insert-or-ignore makes two simultaneous first logins safe: exactly
-        one key wins and both callers see which.
+        One statement, so two simultaneous first logins are safe: exactly one wins.
         """
         now = time.time()
-        self._db.execute(
-            "INSERT OR IGNORE INTO nickname_keys VALUES (?, ?, ?, ?)",
-            (nickname, key_fingerprint, now, now),
+        shape = skeleton(nickname)
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO nicknames SELECT ?, ?, ?, ?, ?, ? "
+            "WHERE NOT EXISTS (SELECT 1 FROM nicknames WHERE skeleton = ?)",
+            (nickname, shape, key_fingerprint, passphrase, now, now, shape),
         )
-        owner = self.key_for(nickname)
-        assert owner is not None
-        if owner == key_fingerprint:
-            self._db.execute(
-                "UPDATE nickname_keys SET last_seen = ? WHERE nickname = ?", (now, nickname)
-            )
-        return owner
+        return cursor.rowcount == 1
+
+    def bind(self, nickname: str, key_fingerprint: str) -> bool:
+        """Bind a free ``nickname`` to the key (or note that it already is); True if it is."""
+        if self._claim(nickname, key_fingerprint, None):
+            return True
+        if self.key_for(nickname) != key_fingerprint:
+            return False
+        self.touch(nickname)
+        return True
+
+    def set_passphrase(self, nickname: str, passphrase_hash: str) -> bool:
+        """Let a passphrase hold a free ``nickname``; False if something holds it already."""
+        return self._claim(nickname, None, passphrase_hash)
+
+    def touch(self, nickname: str) -> None:
+        self._db.execute(
+            "UPDATE nicknames SET last_seen = ? WHERE nickname = ?", (time.time(), nickname)
+        )
+
+    def release(self, nickname: str) -> Holder | None:
+        """Free ``nickname`` (key binding and passphrase); what held it, or None if nothing."""
+        holder = self.holder(nickname)
+        if holder is not None:
+            self._db.execute("DELETE FROM nicknames WHERE nickname = ?", (nickname,))
+        return holder
 
     def close(self) -> None:
         self._db.close()

@@ -33,7 +33,13 @@ from textual.events import Key, Resize
 from textual.widgets import Static
 from wcwidth import wcwidth
 
-from seotda_tui.auth import Identity
+from seotda_tui.auth import (
+    CONFIRM_PROMPT,
+    NEW_PASSPHRASE_PROMPT,
+    PASSPHRASE_PROMPT,
+    SERVER_PASSWORD_PROMPT,
+    Identity,
+)
 from seotda_tui.config import load_settings
 from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
 from seotda_tui.session import DisconnectReason, SessionContext
@@ -71,14 +77,36 @@ async def wait_until(check: Any, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.02)
 
 
-class _Auth(asyncssh.SSHClient):
-    """Client-side auth like OpenSSH's: keyboard-interactive answered with the password (if any)."""
+def default_passphrase(username: str) -> str:
+    """The passphrase a keyless test client uses for ``username`` unless told otherwise."""
+    return f"{username}-비밀번호-1234"
 
-    def __init__(self, password: str | None) -> None:
+
+DEFAULT = "<default passphrase>"  # sentinel: use default_passphrase(username)
+Passphrase = str | list[str] | None
+
+
+class _Auth(asyncssh.SSHClient):
+    """Client-side auth like OpenSSH's: keyboard-interactive prompts answered from what it
+    was given: the server password (if any) and the nickname passphrase.
+
+    ``passphrase`` is one passphrase (for one round), a list (one per round, e.g. wrong
+    ones then the right one), or None (answer no passphrase prompt). Every
+    keyboard-interactive round is recorded in ``rounds`` (its instructions and the text
+    leading its first prompt, where the server explains) and every auth banner in
+    ``banners``, to assert on what the server said.
+    """
+
+    def __init__(
+        self, username: str, password: str | None, passphrase: Passphrase = DEFAULT
+    ) -> None:
         self._password = password
-        self._kbdint_answered = False
+        if passphrase == DEFAULT:
+            passphrase = default_passphrase(username)
+        self._passphrases = [passphrase] if isinstance(passphrase, str) else list(passphrase or [])
         self._password_sent = False
         self.banners: list[str] = []
+        self.rounds: list[str] = []
 
     def auth_banner_received(self, msg: str, lang: str) -> None:
         self.banners.append(msg)
@@ -91,10 +119,21 @@ class _Auth(asyncssh.SSHClient):
     ) -> list[str] | None:
         if not prompts:
             return []
-        if self._password is None or self._kbdint_answered:
-            return None  # one try, then give up (asyncssh would ask forever)
-        self._kbdint_answered = True
-        return [self._password for _ in prompts]
+        # what the round says: its instructions, and the text that leads its first prompt
+        self.rounds.append("\n".join(text for text in (instructions, prompts[0][0]) if text))
+        answers: list[str] = []
+        passphrase = self._passphrases.pop(0) if self._passphrases else None
+        for prompt, _echo in prompts:
+            if prompt.endswith(SERVER_PASSWORD_PROMPT):
+                answer = self._password
+            elif prompt.endswith((PASSPHRASE_PROMPT, NEW_PASSPHRASE_PROMPT, CONFIRM_PROMPT)):
+                answer = passphrase
+            else:
+                answer = None
+            if answer is None:
+                return None  # give up (asyncssh would ask forever)
+            answers.append(answer)
+        return answers
 
     def password_auth_requested(self) -> str | None:
         if self._password is None or self._password_sent:
@@ -253,10 +292,13 @@ class SSHHarness:
         *,
         key: asyncssh.SSHKey | None = None,
         password: str | None = None,
+        passphrase: Passphrase = DEFAULT,
         **options: Any,
     ) -> asyncssh.SSHClientConnection:
         """A bare authenticated connection (for exec/SFTP/forwarding tests)."""
-        return await open_connection(self.port, username, key=key, password=password, **options)
+        return await open_connection(
+            self.port, username, key=key, password=password, passphrase=passphrase, **options
+        )
 
     @asynccontextmanager
     async def connect(
@@ -265,13 +307,21 @@ class SSHHarness:
         *,
         key: asyncssh.SSHKey | None = None,
         password: str | None = None,
+        passphrase: Passphrase = DEFAULT,
         term_type: str | None = "xterm-256color",
         size: tuple[int, int] = (80, 24),
         env: Mapping[str, str] | None = None,
     ) -> AsyncIterator[SSHClient]:
         """Log in as ``username`` and open a shell (with a PTY unless term_type is None)."""
         async with connect(
-            self.port, username, key=key, password=password, term_type=term_type, size=size, env=env
+            self.port,
+            username,
+            key=key,
+            password=password,
+            passphrase=passphrase,
+            term_type=term_type,
+            size=size,
+            env=env,
         ) as client:
             yield client
 
@@ -282,13 +332,14 @@ async def open_connection(
     *,
     key: asyncssh.SSHKey | None = None,
     password: str | None = None,
+    passphrase: Passphrase = DEFAULT,
     host: str = "127.0.0.1",
     **options: Any,
 ) -> asyncssh.SSHClientConnection:
     """A bare authenticated connection to any server (in-process or not)."""
     settings: dict[str, Any] = {"agent_path": None, "known_hosts": None, "config": None}
     conn, _ = await asyncssh.create_connection(
-        lambda: _Auth(password),
+        lambda: _Auth(username, password, passphrase),
         host,
         port,
         username=username,
@@ -305,6 +356,7 @@ class Attempt:
     conn: asyncssh.SSHClientConnection | None
     error: Exception | None
     banners: list[str]
+    rounds: list[str]  # instructions of each keyboard-interactive round
 
     async def close(self) -> None:
         if self.conn is not None:
@@ -318,12 +370,13 @@ async def attempt(
     *,
     key: asyncssh.SSHKey | None = None,
     password: str | None = None,
+    passphrase: Passphrase = DEFAULT,
     host: str = "127.0.0.1",
     timeout: float = DEFAULT_TIMEOUT,
     **options: Any,
 ) -> Attempt:
     """Try to log in; never raises for a refusal (see ``Attempt.error``)."""
-    auth = _Auth(password)
+    auth = _Auth(username, password, passphrase)
     try:
         conn, _ = await asyncio.wait_for(
             asyncssh.create_connection(
@@ -340,8 +393,8 @@ async def attempt(
             timeout,
         )
     except (OSError, asyncssh.Error) as exc:
-        return Attempt(None, exc, auth.banners)
-    return Attempt(conn, None, auth.banners)
+        return Attempt(None, exc, auth.banners, auth.rounds)
+    return Attempt(conn, None, auth.banners, auth.rounds)
 
 
 @asynccontextmanager
@@ -351,13 +404,20 @@ async def connect(
     *,
     key: asyncssh.SSHKey | None = None,
     password: str | None = None,
+    passphrase: Passphrase = DEFAULT,
     term_type: str | None = "xterm-256color",
     size: tuple[int, int] = (80, 24),
     env: Mapping[str, str] | None = None,
     host: str = "127.0.0.1",
 ) -> AsyncIterator[SSHClient]:
-    """Log in as ``username`` to ``host:port`` and open a shell (PTY unless term_type is None)."""
-    conn = await open_connection(port, username, key=key, password=password, host=host)
+    """Log in as ``username`` to ``host:port`` and open a shell (PTY unless term_type is None).
+
+    A keyless login answers the nickname-passphrase prompts with ``passphrase``
+    (by default :func:`default_passphrase`, so the same name always gets in again).
+    """
+    conn = await open_connection(
+        port, username, key=key, password=password, passphrase=passphrase, host=host
+    )
     client = SSHClient(conn, size)
     try:
         client.chan, _ = await conn.create_session(

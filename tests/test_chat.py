@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import wcwidth
 from rich.cells import cell_len
 
 from seotda_tui.chat import EMPTY, LOBBY, MAX_CELLS, TOO_FAST, ChatHub, ChatMessage
@@ -44,6 +45,20 @@ def test_empty_messages_are_refused() -> None:
     h = hub()
     assert h.post(LOBBY, "x", "  \x1b[2J  ") == EMPTY
     assert h.history(LOBBY) == []
+
+
+def test_messages_that_would_draw_blank_are_refused() -> None:
+    h = hub()
+    assert h.post(LOBBY, "x", "\u3164\u2800\u3000\u115f\u1160\u200b") == EMPTY
+    assert h.history(LOBBY) == []
+
+
+def test_skin_tones_are_dropped_so_the_line_is_as_wide_everywhere() -> None:
+    h = hub()
+    h.post(LOBBY, "x", "👍🏽" * 150)  # rich: 2 cells each; tmux/xterm: 4
+    (message,) = h.history(LOBBY)
+    assert message.text == "👍" * (MAX_CELLS // 2)
+    assert sum(wcwidth.wcwidth(ch) for ch in message.text) == cell_len(message.text) == MAX_CELLS
 
 
 def test_three_messages_per_three_seconds_per_sender() -> None:

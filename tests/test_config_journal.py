@@ -23,7 +23,7 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_defaults_are_the_documented_ones() -> None:
     s = load_settings()
     assert s == Settings()
-    assert (s.port, s.max_sessions, s.max_sessions_per_ip, s.login_grace) == (2222, 200, 8, 20.0)
+    assert (s.port, s.max_sessions, s.max_sessions_per_ip, s.login_grace) == (2222, 200, 8, 60.0)
     assert (s.idle_timeout, s.auth_failures, s.auth_jail_seconds) == (1800.0, 15, 300.0)
 
 

@@ -14,9 +14,10 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from engine import DECK
 from seotda_tui.journal import Journal
@@ -35,13 +36,17 @@ class Server:
 
 
 @asynccontextmanager
-async def server(base: Path, tag: str) -> AsyncIterator[Server]:
-    """``python -m seotda_tui --port 0 ...``; the port comes from its "listening" log line."""
+async def server(
+    base: Path, tag: str, entry: Sequence[str] = ("-m", "seotda_tui")
+) -> AsyncIterator[Server]:
+    """``python -m seotda_tui --port 0 ...``; the port comes from its "listening" log line.
+
+    ``entry`` may name another way in to the same server (e.g. ``tests.faulty_server``)."""
     log = base / f"server-{tag}.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
     with log.open("wb") as err:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "seotda_tui", "--host", "127.0.0.1", "--port", "0",
+            sys.executable, *entry, "--host", "127.0.0.1", "--port", "0",
             "--hostkey-dir", str(base / "hostkeys"), "--data-dir", str(base / "data"),
             "--shutdown-notice", "0",
             cwd=str(ROOT), env=env, stdin=asyncio.subprocess.DEVNULL,
@@ -129,41 +134,36 @@ async def mover_of(clients: dict[str, SSHClient]) -> str:
     raise AssertionError("nobody's turn")
 
 
-async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
-    before: dict[str, list[str]] = {}
-    async with server(tmp_path, "first") as first:  # noqa: SIM117 - the clients must close first
-        async with connect(first.port, "영희") as host, connect(first.port, "철수") as guest:
-            clients = {"영희": host, "철수": guest}
-            await host.wait_for("영희님 환영해요", WAIT)
-            await press_until(host, "n", "Tab 이동")
-            await press_until(host, "enter", "대기 중")  # the default options
-            await guest.wait_for("영희의 방", WAIT)
-            await press_until(guest, "enter", "시작하기를")
-            await host.wait_for("· 2/", WAIT)  # "2/10명" in the title: 철수 sat down
-            await press_until(host, "s", "게임 중")
-            for client in clients.values():
-                await client.wait_for("게임 중", WAIT)
-            # first round: 삥, 콜 -> the second card; second round: 삥
-            mover = await mover_of(clients)
-            await clients[mover].press("3")
-            await clients[mover].wait_gone("내 차례예요", WAIT)
-            other = await mover_of(clients)
-            await clients[other].press("4")
-            await clients[other].wait_gone("내 차례예요", WAIT)
-            mover = await mover_of(clients)
-            await clients[mover].press("3")
-            await clients[mover].wait_gone("내 차례예요", WAIT)
-            await mover_of(clients)
-            for nick, client in clients.items():
-                before[nick] = await settled(client)
-            first.proc.send_signal(signal.SIGKILL)  # kill -9: no shutdown, no goodbye
-            await first.proc.wait()
-            for client in clients.values():
-                await client.wait_closed(WAIT)
+async def to_the_second_round(host: SSHClient, guest: SSHClient) -> str:
+    """영희 opens a room, 철수 sits, the game starts; 삥, 콜 -> the second card; then 삥.
+    Returns who is to act (in the second round)."""
+    clients = {"영희": host, "철수": guest}
+    await host.wait_for("영희님 환영해요", WAIT)
+    await press_until(host, "n", "Tab 이동")
+    await press_until(host, "enter", "대기 중")  # the default options
+    await guest.wait_for("영희의 방", WAIT)
+    await press_until(guest, "enter", "시작하기를")
+    await host.wait_for("· 2/", WAIT)  # "2/10명" in the title: 철수 sat down
+    await press_until(host, "s", "게임 중")
+    for client in clients.values():
+        await client.wait_for("게임 중", WAIT)
+    for key in ("3", "4", "3"):
+        mover = await mover_of(clients)
+        await clients[mover].press(key)
+        await clients[mover].wait_gone("내 차례예요", WAIT)
+    return await mover_of(clients)
 
-    # the journal alone says what the players saw, and must find again
-    journal = tmp_path / "data" / "games.sqlite3"
-    (saved,) = Journal(journal).open_games()
+
+async def kill_9(proc: asyncio.subprocess.Process, *clients: SSHClient) -> None:
+    proc.send_signal(signal.SIGKILL)  # kill -9: no shutdown, no goodbye
+    await proc.wait()
+    for client in clients:
+        await client.wait_closed(WAIT)
+
+
+def check_journal_matches(base: Path, before: dict[str, list[str]]) -> tuple[Any, Any]:
+    """The journal alone says what the players saw (the 2nd round, whose turn, cards, stacks)."""
+    (saved,) = Journal(base / "data" / "games.sqlite3").open_games()
     truth = saved.rebuild()
     hand = truth.state.hand
     assert hand is not None and hand.street == 1 and hand.actor is not None  # the 2nd round
@@ -173,6 +173,21 @@ async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
         assert all(f"{chips(seat.stack)}칩" in text for seat in truth.state.seats)  # stacks
         turn = "내 차례예요" if hand.actor == nick else f"{hand.actor}님 차례"
         assert turn in text
+    return saved, hand
+
+
+async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
+    before: dict[str, list[str]] = {}
+    async with server(tmp_path, "first") as first:  # noqa: SIM117 - the clients must close first
+        async with connect(first.port, "영희") as host, connect(first.port, "철수") as guest:
+            clients = {"영희": host, "철수": guest}
+            await to_the_second_round(host, guest)
+            for nick, client in clients.items():
+                before[nick] = await settled(client)
+            await kill_9(first.proc, host, guest)
+
+    saved, hand = check_journal_matches(tmp_path, before)
+    journal = tmp_path / "data" / "games.sqlite3"
 
     async with server(tmp_path, "second") as second:
         async with connect(second.port, "영희") as host, connect(second.port, "철수") as guest:
@@ -191,5 +206,43 @@ async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
             (resumed,) = Journal(journal).open_games() or [None]
             assert resumed is None or resumed.log[: len(saved.log)] == saved.log
             assert resumed is None or resumed.log[len(saved.log)] == (hand.actor, {"type": "call"})
+        second.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(second.proc.wait(), 15)
+
+
+async def test_kill_9_while_the_disk_is_full_loses_no_shown_action(tmp_path: Path) -> None:
+    """The journal fails mid-hand: the room pauses with a notice on both screens and the refused
+    action shows nowhere; kill -9 then; the restarted server shows exactly the last screens."""
+    flag = tmp_path / "disk-full"
+    faulty = ("-m", "tests.faulty_server", str(flag))
+    before: dict[str, list[str]] = {}
+    async with server(tmp_path, "faulty", faulty) as first:  # noqa: SIM117
+        async with connect(first.port, "영희") as host, connect(first.port, "철수") as guest:
+            clients = {"영희": host, "철수": guest}
+            mover = await to_the_second_round(host, guest)
+            for nick, client in clients.items():
+                before[nick] = await settled(client)
+            flag.touch()  # the disk is full from now on
+            await clients[mover].press("4")  # 콜: cannot be journaled, so not applied
+            for client in clients.values():
+                await client.wait_for("저장 공간 문제로 게임을 잠시 멈췄어요", WAIT)
+            await asyncio.sleep(3.5)  # retries at 1 and 3 s, still failing
+            await kill_9(first.proc, host, guest)
+    log = (tmp_path / "server-faulty.log").read_text("utf-8", "replace")
+    assert log.count("room_paused") == 1 and "room_resumed" not in log  # one line, no retry spam
+    flag.unlink()
+
+    saved, hand = check_journal_matches(tmp_path, before)
+    assert hand.actor == mover and len(saved.log) == 3  # 삥, 콜, 삥: the refused 콜 is not there
+    async with server(tmp_path, "after") as second:
+        async with connect(second.port, "영희") as host, connect(second.port, "철수") as guest:
+            clients = {"영희": host, "철수": guest}
+            for client in clients.values():
+                await client.wait_for("게임 중", WAIT)
+                await client.wait_gone("연결 끊김", WAIT)
+            after = {nick: await settled(client) for nick, client in clients.items()}
+            for nick in NAMES:
+                assert after[nick] == before[nick], "\n".join(after[nick])
+            assert await mover_of(clients) == mover
         second.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.proc.wait(), 15)

@@ -315,24 +315,6 @@ def test_a_journaled_game_that_had_ended_is_closed_not_resumed(tmp_path: Path) -
     assert results["old-1"]["reason"] == "hands" and results["bad-1"] == {"aborted": "replayFailed"}
 
 
-class BrokenJournal(Journal):
-    def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
-        raise OSError("disk full")
-
-
-def test_a_failing_journal_never_stops_the_game(tmp_path: Path) -> None:
-    clock = FakeClock()
-    journal = BrokenJournal(tmp_path / "g.sqlite3")
-    m = manager_for(tmp_path, clock, journal=journal)
-    room_id = open_room(m, "ab")
-    m.start(room_id, "a")
-    actor = game_of(m, room_id).state.hand.actor  # type: ignore[union-attr]
-    assert m.act(room_id, actor, {"type": "ping"}) is None
-    clock.advance(20)
-    assert Journal(tmp_path / "g.sqlite3").open_games() == []  # closed, never half-resumed
-    assert m.room(room_id).status == "playing"  # type: ignore[union-attr]
-
-
 def test_room_and_game_lifecycle_is_logged_without_cards(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

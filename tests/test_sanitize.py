@@ -5,6 +5,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+import wcwidth
+from asyncssh.saslprep import SASLPrepError, saslprep
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -20,7 +22,8 @@ from seotda_tui.sanitize import (
 
 
 @pytest.mark.parametrize(
-    "name", ["철수", "영희99", "alice", "Bob_the-builder", "ㅋㅋ", "가" * 8, "é"]
+    "name",
+    ["철수", "영희99", "alice", "Bob_the-builder", "ㅋㅋ", "가" * 8, "é", "👍", "철수😀", "❤"],
 )
 def test_valid_nicknames_pass_unchanged(name: str) -> None:
     assert validate_nickname(name) == unicodedata.normalize("NFC", name)
@@ -132,3 +135,170 @@ def test_accepted_nicknames_are_always_safe(name: str) -> None:
         return
     assert 1 <= cell_len(nick) <= NICKNAME_MAX_CELLS
     assert clean_text(nick, NICKNAME_MAX_CELLS) == nick
+
+
+# -- names that draw blank, emoji whose width terminals disagree about ----------------------
+
+#: Characters that draw as nothing (or as a blank) in a terminal.
+BLANKS = (
+    "\u2800",  # braille pattern blank
+    "\u3164",  # hangul filler
+    "\u115f",  # hangul choseong filler
+    "\u1160",  # hangul jungseong filler
+    "\uffa0",  # halfwidth hangul filler
+    "\u034f",  # combining grapheme joiner
+    "\u00ad",  # soft hyphen
+    "\u180e",  # mongolian vowel separator
+    "\u2060",  # word joiner
+    "\u2064",  # invisible plus
+    "\ufe00",  # variation selector 1
+    "\U000e0041",  # tag letter A
+    "\U000e0100",  # variation selector 17
+    "\U0001d173",  # musical symbol begin beam
+    "\U00016fe4",  # khitan small script filler
+)
+SPACES = ("\u00a0", "\u1680", "\u202f", "\u205f", "\u3000") + tuple(map(chr, range(0x2000, 0x200B)))
+#: Emoji sequences that rich measures differently from tmux/xterm/VTE (per code point).
+EMOJI_SEQUENCES = (
+    "👍🏽",  # skin tone: rich 2, tmux 4
+    "👋🏿",
+    "☝🏻",  # text-presentation base + skin tone: rich 1, tmux 3
+    "🏽",  # a lone skin-tone swatch: rich 0, tmux 2
+    "👨\u200d👩\u200d👧",  # ZWJ family: rich 2, tmux 6
+    "🇰🇷",  # flag: rich 2, tmux 4
+    "🇰",  # a lone regional indicator: rich 1, tmux 2
+    "1\ufe0f\u20e3",  # keycap: rich 2, tmux 1
+    "❤\ufe0f",  # emoji presentation: rich 2, tmux 1
+)
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+@pytest.mark.parametrize("form", ["{}", "{}{}", "victim{}", "{}victim", "철{}수"])
+def test_names_with_a_blank_drawing_character_are_refused(blank: str, form: str) -> None:
+    with pytest.raises(ValueError) as info:
+        validate_nickname(form.format(blank, blank))
+    assert "보이지 않거나" in str(info.value)
+
+
+@pytest.mark.parametrize("space", SPACES)
+def test_names_with_any_kind_of_space_are_refused(space: str) -> None:
+    for name in (space, f"victim{space}", f"a{space}b"):
+        with pytest.raises(ValueError, match="공백"):
+            validate_nickname(name)
+
+
+@pytest.mark.parametrize("blank", BLANKS + SPACES)
+def test_blank_names_are_refused_after_saslprep_too(blank: str) -> None:
+    """What the server really gets: asyncssh SASLpreps (NFKC, drops some, maps spaces)."""
+    for name in (blank, "victim" + blank):
+        try:
+            arrived = saslprep(name)
+        except SASLPrepError:
+            continue  # refused by asyncssh itself
+        if arrived == "victim":
+            continue  # SASLprep dropped it: the name is then just "victim"
+        with pytest.raises(ValueError):
+            validate_nickname(arrived)
+
+
+@pytest.mark.parametrize("name", ["\u0301", "\u20dd", "\u093e", "\u093e\u0301"])
+def test_names_that_are_only_marks_are_refused(name: str) -> None:
+    with pytest.raises(ValueError):
+        validate_nickname(name)
+
+
+@pytest.mark.parametrize("emoji", EMOJI_SEQUENCES)
+def test_emoji_sequences_in_names_are_refused_in_korean(emoji: str) -> None:
+    for name in (emoji, f"철수{emoji}", f"{emoji}x"):
+        with pytest.raises(ValueError, match="폭이 다르게"):
+            validate_nickname(name)
+
+
+def test_names_whose_width_terminals_disagree_about_are_refused() -> None:
+    # Devanagari vowel sign AA (a spacing mark): rich 1, tmux 1, grapheme-aware terminals 2
+    with pytest.raises(ValueError, match="폭이 다르게"):
+        validate_nickname("का")
+
+
+@pytest.mark.parametrize(
+    ("text", "cleaned"),
+    [
+        ("👍🏽 좋아요", "👍 좋아요"),
+        ("☝🏻 하나", "☝ 하나"),
+        ("👨\u200d👩\u200d👧 가족", "👨👩👧 가족"),
+        ("🇰🇷 화이팅", "화이팅"),
+        ("1\ufe0f\u20e3번", "1번"),
+        ("❤\ufe0f 고마워", "❤ 고마워"),
+        ("🏽🏽", ""),
+        ("का", "क"),
+    ],
+)
+def test_clean_text_keeps_the_base_emoji_and_drops_what_terminals_disagree_on(
+    text: str, cleaned: str
+) -> None:
+    assert clean_text(text, 40) == cleaned
+
+
+def test_clean_text_drops_blank_characters_and_maps_other_spaces() -> None:
+    assert clean_text("a" + "b".join(BLANKS) + "c", 40) == "a" + "b" * (len(BLANKS) - 1) + "c"
+    assert clean_text("".join(BLANKS), 40) == ""
+    assert (
+        clean_text("가" + "나".join(SPACES) + "다", 80) == "가" + " 나" * (len(SPACES) - 1) + " 다"
+    )
+    assert clean_text("\u3000\u3164\u2800", 40) == ""
+    assert clean_text("\u1161\u1161a", 40) == "a"  # vowel jamo with no consonant: no glyph
+
+
+def test_truncate_cells_never_parts_an_emoji_from_its_modifier() -> None:
+    assert truncate_cells("ab👍🏽", 3) == "ab"
+    assert truncate_cells("x👍🏽y", 3) == "x👍🏽"
+    assert truncate_cells("e\u0301" * 3, 2) == "e\u0301e\u0301"
+    assert truncate_cells("\u1100\u1161\u11a8\u1100\u1161", 3) == "\u1100\u1161\u11a8"
+
+
+# Code points that make width trouble, mixed into arbitrary text by the properties below.
+_TRICKY = (
+    list(BLANKS + SPACES)
+    + list("".join(EMOJI_SEQUENCES))
+    + list("👍👋😀⌚©☝🏻🏿\u200d\ufe0e\ufe0f\u20e3\u20dd🇰🇷🇯🇵")
+    + list("\u1100\u1161\u11a8\u115f\u1160가각ㅋ\u0301\u0308\u093e\u094d\u0915\u0937")
+    + list("\u0e01\u0e31\u0e33 a\t\n\x1b[]")
+)
+_tricky_text = st.text(st.one_of(st.sampled_from(_TRICKY), st.characters()), max_size=60)
+
+
+def _per_code_point(text: str) -> int:
+    """What tmux, xterm, VTE and pyte draw: each code point's own wcwidth."""
+    return sum(wcwidth.wcwidth(ch) for ch in text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_tricky_text, st.integers(min_value=0, max_value=40))
+def test_clean_text_width_is_what_every_terminal_draws(text: str, max_cells: int) -> None:
+    out = clean_text(text, max_cells)
+    assert cell_len(out) == _per_code_point(out) == wcwidth.wcswidth(out) <= max_cells
+    assert not any(ch in out for ch in BLANKS + SPACES)
+    assert not any(ch in out for ch in "\u200d\ufe0e\ufe0f\u20e3🏻🏽🏿🇰🇷🇯🇵")
+    assert clean_text(out, max_cells) == out
+
+
+@settings(max_examples=500, deadline=None)
+@given(_tricky_text)
+def test_accepted_nicknames_draw_as_wide_everywhere_and_never_blank(name: str) -> None:
+    try:
+        nick = validate_nickname(name)
+    except ValueError:
+        return
+    assert 1 <= cell_len(nick) == _per_code_point(nick) == wcwidth.wcswidth(nick)
+    assert not any(ch in nick for ch in BLANKS + SPACES)
+    assert all(cell_len(cluster) > 0 for cluster in wcwidth.iter_graphemes(nick))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_tricky_text, st.integers(min_value=0, max_value=40))
+def test_truncate_cells_cuts_between_grapheme_clusters(text: str, max_cells: int) -> None:
+    out = truncate_cells(text, max_cells)
+    clusters = list(wcwidth.iter_graphemes(text))
+    kept = list(wcwidth.iter_graphemes(out))
+    assert kept == clusters[: len(kept)]
+    assert cell_len(out) <= max(max_cells, 0)

@@ -400,14 +400,25 @@ def _openssh(port: int, user: str, *extra: str, command: tuple[str, ...] = ()) -
     ]
 
 
-async def _run_openssh(args: list[str], script: list[tuple[str, bytes]]) -> tuple[int, str, str]:
+def _askpass(tmp_path: Path, answer: str) -> dict[str, str]:
+    """Environment that makes ssh answer every prompt (the nickname passphrase) with ``answer``:
+    it has no terminal to ask on here."""
+    script = tmp_path / "askpass.sh"
+    script.write_text(f"#!/bin/sh\nprintf '%s\\n' '{answer}'\n")
+    script.chmod(0o700)
+    return {"SSH_ASKPASS": str(script), "SSH_ASKPASS_REQUIRE": "force"}
+
+
+async def _run_openssh(
+    args: list[str], script: list[tuple[str, bytes]], env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     """Run ssh; for each (text, keys): wait until text appeared in its output, then send keys."""
     proc = await asyncio.create_subprocess_exec(
         *args,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-        env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color", **(env or {})},
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     seen = b""
@@ -437,6 +448,7 @@ async def test_openssh_client_plays_and_quits_cleanly(tmp_path: Path) -> None:
         code, out, _ = await _run_openssh(
             _openssh(server.port, "철수", "-tt"),
             [("안녕 철수", "한글".encode()), ("typed=한글", b"\x11")],  # then ctrl+q
+            _askpass(tmp_path, "철수의-비밀번호"),
         )
         assert code == 0
         assert out.rstrip().endswith("\x1b[?1049l\x1b[?25h\x1b[?1004l")
@@ -446,9 +458,12 @@ async def test_openssh_client_plays_and_quits_cleanly(tmp_path: Path) -> None:
 async def test_openssh_client_is_refused_where_it_should_be(tmp_path: Path) -> None:
     apps = ProbeFactory()
     async with ssh_server(tmp_path, apps) as server:
-        code, out, _ = await _run_openssh(_openssh(server.port, "alice", "-T"), [])
+        askpass = _askpass(tmp_path, "alice-passphrase")
+        code, out, _ = await _run_openssh(_openssh(server.port, "alice", "-T"), [], askpass)
         assert code == 1 and "터미널(PTY)" in out
-        code, _, err = await _run_openssh(_openssh(server.port, "alice", command=("ls",)), [])
+        code, _, err = await _run_openssh(
+            _openssh(server.port, "alice", command=("ls",)), [], askpass
+        )
         assert code == 255 and "exec request failed" in err
         code, out, _ = await _run_openssh(_openssh(server.port, "a b", "-tt"), [])
         assert code == 1 and "공백" in out

@@ -26,6 +26,7 @@ from textual.widget import Widget
 from engine import DECK, Options
 
 from ..chat import ChatMessage
+from ..room_pause import PAUSED_NOTICE
 from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
@@ -306,9 +307,14 @@ class TableScreen(TableActions):
     def in_game(self) -> bool:
         return self.view is not None and self.latest is not None and self.latest.viewer is not None
 
+    @property
+    def paused(self) -> bool:
+        """The room waits for its journal (:mod:`seotda_tui.room_pause`): nothing can be done."""
+        return self.latest is not None and self.latest.paused
+
     def legal(self) -> list[dict[str, Any]]:
         view = self.view
-        return view["legalActions"] if view and self.in_game else []
+        return view["legalActions"] if view and self.in_game and not self.paused else []
 
     @property
     def shown_seats(self) -> dict[str, Any]:
@@ -426,7 +432,10 @@ class TableScreen(TableActions):
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)
         gauge.ascii_only = style == "ascii"
-        gauge.show(*status_parts(view, me, legal, choosing))
+        if self.paused:
+            gauge.show((PAUSED_NOTICE, "bold reverse"))
+        else:
+            gauge.show(*status_parts(view, me, legal, choosing))
         bar = self.query_one(ActionBar)
         _set(bar, "display", self.in_game)
         bar.set_legal([a for a in legal if a["type"] in ACTION_NAMES])

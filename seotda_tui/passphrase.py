@@ -1,0 +1,70 @@
+"""Nickname passphrases: salted scrypt hashes, computed off the event loop.
+
+scrypt is made to be slow and memory-hungry (here ~16 MiB and tens of ms per
+hash). All players share one event loop, so hashing runs in a worker thread,
+and at most :data:`CONCURRENCY` at a time: a flood of guesses then waits in
+line (each connection is bounded by ``login_grace`` anyway) instead of
+stalling the game or exhausting memory.
+
+A stored hash is ``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>``: the parameters
+travel with it, so they can be raised later without breaking old hashes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import os
+
+MIN_LENGTH = 8
+MAX_LENGTH = 256  # longer answers are refused before any hashing
+CONCURRENCY = 2
+
+_N, _R, _P = 2**14, 8, 1
+_SALT_BYTES = 16
+_HASH_BYTES = 32
+_MAXMEM = 64 * 1024 * 1024
+
+
+def _scrypt(passphrase: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(
+        passphrase.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=_MAXMEM, dklen=_HASH_BYTES
+    )
+
+
+def hash_passphrase(passphrase: str) -> str:
+    """A new salted hash of ``passphrase`` (blocking: call through :class:`Hasher`)."""
+    salt = os.urandom(_SALT_BYTES)
+    digest = _scrypt(passphrase, salt, _N, _R, _P)
+    return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
+
+
+def verify_passphrase(passphrase: str, stored: str) -> bool:
+    """True if ``passphrase`` matches ``stored`` (blocking; constant-time comparison)."""
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        expected = bytes.fromhex(digest)
+        actual = _scrypt(passphrase, bytes.fromhex(salt), int(n), int(r), int(p))
+    except ValueError:
+        return False  # a damaged row never lets anyone in
+    return hmac.compare_digest(actual, expected)
+
+
+class Hasher:
+    """Runs hashing in threads, at most ``concurrency`` at once (one per server)."""
+
+    def __init__(self, concurrency: int = CONCURRENCY) -> None:
+        self._slots = asyncio.Semaphore(concurrency)
+
+    async def hash(self, passphrase: str) -> str:
+        async with self._slots:
+            return await asyncio.to_thread(hash_passphrase, passphrase)
+
+    async def verify(self, passphrase: str, stored: str) -> bool:
+        if len(passphrase) > MAX_LENGTH:
+            return False
+        async with self._slots:
+            return await asyncio.to_thread(verify_passphrase, passphrase, stored)
