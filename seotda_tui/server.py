@@ -63,8 +63,6 @@ MSG_SERVER_FULL = "서버가 가득 찼어요. 잠시 후 다시 접속해 주�
 MSG_IP_FULL = "이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요."
 MSG_SHUTTING_DOWN = "서버 점검으로 잠시 후 종료돼요."
 DISCONNECT_REASONS = {
-    "server_full": "Server is full, try again later",
-    "ip_full": "Too many connections from your address",
     "rate_limited": "Too many connection attempts, slow down",
     "jailed": "Too many failed logins, try again later",
     "shutting_down": "Server is shutting down",
@@ -339,7 +337,8 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def _deadline_passed(self, reason: str) -> None:
         self._deadline = None
-        self._state.refused(self.peer_ip, reason, user=self.username)
+        fields = {"user": self.username} if self.username else {}
+        self._state.refused(self.peer_ip, reason, **fields)
         self._disconnect(reason)
 
     def _disconnect(self, reason: str) -> None:

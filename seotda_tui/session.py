@@ -30,7 +30,7 @@ import asyncssh
 from textual.app import App
 
 from .auth import Identity, Proof
-from .driver import ChannelLink, color_system_for, prepare_app, run_app
+from .driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
 from .limits import InputLimiter
 from .logs import log_event
 
@@ -300,8 +300,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             await asyncio.wait_for(self._done.wait(), timeout)
         except TimeoutError:
             self._log("kick_timeout", level=logging.WARNING, reason=str(reason))
-            if self._chan is not None:
-                self._chan.abort()
+            self._cut_off(reason)
+
+    def _cut_off(self, reason: DisconnectReason) -> None:
+        """The app did not end in time: give the terminal back, say goodbye, close the
+        channel. Whatever the app still paints on its way out goes nowhere."""
+        chan = self._chan
+        if chan is None or self._closed or chan.is_closing():
+            return
+        goodbye = _GOODBYES.get(reason, "").format(idle=_duration_text(self._idle_timeout))
+        chan.write((TERMINAL_RESET + "\r\n" + goodbye + "\r\n").encode())
+        self._closed = True
+        chan.exit(1)
 
     def notify(self, message: str, *, timeout: float = 10.0) -> None:
         """Show ``message`` as a warning toast in this session's app, if one is running."""
