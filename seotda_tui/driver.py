@@ -78,7 +78,6 @@ def color_system_for(term: str | None, env: Mapping[str, str]) -> str | None:
     return "standard"
 
 
-
 _MOUSE_MODES = (1000, 1003, 1015, 1006)
 _LEAVE_SCREEN = "\x1b[?1049l\x1b[?25h\x1b[?1004l"  # main screen, cursor on, no focus events
 
@@ -91,6 +90,7 @@ TERMINAL_RESET = (
     + "\x1b[<u"
     + _LEAVE_SCREEN
 )
+
 
 class ChannelLink:
     """Glue between one SSH channel and the driver Textual will build for it.

@@ -308,10 +308,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         chan = self._chan
         if chan is None or self._closed or chan.is_closing():
             return
-        goodbye = _GOODBYES.get(reason, "").format(idle=_duration_text(self._idle_timeout))
-        chan.write((TERMINAL_RESET + "\r\n" + goodbye + "\r\n").encode())
+        chan.write((TERMINAL_RESET + "\r\n" + self._goodbye(reason) + "\r\n").encode())
         self._closed = True
         chan.exit(1)
+
+    def _goodbye(self, reason: DisconnectReason) -> str:
+        """The last line a session ending for ``reason`` prints ("" for none)."""
+        return _GOODBYES.get(reason, "").format(idle=_duration_text(self._idle_timeout))
 
     def notify(self, message: str, *, timeout: float = 10.0) -> None:
         """Show ``message`` as a warning toast in this session's app, if one is running."""
@@ -418,9 +421,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             reason = self._reason or DisconnectReason.APP_EXITED
             if ctx is not None:
                 await ctx._fire(reason)
-            goodbye = _GOODBYES.get(reason)
+            goodbye = self._goodbye(reason)
             if goodbye:
-                self._say(goodbye.format(idle=_duration_text(self._idle_timeout)))
+                self._say(goodbye)
                 status = 1
             self._finish_channel(status)
             self._state.sessions.discard(self)

@@ -146,3 +146,15 @@ async def test_sigterm_with_many_players_keeps_the_ten_seconds(tmp_path: Path) -
     assert f"event=shutdown sessions={players}" in log
     assert re.search(r"event=stopped .*cut_off=0", log), log
     assert "Traceback" not in log and "shutdown_overrun" not in log, log
+
+
+async def test_the_watchdog_ends_a_process_whose_loop_never_yields(tmp_path: Path) -> None:
+    """The last resort of the 10 s promise: a thread, so a main thread stuck in pure Python
+    (here a busy loop, in the server hundreds of apps' callbacks) cannot hold it up."""
+    code = "from seotda_tui.__main__ import _arm_watchdog\n_arm_watchdog(0.3)\nwhile 1: pass\n"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, cwd=ROOT, stderr=asyncio.subprocess.PIPE
+    )
+    _, err = await asyncio.wait_for(proc.communicate(), 15)
+    assert proc.returncode == 0
+    assert b"shutdown_overrun" in err
