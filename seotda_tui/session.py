@@ -299,8 +299,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             await asyncio.wait_for(self._done.wait(), timeout)
         except TimeoutError:
-            self._log("kick_timeout", level=logging.WARNING, reason=str(reason))
-            self._cut_off(reason)
+            if not self._done.is_set():  # (a loop late for the timeout may find it over)
+                self._log("kick_timeout", level=logging.WARNING, reason=str(reason))
+                self._cut_off(reason)
 
     def _cut_off(self, reason: DisconnectReason) -> None:
         """The app did not end in time: give the terminal back, say goodbye, close the
