@@ -4,10 +4,12 @@
     .venv/bin/python bench/shutdown_bench.py --sessions 300
     .venv/bin/python bench/shutdown_bench.py --sessions 300 --notice 2   # the default notice
 
-Starts ``python -m seotda_tui`` in a subprocess, logs ``--sessions`` asyncssh clients in (a PTY
-each), waits until every lobby is painted, sends SIGTERM and reports: wall time from the signal to the process's
-exit, the server's CPU time in that span (``/proc/PID/stat``), when each phase's log line came
-(``event=shutdown`` … ``event=stopped``) and how many clients saw the goodbye. Nothing asserted.
+Starts ``python -m seotda_tui`` in a subprocess, logs ``--sessions`` asyncssh clients in (a
+PTY each), waits until every lobby is painted, sends SIGTERM and reports: wall time from the
+signal to the process's exit, the server's CPU time in that span (``/proc/PID/stat``), when
+each step's log line came (``event=shutdown`` … ``event=stopped``) and how many clients saw the
+goodbye. Nothing asserted. ``--root``/``--python``/``--old-flags`` run another checkout (e.g.
+main, for a before/after figure).
 """
 
 from __future__ import annotations
