@@ -100,7 +100,15 @@ KEYS: tuple[_Key, ...] = (
     _Key("limits", "connect_burst", _positive_int, "IP당 연결 버스트 (토큰 버킷 크기)"),
     _Key("limits", "auth_failures", _positive_int, "차단까지 허용하는 인증 실패 횟수"),
     _Key("limits", "auth_jail_seconds", _non_negative_number, "인증 실패 차단 시간(초)"),
-    _Key("limits", "login_grace", _non_negative_number, "SSH 로그인 제한 시간(초)"),
+    _Key(
+        "limits",
+        "handshake_grace",
+        _non_negative_number,
+        "인증 시작(키 교환·사용자 이름)까지 제한 시간(초, 0 = login_grace 만)",
+    ),
+    _Key("limits", "login_grace", _non_negative_number, "SSH 로그인 전체 제한 시간(초)"),
+    _Key("limits", "max_pending_logins", _positive_int, "로그인 중인 연결 전체 상한"),
+    _Key("limits", "max_pending_logins_per_ip", _positive_int, "IP당 로그인 중인 연결 상한"),
     _Key("limits", "idle_timeout", _non_negative_number, "로비 무활동 종료 시간(초, 0 = 끔)"),
     _Key("limits", "idle_warning", _non_negative_number, "무활동 종료 전 경고 시간(초)"),
     _Key("limits", "keepalive_interval", _non_negative_number, "SSH keepalive 간격(초)"),
@@ -134,7 +142,10 @@ class Settings:
     connect_burst: int = 10
     auth_failures: int = 15
     auth_jail_seconds: float = 300.0
+    handshake_grace: float = 6.0
     login_grace: float = 60.0  # a first keyless login reads, then types a passphrase twice
+    max_pending_logins: int = 128
+    max_pending_logins_per_ip: int = 8
     idle_timeout: float = 1800.0
     idle_warning: float = 60.0
     keepalive_interval: float = 15.0

@@ -78,6 +78,20 @@ def color_system_for(term: str | None, env: Mapping[str, str]) -> str | None:
     return "standard"
 
 
+_MOUSE_MODES = (1000, 1003, 1015, 1006)
+_LEAVE_SCREEN = "\x1b[?1049l\x1b[?25h\x1b[?1004l"  # main screen, cursor on, no focus events
+
+#: Everything an app's driver may have switched on, switched off (paste, wrap, mouse, kitty
+#: keys, alternate screen, cursor, focus): what a session writes when its app cannot end in
+#: time, so the player's terminal is usable again without the app's own teardown.
+TERMINAL_RESET = (
+    "\x1b[?2004l\x1b[?7h"
+    + "".join(f"\x1b[?{mode}l" for mode in _MOUSE_MODES)
+    + "\x1b[<u"
+    + _LEAVE_SCREEN
+)
+
+
 class ChannelLink:
     """Glue between one SSH channel and the driver Textual will build for it.
 
@@ -193,15 +207,13 @@ class SSHDriver(Driver):
         self._set_mouse(False)
         if not constants.DISABLE_KITTY_KEY:
             write("\x1b[<u")
-        write("\x1b[?1049l")
-        write("\x1b[?25h")
-        write("\x1b[?1004l")
+        write(_LEAVE_SCREEN)
         self.flush()  # before the session writes its goodbye line
 
     def _set_mouse(self, on: bool) -> None:
         if self._mouse:
             flag = "h" if on else "l"
-            for mode in (1000, 1003, 1015, 1006):
+            for mode in _MOUSE_MODES:
                 self.write(f"\x1b[?{mode}{flag}")
 
     # -- input ----------------------------------------------------------------

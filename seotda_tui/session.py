@@ -30,7 +30,7 @@ import asyncssh
 from textual.app import App
 
 from .auth import Identity, Proof
-from .driver import ChannelLink, color_system_for, prepare_app, run_app
+from .driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
 from .limits import InputLimiter
 from .logs import log_event
 
@@ -299,9 +299,23 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             await asyncio.wait_for(self._done.wait(), timeout)
         except TimeoutError:
-            self._log("kick_timeout", level=logging.WARNING, reason=str(reason))
-            if self._chan is not None:
-                self._chan.abort()
+            if not self._done.is_set():  # (a loop late for the timeout may find it over)
+                self._log("kick_timeout", level=logging.WARNING, reason=str(reason))
+                self._cut_off(reason)
+
+    def _cut_off(self, reason: DisconnectReason) -> None:
+        """The app did not end in time: give the terminal back, say goodbye, close the
+        channel. Whatever the app still paints on its way out goes nowhere."""
+        chan = self._chan
+        if chan is None or self._closed or chan.is_closing():
+            return
+        chan.write((TERMINAL_RESET + "\r\n" + self._goodbye(reason) + "\r\n").encode())
+        self._closed = True
+        chan.exit(1)
+
+    def _goodbye(self, reason: DisconnectReason) -> str:
+        """The last line a session ending for ``reason`` prints ("" for none)."""
+        return _GOODBYES.get(reason, "").format(idle=_duration_text(self._idle_timeout))
 
     def notify(self, message: str, *, timeout: float = 10.0) -> None:
         """Show ``message`` as a warning toast in this session's app, if one is running."""
@@ -408,9 +422,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             reason = self._reason or DisconnectReason.APP_EXITED
             if ctx is not None:
                 await ctx._fire(reason)
-            goodbye = _GOODBYES.get(reason)
+            goodbye = self._goodbye(reason)
             if goodbye:
-                self._say(goodbye.format(idle=_duration_text(self._idle_timeout)))
+                self._say(goodbye)
                 status = 1
             self._finish_channel(status)
             self._state.sessions.discard(self)

@@ -128,10 +128,12 @@ async def test_server_full_is_told_politely(tmp_path: Path) -> None:
         async with server.connect("alice") as a, server.connect("bob") as b:
             await a.wait_for("안녕 alice")
             await b.wait_for("안녕 bob")
-            third = await attempt(server.port, "carol")
-            assert isinstance(third.error, asyncssh.DisconnectError)
-            assert third.error.reason.startswith("Server is full, try again later")
-            assert any("서버가 가득 찼어요" in banner for banner in third.banners)
+            # logged in, then told on the session channel, in Korean, and hung up
+            async with server.connect("carol") as third:
+                await third.wait_closed()
+                assert "서버가 가득 찼어요" in third.text
+                assert third.exit_status == 1
+            assert not a.closed.is_set() and not b.closed.is_set()
         assert server.handle is not None
         await wait_until(lambda: server.handle.state.admitted == 0)  # type: ignore[union-attr]
         async with server.connect("carol") as c:  # room again
@@ -145,10 +147,10 @@ async def test_sessions_per_address_are_capped(tmp_path: Path) -> None:
         async with server.connect("alice") as a, server.connect("bob") as b:
             await a.wait_for("안녕 alice")
             await b.wait_for("안녕 bob")
-            third = await attempt(server.port, "carol")
-            assert isinstance(third.error, asyncssh.DisconnectError)
-            assert "Too many connections from your address" in third.error.reason
-            assert any("이 주소에서 이미 2명이 접속해 있어요" in banner for banner in third.banners)
+            async with server.connect("carol") as third:
+                await third.wait_closed()
+                assert "이 주소에서 이미 2명이 접속해 있어요" in third.text
+                assert third.exit_status == 1
             # another address (127.0.0.2 is loopback too) still gets in
             other = await attempt(server.port, "dave", local_addr=("127.0.0.2", 0))
             assert other.error is None, other.error

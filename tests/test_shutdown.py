@@ -7,6 +7,9 @@ import os
 import re
 import signal
 import sys
+from asyncio.subprocess import Process
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from seotda_tui.session import DisconnectReason
@@ -15,6 +18,7 @@ from .ssh_harness import ProbeFactory, SSHHarness, connect
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTICE = "서버 점검으로 잠시 후 종료돼요"
+GOODBYE = "조금 뒤에 다시 접속해 주세요"
 
 
 async def test_players_see_the_notice_in_the_app_then_a_goodbye(tmp_path: Path) -> None:
@@ -45,7 +49,11 @@ async def test_players_see_the_notice_in_the_app_then_a_goodbye(tmp_path: Path) 
         await server.stop()
 
 
-async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path: Path) -> None:
+@asynccontextmanager
+async def _server_process(
+    tmp_path: Path, *flags: str
+) -> AsyncIterator[tuple[Process, int, list[str]]]:
+    """``python -m seotda_tui`` on 127.0.0.1:<free port>: the process, its port, its log lines."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -59,15 +67,13 @@ async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path:
         str(tmp_path / "hostkeys"),
         "--data-dir",
         str(tmp_path / "data"),
-        "--shutdown-notice",
-        "0.5",
+        *flags,
         cwd=ROOT,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
     )
-    assert proc.stderr is not None
     lines: list[str] = []
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -83,25 +89,72 @@ async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path:
     reader = asyncio.create_task(read_stderr())
     try:
         port = await asyncio.wait_for(listening, 15)
-        async with connect(port, "철수") as client:
-            await client.wait_for_output("\x1b[?1049h", timeout=10)  # the game app is up
-            await asyncio.sleep(0.3)
-            loop = asyncio.get_running_loop()
-            started = loop.time()
-            proc.send_signal(signal.SIGTERM)
-            await client.wait_for_output(NOTICE, timeout=10)
-            await client.wait_closed(timeout=10)
-            code = await asyncio.wait_for(proc.wait(), 10)
-            assert code == 0
-            assert loop.time() - started < 10
+        yield proc, port, lines
         await asyncio.wait_for(reader, 5)
-        log = "\n".join(lines)
-        assert "event=shutdown sessions=1" in log
-        assert re.search(r"event=disconnect user=철수 .*reason=server_shutdown", log), log
-        assert "event=stopped" in log
-        assert "Traceback" not in log, log
     finally:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
         reader.cancel()
+
+
+async def _sigterm(proc: Process) -> float:
+    """Send SIGTERM, check the exit code is 0; how long the process took to go."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    proc.send_signal(signal.SIGTERM)
+    code = await asyncio.wait_for(proc.wait(), 15)
+    assert code == 0
+    return loop.time() - started
+
+
+async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path: Path) -> None:
+    async with _server_process(tmp_path, "--shutdown-notice", "0.5") as (proc, port, lines):
+        async with connect(port, "철수") as client:
+            await client.wait_for_output("\x1b[?1049h", timeout=10)  # the game app is up
+            await asyncio.sleep(0.3)
+            waiting = asyncio.ensure_future(_sigterm(proc))
+            await client.wait_for_output(NOTICE, timeout=10)
+            await client.wait_closed(timeout=10)
+            assert await waiting < 10
+    log = "\n".join(lines)
+    assert "event=shutdown sessions=1" in log
+    assert re.search(r"event=disconnect user=철수 .*reason=server_shutdown", log), log
+    assert "event=stopped" in log
+    assert "Traceback" not in log, log
+
+
+async def test_sigterm_with_many_players_keeps_the_ten_seconds(tmp_path: Path) -> None:
+    """A modest crowd (the 300-session figures are in BENCHMARKS.md, bench/shutdown_bench.py):
+    every player is told and sees the goodbye, and the whole shutdown fits the one budget."""
+    players = 50
+    flags = ("--max-sessions-per-ip", str(players), "--connect-rate", "0")
+    async with (
+        _server_process(tmp_path, *flags, "--shutdown-notice", "1") as (proc, port, lines),
+        AsyncExitStack() as stack,
+    ):
+        clients = [
+            await stack.enter_async_context(connect(port, f"p{i:02d}")) for i in range(players)
+        ]
+        for client in clients:
+            await client.wait_for_output("\x1b[?1049h", timeout=30)
+        assert await _sigterm(proc) < 10
+        for client in clients:
+            await client.wait_closed(timeout=5)
+            assert GOODBYE in client.output_text
+    log = "\n".join(lines)
+    assert f"event=shutdown sessions={players}" in log
+    assert re.search(r"event=stopped .*cut_off=0", log), log
+    assert "Traceback" not in log and "shutdown_overrun" not in log, log
+
+
+async def test_the_watchdog_ends_a_process_whose_loop_never_yields(tmp_path: Path) -> None:
+    """The last resort of the 10 s promise: a thread, so a main thread stuck in pure Python
+    (here a busy loop, in the server hundreds of apps' callbacks) cannot hold it up."""
+    code = "from seotda_tui.__main__ import _arm_watchdog\n_arm_watchdog(0.3)\nwhile 1: pass\n"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, cwd=ROOT, stderr=asyncio.subprocess.PIPE
+    )
+    _, err = await asyncio.wait_for(proc.communicate(), 15)
+    assert proc.returncode == 0
+    assert b"shutdown_overrun" in err
