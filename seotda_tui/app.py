@@ -26,10 +26,12 @@ from .layout_once import lay_out_once
 from .rooms import RoomManager
 from .strip_caches import trim_strip_caches
 from .stylesheet import SharedStylesheet
+from .unpinned_caches import unpin_instance_caches
 
 log = logging.getLogger(__name__)
 trim_strip_caches()  # process-wide: see strip_caches.py
 lay_out_once()  # process-wide: see layout_once.py
+unpin_instance_caches()  # process-wide: see unpinned_caches.py
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110
