@@ -52,7 +52,7 @@ def unpin_instance_caches() -> None:
             return inner_outer(base_background, background)
 
         get_inner_outer.memo = inner_outer  # type: ignore[attr-defined]
-        StylesCache.get_inner_outer = get_inner_outer  # type: ignore[method-assign]
+        StylesCache.get_inner_outer = get_inner_outer  # type: ignore[method-assign,assignment]
 
     original_extended: Any = XTermParser._parse_extended_key
     if _is_method_memo(original_extended):
@@ -67,4 +67,4 @@ def unpin_instance_caches() -> None:
             return extended_key(sequence)
 
         _parse_extended_key.memo = extended_key  # type: ignore[attr-defined]
-        XTermParser._parse_extended_key = _parse_extended_key  # type: ignore[method-assign]
+        XTermParser._parse_extended_key = _parse_extended_key  # type: ignore[method-assign,assignment]
