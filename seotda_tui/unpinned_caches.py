@@ -4,7 +4,7 @@ Why: ``functools.lru_cache`` on a method keeps ``self`` in its key, in one memo 
 process. Textual's ``StylesCache.get_inner_outer`` is one: every widget that is ever painted
 leaves its ``StylesCache`` — with every row of the widget it rendered — in that memo until 1,024
 later entries push it out, long after the widget, its screen and even its session are gone.
-Opening the new-room form (about ninety widgets) and pressing Esc kept ~1.5 MiB each time for
+Opening the new-room form (then ~140 widgets) and pressing Esc kept ~1.5 MiB each time for
 the next dozen opens on any session, and the rows of every table screen left were pinned the
 same way (Textual issue #6665). The colours alone decide the answer, so the memo here is keyed
 on them.
@@ -51,7 +51,6 @@ def unpin_instance_caches() -> None:
         ) -> tuple[Style, Style]:
             return inner_outer(base_background, background)
 
-        get_inner_outer.memo = inner_outer  # type: ignore[attr-defined]
         StylesCache.get_inner_outer = get_inner_outer  # type: ignore[method-assign,assignment]
 
     original_extended: Any = XTermParser._parse_extended_key
@@ -66,5 +65,4 @@ def unpin_instance_caches() -> None:
         def _parse_extended_key(self: XTermParser, sequence: str) -> list[events.Key] | None:
             return extended_key(sequence)
 
-        _parse_extended_key.memo = extended_key  # type: ignore[attr-defined]
         XTermParser._parse_extended_key = _parse_extended_key  # type: ignore[method-assign,assignment]
