@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -23,7 +24,7 @@ class Choice(Widget, can_focus=True):
     """``value`` is one of ``options``' values; a change posts :class:`Choice.Changed`."""
 
     DEFAULT_CSS = """
-    Choice { height: 1; width: 1fr; padding: 0 1; }
+    Choice { height: 1; width: 1fr; }
     Choice:focus { background-tint: $foreground 15%; text-style: bold; }
     Choice:disabled { color: $text-disabled; }
     """
@@ -63,7 +64,9 @@ class Choice(Widget, can_focus=True):
             self.post_message(self.Changed(self, value))
 
     def render(self) -> Text:
-        return Text(f"< {self._labels[self._index]} >")
+        label = self._labels[self._index]
+        spaced = f"< {label} >"  # tighter when that would not fit (80 columns, longest labels)
+        return Text(spaced if cell_len(spaced) <= self.content_size.width else f"<{label}>")
 
     def action_step(self, by: int) -> None:
         self.value = self._values[(self._index + by) % len(self._values)]
