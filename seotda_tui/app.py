@@ -26,10 +26,12 @@ from .layout_once import lay_out_once
 from .rooms import RoomManager
 from .strip_caches import trim_strip_caches
 from .stylesheet import SharedStylesheet
+from .unpinned_caches import unpin_instance_caches
 
 log = logging.getLogger(__name__)
 trim_strip_caches()  # process-wide: see strip_caches.py
 lay_out_once()  # process-wide: see layout_once.py
+unpin_instance_caches()  # process-wide: see unpinned_caches.py
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110
@@ -106,6 +108,22 @@ class SeotdaApp(App[None]):
     def _update_style(self) -> None:
         self.card_style = "ascii" if self.ascii_mode else "big" if self.big_text else "box"
         self.set_class(self.ascii_mode, "-ascii")
+
+    def watch_card_style(self, style: str) -> None:
+        """Every card that follows the session's style, then every screen, is told here.
+
+        Why not a ``watch`` of this reactive per card and screen: Textual keeps each such
+        watcher (and so its widget and the screen it was on) until the value next changes,
+        so every table screen left and every hand's cards stayed alive for the session."""
+        from .screens.base import BaseScreen
+        from .widgets.card import CardView
+
+        for screen in self.screen_stack:
+            for card in screen.query(CardView):
+                if card.follow_app:
+                    card.follow_style(style)
+            if isinstance(screen, BaseScreen):
+                screen.card_style_changed()
 
     def action_toggle_ascii(self) -> None:
         self.ascii_mode = not self.ascii_mode

@@ -578,3 +578,29 @@ def test_lobby_rows_number_rooms_instead_of_showing_internal_ids() -> None:
     (summary,) = manager.rooms()
     cells = row_cells(summary, 1)
     assert cells[0] == "1" and room.id not in cells and cells[1] == "영희의 방"
+
+
+async def test_form_options_change_with_the_arrow_keys_and_enter_creates() -> None:
+    m = manager()
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, CreateRoomScreen)
+        await pilot.press("tab")  # from the name field to 카드 방식
+        await pilot.press("right")
+        await settle(pilot)
+        assert form.values()["card_mode"] == "three"
+        assert "<3장 섯다 (골라 쓰기)>" in screen_text(app)  # the longest label fits at 80
+        await pilot.press("left", "left")  # wraps round: two choices
+        await settle(pilot)
+        assert form.values()["card_mode"] == "three"
+        await pilot.press("space")
+        await settle(pilot)
+        assert form.values()["card_mode"] == "two"
+        await pilot.press("enter")  # on a choice: creates the room
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        (room,) = m.rooms()
+        assert room.options.card_mode == "two"

@@ -43,6 +43,10 @@ class BaseScreen(Screen[Any]):
     def compose_body(self) -> Iterable[Widget]:
         return []
 
+    def card_style_changed(self) -> None:
+        """The session's ``card_style`` changed (its cards already follow): redraw what
+        depends on it."""
+
     @property
     def seotda(self) -> SeotdaApp:
         return self.app  # type: ignore[return-value]

@@ -14,30 +14,40 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Static
 
 from engine import Options, OptionsError
 from engine.options import SPECS
 
 from ..rooms import RoomError
+from ..widgets.choice import Choice
 from ..widgets.texts import CHOICE_LABELS
 from .base import BaseScreen
 
-#: Fields that are booleans in the spec (켬/끔): shown as switches.
+#: Fields that are booleans in the spec: a choice between 켬 and 끔.
 BOOL_FIELDS = frozenset(s.field for s in SPECS if s.choices == (True, False))
-#: Switches are colour-only: the word next to them says the state for monochrome terminals.
 ON_OFF = {True: "켬", False: "끔"}
+
+
+def choice_labels(field: str) -> dict[Any, str]:
+    return ON_OFF if field in BOOL_FIELDS else CHOICE_LABELS[field]
 
 
 class CreateRoomScreen(BaseScreen):
     """Dismisses with the new room's id, or None when cancelled."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "취소")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "취소"),
+        Binding("enter", "create", "만들기", show=False),  # on a choice (a button presses itself)
+    ]
+    #: Focus the name field straight away: Textual's default would focus the scrolling form
+    #: first, and each focus change restyles the focused widget with everything inside it.
+    AUTO_FOCUS = "#room-name"
 
     def compose_body(self) -> Iterable[Widget]:
         defaults = self.manager.room_defaults  # the server's [room_defaults] setting
         yield Static(
-            "새 방 만들기 · Tab 이동 · Enter 고르기 (방 이름 칸에서는 만들기) · Esc 취소",
+            "새 방 만들기 · Tab 이동 · ←/→ 바꾸기 · Enter 만들기 · Esc 취소",
             id="form-title",
         )
         with VerticalScroll(id="form"), Grid(id="form-grid"):
@@ -45,39 +55,29 @@ class CreateRoomScreen(BaseScreen):
             yield Input(value=f"{self.nickname}의 방", max_length=40, id="room-name", compact=True)
             for spec in SPECS:
                 yield Label(spec.label, classes="form-label")
-                value = getattr(defaults, spec.field)
-                if spec.field in BOOL_FIELDS:
-                    with Horizontal(classes="switch-cell"):
-                        yield Switch(value=value, id=f"opt-{spec.field}")
-                        yield Label(ON_OFF[value], id=f"onoff-{spec.field}")
-                else:
-                    labels = CHOICE_LABELS[spec.field]
-                    yield Select(
-                        [(labels[c], c) for c in spec.choices],
-                        value=value,
-                        allow_blank=False,
-                        compact=True,
-                        id=f"opt-{spec.field}",
-                    )
+                labels = choice_labels(spec.field)
+                yield Choice(
+                    [(labels[c], c) for c in spec.choices],
+                    getattr(defaults, spec.field),
+                    id=f"opt-{spec.field}",
+                )
         yield Static("", id="form-error")
         with Horizontal(id="form-buttons"):
             yield Button("만들기", variant="primary", id="form-create", compact=True)
             yield Button("취소", id="form-cancel", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#room-name", Input).focus()
         self._grey_out_ignored()
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for spec in SPECS:
-            widget = self.query_one(f"#opt-{spec.field}")
-            out[spec.field] = widget.value  # type: ignore[attr-defined]
+            out[spec.field] = self.query_one(f"#opt-{spec.field}", Choice).value
         return out
 
     def set_value(self, field: str, value: Any) -> None:
         """Set one option's widget (used by tests and keyboard-less callers)."""
-        self.query_one(f"#opt-{field}").value = value  # type: ignore[attr-defined]
+        self.query_one(f"#opt-{field}", Choice).value = value
 
     def _check(self) -> Options | None:
         self._grey_out_ignored()
@@ -101,12 +101,7 @@ class CreateRoomScreen(BaseScreen):
         ):
             self.query_one(f"#opt-{field}").disabled = not used
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        self._check()
-
-    def on_switch_changed(self, event: Switch.Changed) -> None:
-        field = (event.switch.id or "").removeprefix("opt-")
-        self.query_one(f"#onoff-{field}", Label).update(ON_OFF[event.value])
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         self._check()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

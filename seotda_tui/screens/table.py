@@ -138,7 +138,6 @@ class TableScreen(TableActions):
         for message in self.seotda.chat.history(self.room_id):
             log.write(message_text(message))
         self._chat_unsubscribe = self.seotda.chat.subscribe(self.room_id, self._chat_deliver)
-        self.watch(self.app, "card_style", lambda _: self._restyle(), init=False)
         self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
@@ -160,7 +159,7 @@ class TableScreen(TableActions):
         if self.latest is not None:
             self._redraw()
 
-    def _restyle(self) -> None:
+    def card_style_changed(self) -> None:
         if self.latest is not None:
             self._redraw()
 

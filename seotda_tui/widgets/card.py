@@ -450,10 +450,13 @@ class CardView(Widget, can_focus=True):
         self._update_tooltip()
 
     def on_mount(self) -> None:
+        # Later changes come from ``SeotdaApp.watch_card_style``, not from a ``watch`` of the
+        # app here: Textual keeps such a watcher, and with it this card and everything it is
+        # part of, until the watched value next changes, long after the card is removed.
         if self.follow_app and hasattr(self.app, "card_style"):
-            self.watch(self.app, "card_style", self._follow_style, init=True)
+            self.follow_style(self.app.card_style)
 
-    def _follow_style(self, style: str) -> None:
+    def follow_style(self, style: str) -> None:
         if style in STYLES:
             self.style_name = style
 
