@@ -19,6 +19,7 @@ import inspect
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -77,6 +78,16 @@ def check_data_files(settings: Settings) -> str | None:
         except DamagedDatabase as exc:
             return str(exc)
     return None
+
+
+def unopenable_message(path: Path, exc: BaseException) -> str:
+    """One line for a data file that is sound (see :func:`check_data_files`) but cannot be
+    opened or set up: a full disk, a read-only or foreign-owned data dir."""
+    detail = " ".join(str(exc).split())[:120]
+    return (
+        f"데이터 파일을 열 수 없어요 (cannot open database): {path} ({detail}). "
+        "디스크 공간과 폴더 권한을 확인해 주세요 (check free disk space and permissions)."
+    )
 
 
 #: How often the running server drops games finished more than ``journal_keep_days`` ago.
@@ -331,12 +342,20 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     except ImportError as exc:
         log_event(log, "startup_failed", level=logging.ERROR, reason="app_missing", error=str(exc))
         return 2
+    except (sqlite3.Error, OSError) as exc:  # e.g. a full disk or a read-only data dir
+        print(unopenable_message(journal_path(settings), exc), file=real_stderr)
+        return 1
     config = ServerConfig(app_factory=factory, settings=settings)
     tune_garbage_collector()
     try:
         asyncio.run(serve(config, cleanup))
     except HostKeyError as exc:
         log_event(log, "startup_failed", level=logging.ERROR, reason="hostkey", error=str(exc))
+        return 1
+    except sqlite3.Error as exc:  # the nickname store could not be opened
+        from seotda_tui.store import DB_NAME
+
+        print(unopenable_message(settings.data_dir / DB_NAME, exc), file=real_stderr)
         return 1
     except (OSError, ValueError) as exc:  # port in use, unreadable --authorized-keys, ...
         log_event(log, "startup_failed", level=logging.ERROR, reason="error", error=str(exc))

@@ -121,3 +121,19 @@ def test_an_unreadable_path_is_reported_not_raised(tmp_path: Path) -> None:
     folder.mkdir()  # a folder where the file should be
     with pytest.raises(DamagedDatabase, match="games.sqlite3"):
         check_database(folder)
+
+
+def test_a_data_dir_that_cannot_hold_the_journal_stops_start_up_with_one_line(
+    tmp_path: Path,
+) -> None:
+    """Sound files that cannot be opened (here the data dir is a file; a full disk is the same
+    path): one line naming the journal and what to check, no traceback."""
+    data = tmp_path / "data"
+    data.write_text("not a folder")
+    done = run_server(data)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(data / "games.sqlite3") in lines[0]
+    assert "열 수 없어요" in lines[0] and "disk space" in lines[0]
