@@ -21,6 +21,8 @@ from typing import Any
 from engine import Game, Options
 
 _DAY = 86400.0
+#: The size of :meth:`Journal.probe`'s row: a few pages, more than any one action needs.
+PROBE_BYTES = 16 * 1024
 _AUTO_VACUUM_INCREMENTAL = 2
 
 _SCHEMA = """
@@ -103,9 +105,20 @@ class Journal:
         return rowcount
 
     def probe(self, room_id: str) -> None:
-        """Is the journal writable again? One real write (SQLite rewrites the row even though
-        nothing changes) to ``room_id``'s own record; raises like :meth:`record` would."""
-        self._write(("UPDATE games SET host = host WHERE room_id = ?", (room_id,)))
+        """Is the journal writable again? Raises like :meth:`record` would.
+
+        A row as big as :data:`PROBE_BYTES` is added to ``room_id``'s actions and removed in
+        the same transaction: the commit needs fresh pages and WAL frames, as a real action
+        does. (Rewriting an existing row in place succeeded on a full disk while the next
+        action failed, so a room resumed after a second and paused again at once.)
+        """
+        self._write(
+            (
+                "INSERT INTO actions (room_id, seq, player, action, at) VALUES (?, -1, NULL, ?, 0)",
+                (room_id, "0" * PROBE_BYTES),
+            ),
+            ("DELETE FROM actions WHERE room_id = ? AND seq = -1", (room_id,)),
+        )
 
     def start_game(
         self,

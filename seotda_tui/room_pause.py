@@ -39,7 +39,8 @@ log = logging.getLogger("seotda.rooms")
 #: Seconds between write attempts while the journal fails (the last step repeats).
 RETRY_STEPS = (1.0, 2.0, 5.0, 10.0)
 #: What ``act`` answers while the room is paused.
-PAUSED_REASON = "저장 공간 문제로 게임을 잠시 멈췄어요. 다시 저장되면 이어서 해요"
+#: (Short: the table shows it beside "q 나가기"; the status line says the rest.)
+PAUSED_REASON = "저장 공간 문제로 잠시 멈췄어요"
 #: The table screen's status line while the room is paused.
 PAUSED_NOTICE = "저장 공간 문제로 게임을 잠시 멈췄어요 · 다시 저장되면 이어서 해요"
 #: What the host hears when the game's start cannot be written.

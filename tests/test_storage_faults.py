@@ -327,3 +327,30 @@ def test_a_really_full_filesystem_pauses_the_room_and_freeing_space_resumes_it(
         # (a full disk may still take a write now and then: e.g. a timeout in between)
         assert saved.log[: len(shown)] == shown and saved.log[-1] == move
         assert saved.rebuild().state_hash() == live
+
+
+def test_a_full_disk_keeps_the_room_paused_until_an_action_sized_write_fits(
+    tmp_path: Path,
+) -> None:
+    """Found by hand: with the disk filled right after the start, the first action failed but
+    the retry's probe (a row rewritten in place) fitted, so the room resumed after a second
+    and paused again at the next key. The probe now needs the pages an action needs."""
+    with tiny_tmpfs(tmp_path / "disk") as disk:
+        clock = FakeClock(1000.0)
+        m = RoomManager(clock=clock, journal=Journal(disk / "g.sqlite3"), seed_source=lambda: 9)
+        room = m.create_room("a", "방", Options())
+        m.join(room.id, "b")
+        m.start(room.id, "a")
+        inbox = Inbox()
+        m.subscribe_room(room.id, "b", inbox)
+        with contextlib.suppress(OSError):
+            fill(disk / "filler")
+        assert m.act(room.id, *a_move(game(m, room.id))) == PAUSED_REASON
+        for step in RETRY_STEPS * 2:
+            clock.advance(step)
+            assert inbox.last.paused and m._rooms[room.id].paused
+        (disk / "filler").unlink()
+        clock.advance(RETRY_STEPS[-1])
+        assert not inbox.last.paused
+        assert m.act(room.id, *a_move(game(m, room.id))) is None
+        m.close()
