@@ -54,7 +54,7 @@ CONFIRM_PROMPT = "새 닉네임 비밀번호 확인 (한 번 더): "
 # octal-escapes every non-ASCII byte ("\354\204\257..."), but prompts verbatim.
 MSG_FIRST_USE = (
     "'{name}' 닉네임을 처음 쓰시네요. 이 닉네임을 지킬 비밀번호를 정해 주세요 "
-    "({min}자 이상, 두 번 입력).\n다음부터 키 없이 '{name}' 으로 접속할 때 이 비밀번호를 물어봐요."
+    "({min}자 이상, 두 번 입력).\n다음부터 키 없이 이 닉네임으로 접속할 때 이 비밀번호를 물어봐요."
 )
 MSG_ENTER = "'{name}' 닉네임은 비밀번호로 지켜지고 있어요. 비밀번호를 입력해 주세요."
 MSG_WRONG = "비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번)."

@@ -19,7 +19,8 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    unlisted keys count towards the jail.
 3. Authenticated (``auth_completed``): now it counts against ``max_sessions`` and
    ``max_sessions_per_ip``; over either, its session channel only prints the Korean
-   refusal and closes. It must open that channel within ``handshake_grace``.
+   refusal and closes. It must open that channel within ``login_grace`` (PuTTY asks
+   its user to press Return first, after a keyboard-interactive login).
 4. One session channel per connection, interactive with a PTY; everything else
    (exec, subsystems, forwarding of any kind, X11, agent, unknown channel types and
    requests) is refused and logged.
@@ -355,7 +356,8 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._counted = True
             state.admitted += 1
             state.per_address[address_key(self.peer_ip)] += 1
-        self._set_deadline(state.settings.handshake_grace, "session_timeout")
+        # login_grace, not handshake_grace: PuTTY waits for Return after a kbdint login
+        self._set_deadline(state.settings.login_grace, "session_timeout")
 
     def connection_lost(self, exc: Exception | None) -> None:
         state = self._state

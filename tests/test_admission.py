@@ -289,12 +289,24 @@ async def test_handshake_grace_closes_silent_and_stalled_connections(tmp_path: P
         await wait_until(lambda: len(state.pending) == 1)
         await asyncio.sleep(0.6)
         assert len(state.pending) == 1
-        # logged in without opening a session: closed after the same grace
-        conn = await open_connection(server.port, "dave")
-        await asyncio.wait_for(conn.wait_closed(), 5)
-        assert state.admitted == 0
         async with player(server.port, "erin", "127.0.0.1") as erin:
             await erin.wait_for("erin님 환영해요")
+
+
+async def test_a_login_that_opens_no_session_is_closed_after_the_login_grace(
+    tmp_path: Path,
+) -> None:
+    """Counted against max_sessions once authenticated, so not kept for ever; but given the
+    login grace, not the handshake's: PuTTY shows "Press Return to begin session" first."""
+    factory = make_app_factory(RoomManager())
+    settings = {"handshake_grace": 0.2, "login_grace": 1.5, "connect_rate": 0}
+    async with ssh_server(tmp_path, factory, **settings) as server:  # type: ignore[arg-type]
+        state = _state(server)
+        conn = await open_connection(server.port, "dave")
+        await asyncio.sleep(0.6)  # past handshake_grace: still open
+        assert state.admitted == 1
+        await asyncio.wait_for(conn.wait_closed(), 5)
+        assert state.admitted == 0
 
 
 async def test_jailed_address_refusals_are_summarised(
