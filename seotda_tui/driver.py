@@ -19,7 +19,7 @@ import io
 import logging
 import sys
 from codecs import getincrementaldecoder
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Literal, TextIO, cast
 
@@ -141,6 +141,7 @@ class SSHDriver(Driver):
         self._link = link
         # debug=True would make the parser open keys.log in the server's cwd.
         self._parser = XTermParser(debug=False)
+        self.parser_resets = 0  # input the parser choked on (see _parse)
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._input_enabled = False
         self._tick_handle: asyncio.TimerHandle | None = None
@@ -225,12 +226,8 @@ class SSHDriver(Driver):
         text = self._decode(data)
         if not text:  # only part of a multi-byte character so far; "" would mean EOF
             return
-        try:
-            for message in self._parser.feed(text):
-                self._dispatch(message)
-        except ParseError:
-            return
-        self._schedule_tick()
+        if self._parse(lambda: self._parser.feed(text)):
+            self._schedule_tick()
 
     def _schedule_tick(self) -> None:
         """Let the parser time out a lone ESC (the Escape key) once no more bytes follow."""
@@ -241,8 +238,27 @@ class SSHDriver(Driver):
     def _tick(self) -> None:
         self._tick_handle = None
         if self._input_enabled:
-            for message in self._parser.tick():
+            self._parse(self._parser.tick)
+
+    def _parse(self, messages: Callable[[], Iterable[Any]]) -> bool:
+        """Dispatch what the parser makes of the input; False if it gave up on it.
+
+        Textual's parser raises more than ParseError on some hostile sequences (e.g.
+        ``ESC[97;1:3u`` raises ValueError) and is a dead generator afterwards, so every later
+        key would fail: such input is dropped and the parser replaced, for this session only.
+        """
+        try:
+            for message in messages():
                 self._dispatch(message)
+        except ParseError:
+            return False
+        except Exception:
+            self.parser_resets += 1
+            if self.parser_resets == 1:
+                log.warning("클라이언트 입력을 해석하지 못해 버렸어요 (이 세션만)")
+            self._parser = XTermParser(debug=False)
+            return False
+        return True
 
     def _dispatch(self, message: Any) -> None:
         # Sizes come only from SSH window-change requests; an in-band resize

@@ -150,6 +150,21 @@ async def test_lone_escape_becomes_the_escape_key() -> None:
         await until(lambda: [k.key for k in app.keys] == ["escape"])
 
 
+async def test_a_sequence_that_breaks_textuals_parser_is_dropped_and_typing_goes_on() -> None:
+    """ESC[97;1:3u makes Textual's parser raise ValueError and leaves it a dead generator:
+    before, every later key of that session raised too."""
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        term.link.feed(b"a")
+        await until(lambda: app.chars == "a")
+        term.link.feed(b"\x1b[97;1:3u")
+        await asyncio.sleep(0.05)
+        term.link.feed(b"b")
+        await until(lambda: app.chars == "ab")
+        assert term.link.driver is not None and term.link.driver.parser_resets == 1
+
+
 async def test_escape_sequence_split_across_packets_is_one_key() -> None:
     term = Terminal()
     app = KeyLogApp()
