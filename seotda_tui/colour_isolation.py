@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from rich.color import Color, ColorSystem, ColorTriplet
+from rich.color import Color, ColorSystem
 
 #: What a session's console renders at: the same for every session.
 RENDER_COLOR_SYSTEM = ColorSystem.TRUECOLOR
@@ -70,7 +70,7 @@ def _extended(parts: list[str], i: int) -> tuple[Color | None, int]:
     try:
         if mode == "2":
             r, g, b = (int(value) for value in parts[i + 1 : i + 4])
-            return Color.from_triplet(ColorTriplet(r, g, b)), i + 4
+            return Color.from_rgb(r, g, b), i + 4
         if mode == "5":
             return Color.from_ansi(int(parts[i + 1])), i + 2
     except (ValueError, IndexError):

@@ -18,8 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.color import Color, ColorSystem
+from rich.style import Style
 
 from seotda_tui.app import make_app_factory
+from seotda_tui.colour_isolation import colour_lowering
 from seotda_tui.rooms import RoomManager
 
 from .ssh_harness import SSHClient, ssh_server
@@ -156,7 +161,9 @@ _REFERENCE: dict[tuple[str, tuple[int, int]], Run] = {}
 async def reference(tmp_path: Path, depth: str, size: tuple[int, int]) -> Run:
     key = (depth, size)
     if key not in _REFERENCE:
-        _REFERENCE[key] = await play(tmp_path / f"ref-{depth}-{size[0]}", (depth, depth), (size, size))
+        _REFERENCE[key] = await play(
+            tmp_path / f"ref-{depth}-{size[0]}", (depth, depth), (size, size)
+        )
     return _REFERENCE[key]
 
 
@@ -184,7 +191,10 @@ async def test_each_client_gets_only_its_own_colour_depth(
         assert run.table_text[role] == alone.table_text[role], who
 
 
-SIZES: list[tuple[tuple[int, int], tuple[int, int]]] = [((80, 24), (200, 60)), ((200, 60), (80, 24))]
+SIZES: list[tuple[tuple[int, int], tuple[int, int]]] = [
+    ((80, 24), (200, 60)),
+    ((200, 60), (80, 24)),
+]
 
 
 @pytest.mark.parametrize("sizes", SIZES, ids=["80x24-then-200x60", "200x60-then-80x24"])
@@ -202,3 +212,47 @@ def test_colour_forms_reads_sgr_parameters() -> None:
     """The parser the tests above rely on (one sequence of each kind)."""
     sample = b"\x1b[1;38;2;1;2;3;48;5;200m\x1b[31;49m\x1b[0m\x1b[12;5H"
     assert colour_forms(sample) == Counter({"truecolor": 1, "256": 1, "16": 1, "default": 1})
+
+
+_COLOURS = st.one_of(
+    st.none(),
+    st.tuples(*[st.integers(0, 255)] * 3).map(lambda rgb: Color.from_rgb(*rgb)),
+    st.integers(0, 255).map(Color.from_ansi),
+    st.sampled_from(["red", "bright_white", "default"]).map(Color.parse),
+)
+_DEPTH_NAMES = {"256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}
+
+
+RESET = "\x1b[0m"
+
+
+def _style(color: Color | None, bgcolor: Color | None, bold: bool, reverse: bool) -> Style:
+    """A new ``Style`` each call: rich keeps rendered codes on the style object."""
+    return Style(color=color, bgcolor=bgcolor, bold=bold, reverse=reverse)
+
+
+@given(_COLOURS, _COLOURS, st.booleans(), st.booleans(), st.sampled_from(["256", "standard"]))
+def test_lowered_output_is_what_rich_renders_at_that_depth(
+    color: Color | None, bgcolor: Color | None, bold: bool, reverse: bool, depth: str
+) -> None:
+    truecolor = _style(color, bgcolor, bold, reverse).render(
+        "가", color_system=ColorSystem.TRUECOLOR
+    )
+    direct = _style(color, bgcolor, bold, reverse).render("가", color_system=_DEPTH_NAMES[depth])
+    lower = colour_lowering(depth)
+    assert lower is not None and lower(truecolor) == direct
+
+
+@given(_COLOURS, _COLOURS, st.booleans(), st.booleans())
+def test_no_colour_keeps_only_the_attributes(
+    color: Color | None, bgcolor: Color | None, bold: bool, reverse: bool
+) -> None:
+    truecolor = _style(color, bgcolor, bold, reverse).render(
+        "가", color_system=ColorSystem.TRUECOLOR
+    )
+    plain = _style(None, None, bold, reverse).render("가", color_system=ColorSystem.TRUECOLOR)
+    lower = colour_lowering(None)
+    assert lower is not None
+    # the same, but for a reset left where the removed sequence held only colours (harmless)
+    assert lower(truecolor).replace(RESET, "") == plain.replace(RESET, "")
+    assert colour_lowering("truecolor") is None  # truecolor output is sent as it is
