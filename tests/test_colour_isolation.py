@@ -5,7 +5,9 @@ Colour: the raw output is parsed for SGR sequences; a client of each depth must 
 in exactly its own form (the program's colours are all RGB, so a 256-colour client that gets
 ``31`` was served a 16-colour rendering, and a 16-colour client that gets ``38;5`` a 256-colour
 one). Text: every client's pyte screen must be what the same client sees when both players of
-the run have its own depth and size (countdowns masked).
+the run are terminals like it (depth, size, display mode; countdowns masked). The colour tests
+fail without ``seotda_tui/colour_isolation.py``; sizes and display modes were already kept
+apart (their memos are keyed by width and mode) and are checked here so they stay so.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections import Counter
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from hypothesis import given
@@ -80,12 +83,21 @@ def assert_depth(depth: str, output: bytes, where: str) -> None:
         assert forms.keys() - {"default"}, f"{where}: no colours at all for {depth}"
 
 
-_COUNTDOWN = re.compile(r"[━─]*\s*\d+초")
+_COUNTDOWN = re.compile(r"[━─#=.-]*\s*\d+초")  # the bar: box drawing, or ASCII
 
 
 def screen_text(client: SSHClient) -> str:
     """The screen, with the turn countdown (its bar and seconds) masked."""
     return _COUNTDOWN.sub("<남은 시간>", client.text)
+
+
+class Terminal(NamedTuple):
+    """One client: its colour depth, its size, and a display key it presses at the table
+    after the bets ("a" ASCII, "b" large text; "" none)."""
+
+    depth: str
+    size: tuple[int, int] = SIZE
+    key: str = ""
 
 
 @dataclass
@@ -98,20 +110,20 @@ class Run:
     table_text: tuple[str, str]
 
 
-async def play(
-    tmp_path: Path, depths: tuple[str, str], sizes: tuple[tuple[int, int], ...] = (SIZE, SIZE)
-) -> Run:
-    """영희 (depths[0]) logs in, then 철수 (depths[1]); 영희 opens a room, 철수 joins, the game
-    starts and two bets are made (a 삥 and a 콜)."""
+NAMES = ("영희", "철수")
+
+
+async def play(tmp_path: Path, terminals: tuple[Terminal, Terminal]) -> Run:
+    """영희 (``terminals[0]``) logs in, then 철수; 영희 opens a room, 철수 joins, the game
+    starts, a 삥 and a 콜 are made, then each presses its display key."""
     manager = RoomManager(seed_source=lambda: 7, reconnect_grace=30)
     factory = make_app_factory(manager)
-    names = ("영희", "철수")
     async with ssh_server(tmp_path, factory) as server, AsyncExitStack() as stack:
         clients: list[SSHClient] = []
-        for name, depth, size in zip(names, depths, sizes):
-            term, env = CLIENTS[depth]
+        for name, terminal in zip(NAMES, terminals):
+            term, env = CLIENTS[terminal.depth]
             client = await stack.enter_async_context(
-                server.connect(name, term_type=term, env=env, size=size)
+                server.connect(name, term_type=term, env=env, size=terminal.size)
             )
             await client.wait_for(f"{name}님 환영해요")
             clients.append(client)
@@ -133,12 +145,15 @@ async def play(
         for client in clients:
             await client.wait_for("게임 중")
         game = game_of(manager, "영희")
-        by_name = dict(zip(names, clients))
+        by_name = dict(zip(NAMES, clients))
         for key in ("3", "4"):  # 삥, then 콜
             actor = game.state.hand.actor
             await by_name[actor].wait_for("내 차례예요")
             await by_name[actor].press(key)
             await _wait(lambda actor=actor: game.state.hand.actor != actor)
+        for client, terminal in zip(clients, terminals):
+            if terminal.key:
+                await client.press(terminal.key)
         for client in clients:
             await quiet(client, settle=0.4)
         table_output = (bytes(host.output[marks[0] :]), bytes(guest.output[marks[1] :]))
@@ -154,17 +169,26 @@ async def _wait(check: object, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.02)
 
 
-#: Runs where both clients have the same depth and size: what each role's screen should read.
-_REFERENCE: dict[tuple[str, tuple[int, int]], Run] = {}
+#: Runs where both clients are the same terminal: what each role's screen should read.
+_ALONE: dict[Terminal, Run] = {}
 
 
-async def reference(tmp_path: Path, depth: str, size: tuple[int, int]) -> Run:
-    key = (depth, size)
-    if key not in _REFERENCE:
-        _REFERENCE[key] = await play(
-            tmp_path / f"ref-{depth}-{size[0]}", (depth, depth), (size, size)
-        )
-    return _REFERENCE[key]
+async def alone(tmp_path: Path, terminal: Terminal) -> Run:
+    if terminal not in _ALONE:
+        folder = tmp_path / f"alone-{terminal.depth}-{terminal.size[0]}-{terminal.key}"
+        _ALONE[terminal] = await play(folder, (terminal, terminal))
+    return _ALONE[terminal]
+
+
+async def assert_same_screens(tmp_path: Path, terminals: tuple[Terminal, Terminal]) -> Run:
+    """Play the pair; each client's screens must read as when both clients are like it."""
+    run = await play(tmp_path / "pair", terminals)
+    for role, terminal in enumerate(terminals):
+        reference = await alone(tmp_path, terminal)
+        who = f"{NAMES[role]} {terminal} beside {terminals[1 - role]}"
+        assert run.lobby_text[role] == reference.lobby_text[role], who
+        assert run.table_text[role] == reference.table_text[role], who
+    return run
 
 
 PAIRS = [
@@ -181,31 +205,39 @@ PAIRS = [
 async def test_each_client_gets_only_its_own_colour_depth(
     tmp_path: Path, depths: tuple[str, str]
 ) -> None:
-    run = await play(tmp_path / "pair", depths)
+    terminals = (Terminal(depths[0]), Terminal(depths[1]))
+    run = await assert_same_screens(tmp_path, terminals)
     for role, depth in enumerate(depths):
-        who = f"{'영희' if role == 0 else '철수'} ({depth}, {depths})"
+        who = f"{NAMES[role]} ({depth}, {depths})"
         assert_depth(depth, run.lobby_output[role], f"lobby, {who}")
         assert_depth(depth, run.table_output[role], f"table, {who}")
-        alone = await reference(tmp_path, depth, SIZE)
-        assert run.lobby_text[role] == alone.lobby_text[role], who
-        assert run.table_text[role] == alone.table_text[role], who
 
 
-SIZES: list[tuple[tuple[int, int], tuple[int, int]]] = [
-    ((80, 24), (200, 60)),
-    ((200, 60), (80, 24)),
-]
+SIZES = [((80, 24), (200, 60)), ((200, 60), (80, 24))]
 
 
 @pytest.mark.parametrize("sizes", SIZES, ids=["80x24-then-200x60", "200x60-then-80x24"])
 async def test_each_client_sees_the_screen_of_its_own_size(
-    tmp_path: Path, sizes: tuple[tuple[int, int], tuple[int, int]]
+    tmp_path: Path, sizes: list[tuple[int, int]]
 ) -> None:
-    run = await play(tmp_path / "pair", ("truecolor", "truecolor"), sizes)
-    for role, size in enumerate(sizes):
-        alone = await reference(tmp_path, "truecolor", size)
-        assert run.lobby_text[role] == alone.lobby_text[role], size
-        assert run.table_text[role] == alone.table_text[role], size
+    await assert_same_screens(
+        tmp_path, (Terminal("truecolor", sizes[0]), Terminal("256", sizes[1]))
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "chooser_first"), [("a", True), ("b", False)], ids=["ascii-first", "large-text-second"]
+)
+async def test_a_display_mode_stays_with_the_client_that_chose_it(
+    tmp_path: Path, key: str, chooser_first: bool
+) -> None:
+    """ASCII cards (other glyphs and cell widths) or large text, for one of the two only."""
+    chooser, other = Terminal("256", key=key), Terminal("256")
+    terminals = (chooser, other) if chooser_first else (other, chooser)
+    run = await assert_same_screens(tmp_path, terminals)
+    role = terminals.index(chooser)
+    plain = await alone(tmp_path, other)
+    assert run.table_text[role] != plain.table_text[role], "the key changed nothing"
 
 
 def test_colour_forms_reads_sgr_parameters() -> None:
