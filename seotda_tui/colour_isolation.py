@@ -9,7 +9,8 @@ chose its colours for all: a 16-colour terminal at a table opened by a truecolor
 24-bit escapes, and the other way round. Rendering every session at one depth makes all those
 caches the same for everyone; each session's own depth is applied to its finished output,
 with rich's public ``Color`` API (the same ``downgrade`` rich would have done), so nothing
-shared holds per-terminal state and no third-party internals are touched.
+shared holds per-terminal state. This module uses no third-party internals (``prepare_app``
+still sets the console's colour system, as it did before, now to one constant for all).
 
 :func:`client_color_system` gives widgets the depth a session's *client* takes (to pick a
 16-colour or monochrome palette), since the app's console now always says truecolor.
