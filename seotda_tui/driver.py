@@ -9,7 +9,8 @@ channel. Window-change requests become ``Resize`` events.
 
 :func:`prepare_app` also neutralises the few process-wide things
 ``App.run_async`` does (see its docstring), and sets the colour depth from the
-*client's* TERM/COLORTERM instead of the server's environment.
+*client's* TERM/COLORTERM instead of the server's environment: every console renders in
+truecolor and the driver lowers the colours of what it sends (see ``colour_isolation``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, Literal, TextIO, cast
 
 import rich
-from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segments
 from rich.traceback import Traceback
@@ -36,6 +36,12 @@ from textual.driver import Driver
 from textual.filter import NoColor
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
+
+from .colour_isolation import (
+    RENDER_COLOR_SYSTEM,
+    colour_lowering,
+    remember_client_color_system,
+)
 
 log = logging.getLogger("seotda.driver")
 
@@ -103,6 +109,8 @@ class ChannelLink:
         self.write = write
         self.size = clamp_size(*size)
         self.driver: SSHDriver | None = None
+        #: Turns the app's (truecolor) output into the client's colour depth; None: as it is.
+        self.lower_colours: Callable[[str], str] | None = None
         self._early: list[bytes] = []
         self._early_len = 0
 
@@ -172,6 +180,8 @@ class SSHDriver(Driver):
         if self._output:
             data = "".join(self._output)
             self._output.clear()
+            if self._link.lower_colours is not None:
+                data = self._link.lower_colours(data)
             self._link.write(data.encode("utf-8", "replace"))
 
     def start_application_mode(self) -> None:
@@ -366,18 +376,13 @@ _STRAY_OUTPUT = _LogStream(logging.getLogger("seotda.app.stdout"), logging.WARNI
 _running_apps = 0
 _streams_before: tuple[Any, Any] = (None, None)
 
-_COLOR_SYSTEMS = {
-    "truecolor": ColorSystem.TRUECOLOR,
-    "256": ColorSystem.EIGHT_BIT,
-    "standard": ColorSystem.STANDARD,
-}
-
 
 def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> None:
     """Point ``app`` at ``link`` and make it a good neighbour in a shared process.
 
     * the driver is an :class:`SSHDriver` bound to this session's channel;
-    * colour depth comes from the session, not from the server's os.environ;
+    * colour depth comes from the session, not from the server's os.environ (applied to the
+      output, so that styles and rows shared with other sessions hold no depth of their own);
     * stray print()s and Textual's crash reports go to the log, not to
       another player's screen or the server's stdout; crash reports without
       local variables, which could hold the player's cards.
@@ -387,12 +392,12 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
         return SSHDriver(app, link=link, **kwargs)
 
     app.driver_class = driver_factory  # type: ignore[assignment]
+    app.console._color_system = RENDER_COLOR_SYSTEM
+    link.lower_colours = colour_lowering(color_system)
+    remember_client_color_system(app, color_system)
     if color_system is None:
-        app.console._color_system = ColorSystem.STANDARD
         app.no_color = True
         app._filters.append(NoColor())
-    else:
-        app.console._color_system = _COLOR_SYSTEMS[color_system]
     app._capture_stdout = _STRAY_OUTPUT  # type: ignore[assignment]
     app._capture_stderr = _STRAY_OUTPUT  # type: ignore[assignment]
     app.error_console = Console(

@@ -19,6 +19,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Size
 from textual.widgets import Static
 
+from seotda_tui.colour_isolation import client_color_system
 from seotda_tui.driver import (
     MAX_COLUMNS,
     MAX_ROWS,
@@ -254,7 +255,7 @@ async def test_two_apps_keep_their_own_colour_depth() -> None:
     a256, anone = KeyLogApp(), KeyLogApp()
     async with running(a256, t256, "256"), running(anone, tnone, None):
         await until(lambda: "키 기록기" in t256.text and "키 기록기" in tnone.text)
-        assert a256.console.color_system == "256"
+        assert client_color_system(a256) == "256" and client_color_system(anone) is None
     assert b"38;5;" in t256.raw and b"38;2;" not in t256.raw
     assert b"38;5;" not in tnone.raw and b"38;2;" not in tnone.raw
 

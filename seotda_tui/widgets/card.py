@@ -34,6 +34,8 @@ from textual.widget import Widget
 from engine import Card
 from engine.cards import PLANTS
 
+from ..colour_isolation import client_color_system
+
 SizeName = Literal["large", "compact"]
 StyleName = Literal["box", "ascii", "big"]
 SIZES: tuple[SizeName, ...] = ("large", "compact")
@@ -470,7 +472,7 @@ class CardView(Widget, can_focus=True):
         if self.color_system != _AUTO:
             return self.color_system
         try:
-            return self.app.console.color_system
+            return client_color_system(self.app)
         except RuntimeError:  # NoActiveAppError: not inside a running app
             return "truecolor"
 

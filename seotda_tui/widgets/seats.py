@@ -26,6 +26,7 @@ from textual.widget import Widget
 
 from engine import DECK
 
+from ..colour_isolation import client_color_system
 from .card import card_dimensions, render_card_lines
 from .textlines import TextLines, remembered, text_strip
 from .texts import chips
@@ -258,7 +259,7 @@ class SeatBoxes(TextLines):
 
     def _color_system(self) -> str | None:
         try:
-            return self.app.console.color_system
+            return client_color_system(self.app)
         except RuntimeError:  # NoActiveAppError: not inside a running app
             return "truecolor"
 
