@@ -101,6 +101,8 @@ class TableActions(BaseScreen):
         Textual sends the key to the screen and back up to the app to find its binding, two
         more turns of the event loop behind every other session's work, for the key whose
         latency every seat sees. While chat is being typed they are the chat's digits."""
+        if not super().check_action(action, parameters):
+            return False
         return not (action == "num" and isinstance(self.focused, ChatInput))
 
     def _act(self, action: dict[str, Any]) -> None:
