@@ -26,3 +26,46 @@ async def test_keys_do_nothing_while_the_table_is_hidden_by_the_too_small_notice
         await t.settle()
         await t.press(actor, "3")  # visible again: the same key bets
         assert [(e["player"], e["action"]) for e in bets(t)] == [(actor, "ping")]
+
+
+# ---------------------------------------------------------------------- 5. help keys
+async def test_help_switches_tabs_and_scrolls_with_the_keys_its_footer_names() -> None:
+    from textual.containers import VerticalScroll
+    from textual.widgets import TabbedContent
+
+    from seotda_tui.screens.help import HelpScreen
+
+    async with Table.open(["a", "b"], seed=5) as t:
+        await t.press("a", "question_mark")
+        help_screen = t.screen("a")
+        assert isinstance(help_screen, HelpScreen)
+        assert "←/→ 탭 · ↑/↓ 스크롤" in t.text("a")
+        tabs = help_screen.query_one(TabbedContent)
+
+        def scroller() -> VerticalScroll:
+            pane = tabs.active_pane
+            assert pane is not None
+            return pane.query_one(VerticalScroll)
+
+        assert tabs.active == "help-jokbo"
+        await t.press("a", "down", "down")
+        assert scroller().scroll_y == 2
+        await t.press("a", "right")  # at once, without Tab first
+        assert tabs.active == "help-rules-pane"
+        await t.press("a", "left")
+        assert tabs.active == "help-jokbo"
+        await t.press("a", "tab")  # Tab is the next tab too, and the keys keep working
+        rules = scroller()
+        assert tabs.active == "help-rules-pane" and rules.max_scroll_y > 2
+        await t.press("a", "down")
+        assert rules.scroll_y == 1
+        await t.press("a", "pagedown")
+        assert rules.scroll_y > 1
+        await t.press("a", "end")
+        assert rules.scroll_y == rules.max_scroll_y
+        await t.press("a", "home")
+        assert rules.scroll_y == 0
+        await t.press("a", "right", "shift+tab", "right", "right")  # 키, 규칙, 키, round to 족보
+        assert tabs.active == "help-jokbo"
+        await t.press("a", "escape")
+        assert type(t.screen("a")).__name__ == "TableScreen"
