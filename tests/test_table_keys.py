@@ -69,3 +69,39 @@ async def test_help_switches_tabs_and_scrolls_with_the_keys_its_footer_names() -
         assert tabs.active == "help-jokbo"
         await t.press("a", "escape")
         assert type(t.screen("a")).__name__ == "TableScreen"
+
+
+# ---------------------------------------------------------------------- 6. results screens
+async def play_out(t: Table) -> None:
+    """Let every turn time out until the game ends (10 hands)."""
+    for _ in range(400):
+        if t.manager.room(t.room_id).status != "playing":  # type: ignore[union-attr]
+            break
+        t.clock.advance(20)
+    await t.settle()
+    assert t.manager.room(t.room_id).status == "finished"  # type: ignore[union-attr]
+
+
+async def test_a_spectator_who_keeps_the_results_open_sees_only_the_newest_one() -> None:
+    from seotda_tui.screens.results import ResultsScreen
+    from seotda_tui.screens.table import TableScreen
+
+    async with Table.open(["a", "b"], spectators=["c"], seed=3, options={"handLimit": 10}) as t:
+        await play_out(t)
+        assert isinstance(t.screen("c"), ResultsScreen)
+        first = t.screen("c").result
+        await t.press("a", "enter")
+        t.manager.start(t.room_id, "a")  # the host starts again; c still looks at the results
+        await t.settle()
+        assert isinstance(t.screen("c"), ResultsScreen)
+        assert "새 게임이 진행 중이에요" in t.text("c")  # and says the live table is one key away
+        await play_out(t)
+        newest = t.manager._rooms[t.room_id].result
+        assert newest is not first
+        stack = t.app("c").screen_stack
+        assert [type(s) for s in stack[-2:]] == [TableScreen, ResultsScreen]
+        assert sum(isinstance(s, ResultsScreen) for s in stack) == 1
+        assert t.screen("c").result is newest
+        assert "새 게임이 진행 중이에요" not in t.text("c")
+        await t.press("c", "enter")
+        assert isinstance(t.screen("c"), TableScreen)

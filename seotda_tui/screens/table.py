@@ -261,6 +261,12 @@ class TableScreen(TableActions):
         self._redraw()
         self._maybe_show_result(previous, update)
         self.paint_now()
+        if update.room.status == PLAYING and (previous is None or previous.room.status != PLAYING):
+            from .results import results_screen
+
+            shown = results_screen(self.app)
+            if shown is not None:  # still open from the last game: the table is one key away
+                shown.game_running(True)
 
     def _flash(self, text: str | None) -> None:
         if self._flash_timer is not None:
@@ -279,13 +285,13 @@ class TableScreen(TableActions):
         if not was_playing and not update.snapshot:
             return
         self._shown_result = result
-        from .results import ResultsScreen
+        from .results import open_results
 
-        self.app.push_screen(ResultsScreen(result, update.room.options), self._after_result)
+        open_results(self.app, result, update.room.options, self._after_result)
 
     def _after_result(self, to_lobby: bool | None) -> None:
-        if to_lobby:
-            self._leave_confirmed(True)
+        if to_lobby:  # (asks first if a new game started meanwhile)
+            self.action_leave()
 
     @property
     def room(self) -> RoomSummary | None:
