@@ -105,3 +105,83 @@ async def test_a_spectator_who_keeps_the_results_open_sees_only_the_newest_one()
         assert "새 게임이 진행 중이에요" not in t.text("c")
         await t.press("c", "enter")
         assert isinstance(t.screen("c"), TableScreen)
+
+
+# ---------------------------------------------------------------------- 7. feedback lines
+OUT_OF_TURN = "아직 내 차례가 아니에요"
+
+
+async def test_a_bet_key_out_of_turn_says_so_on_that_players_screen_only() -> None:
+    async with Table.open(["a", "b"], seed=5) as t:
+        actor = t.actor
+        other = "b" if actor == "a" else "a"
+        await t.press(other, "4")
+        assert OUT_OF_TURN in t.text(other) and OUT_OF_TURN not in t.text(actor)  # type: ignore[arg-type]
+        assert bets(t) == []
+        await t.press(actor, "3")  # 삥: now it is the other's turn, the line has had its moment
+        assert t.actor == other
+        assert OUT_OF_TURN not in t.text(other)
+
+
+async def test_an_own_turn_timing_out_says_what_was_played_for_you() -> None:
+    async with Table.open(["a", "b"], seed=5) as t:
+        first = t.actor
+        assert first is not None
+        second = "b" if first == "a" else "a"
+        await t.advance(t.game.pending()["seconds"] + 1)
+        assert "시간이 지나 자동으로 체크했어요" in t.text(first)
+        assert "자동으로" not in t.text(second)
+        await t.press(second, "3")  # 삥 (the hand is opened): the next timeout is a 다이
+        await t.advance(t.game.pending()["seconds"] + 1)
+        assert t.game.state.hand.players[first].folded  # type: ignore[union-attr]
+        assert "시간이 지나 자동으로 다이했어요" in t.text(first)
+        assert "자동으로" not in t.text(second)
+
+
+async def test_the_three_card_auto_pick_and_a_stale_pick_reminder() -> None:
+    async with Table.open(["a", "b"], options={"cardMode": "three"}, seed=5) as t:
+        for _ in range(2):
+            await t.press(t.actor, "2")  # check, check: the third card and the choice
+        assert t.game.state.hand.phase == "choose"  # type: ignore[union-attr]
+        await t.press("a", "enter")
+        assert "카드 두 장을 골라 주세요" in t.text("a")
+        cards = t.game.state.hand.players["b"].hand[:2]  # type: ignore[union-attr]
+        await t.act("b", {"type": "choose", "cardIds": cards})
+        await t.advance(t.game.pending()["seconds"] + 1)
+        assert t.game.state.hand.phase == "betting"  # type: ignore[union-attr]
+        text = t.text("a")
+        assert "시간이 지나 자동으로 두 장 골랐어요" in text
+        assert "카드 두 장을 골라 주세요" not in text  # the reminder's moment has passed
+        assert "자동으로" not in t.text("b")
+
+
+async def test_a_lapsed_rebuy_window_is_explained_to_the_busted_player() -> None:
+    async with Table.open(
+        ["a", "b"],
+        options={"startingChips": 500, "maxRaise": "full"},
+        seed=5,
+        deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]},
+    ) as t:
+        while t.actor is not None:  # all in: full, then call
+            kinds = [a["type"] for a in t.legal(t.actor)]
+            await t.press(t.actor, "8" if "full" in kinds else "4")
+        while t.game.state.phase != "rebuy":
+            await t.press(t.game.pending()["players"][0], "space")
+        await t.advance(t.game.pending()["seconds"] + 1)
+        assert "시간이 지나 리바이하지 않았어요" in t.text("b")
+        assert "리바이하지 않았어요" not in t.text("a")
+
+
+# ---------------------------------------------------------------------- 15. stale messages
+async def test_a_lobby_error_clears_after_a_few_seconds_on_the_apps_clock() -> None:
+    from seotda_tui.screens.lobby import LobbyScreen
+
+    async with Table.open(["a", "b"], spectators=["c"], seed=5) as t:
+        await t.press("c", "q")  # a spectator leaves at once
+        assert isinstance(t.screen("c"), LobbyScreen)
+        await t.press("c", "enter")  # join the running game: refused
+        assert "게임이 이미 시작됐어요" in t.text("c")
+        await t.advance(2)
+        assert "게임이 이미 시작됐어요" in t.text("c")
+        await t.advance(5)
+        assert "게임이 이미 시작됐어요" not in t.text("c")

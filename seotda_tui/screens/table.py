@@ -259,6 +259,7 @@ class TableScreen(TableActions):
             elif any(e.get("type") in ("handStart", "rematchStart") for e in update.events):
                 self._flash(None)
         self._redraw()
+        self._feedback(update)
         self._maybe_show_result(previous, update)
         self.paint_now()
         if update.room.status == PLAYING and (previous is None or previous.room.status != PLAYING):
