@@ -185,3 +185,44 @@ async def test_a_lobby_error_clears_after_a_few_seconds_on_the_apps_clock() -> N
         assert "게임이 이미 시작됐어요" in t.text("c")
         await t.advance(5)
         assert "게임이 이미 시작됐어요" not in t.text("c")
+
+
+# ---------------------------------------------------------------------- 12. the room name's limit
+async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit() -> None:
+    from types import SimpleNamespace
+
+    from textual import events
+    from textual.widgets import Input
+
+    from seotda_tui.app import make_app_factory
+    from seotda_tui.clock import FakeClock
+    from seotda_tui.rooms import ROOM_NAME_CELLS, RoomManager
+    from seotda_tui.screens.create_room import CreateRoomScreen
+
+    manager = RoomManager(clock=FakeClock(), seed_source=lambda: 1)
+    app = make_app_factory(manager)(SimpleNamespace(nickname="영희"), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, CreateRoomScreen)
+        name = form.query_one("#room-name", Input)
+        text = "\n".join(s.text for s in form._compositor.render_strips())
+        assert f"9/{ROOM_NAME_CELLS}칸" in text  # "영희의 방": 9 cells
+        await pilot.press("end", *["backspace"] * 9, *"abcdefghij" * 4)  # 40 typed
+        await pilot.pause()
+        assert name.value == "abcdefghij" * 2
+        text = "\n".join(s.text for s in form._compositor.render_strips())
+        assert f"{ROOM_NAME_CELLS}/{ROOM_NAME_CELLS}칸" in text
+        await pilot.press(*["backspace"] * 11, *"가나다라마바")  # 9 + 2 cells each
+        await pilot.pause()
+        assert name.value == "abcdefghi가나다라마"  # 바 would be 21 cells
+        text = "\n".join(s.text for s in form._compositor.render_strips())
+        assert f"19/{ROOM_NAME_CELLS}칸" in text
+        name.post_message(events.Paste("xyz"))  # pasted: as much as fits
+        await pilot.pause()
+        assert name.value == "abcdefghi가나다라마x"
+        await pilot.press("enter")
+        await pilot.pause()
+        (room,) = manager.rooms()
+        assert room.name == name.value
