@@ -226,3 +226,26 @@ async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit
         await pilot.pause()
         (room,) = manager.rooms()
         assert room.name == name.value
+
+
+# ---------------------------------------------------------------------- q in the lobby
+async def test_q_in_the_lobby_asks_before_disconnecting() -> None:
+    from types import SimpleNamespace
+
+    from seotda_tui.app import make_app_factory
+    from seotda_tui.clock import FakeClock
+    from seotda_tui.rooms import RoomManager
+    from seotda_tui.screens.lobby import LobbyScreen
+    from seotda_tui.testing import screen_text
+
+    app = make_app_factory(RoomManager(clock=FakeClock()))(SimpleNamespace(nickname="영희"), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        assert "접속을 끊고 나갈까요?" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and app.is_running
+        await pilot.press("ㅂ", "y")  # (the Korean-IME q)
+        await pilot.pause()
+        assert not app.is_running

@@ -213,5 +213,12 @@ class LobbyScreen(BaseScreen):
         # widgets and caches (~a fifth of a session's memory) for the whole game
         self.app.switch_screen(TableScreen(room_id))
 
-    async def action_quit(self) -> None:
-        self.app.exit()
+    def action_quit(self) -> None:
+        """Ask first: one stray q (or ㅂ) would otherwise end the whole SSH session."""
+        from .confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen("접속을 끊고 나갈까요?"), answered)
