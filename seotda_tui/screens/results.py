@@ -141,5 +141,12 @@ def open_results(
         app.push_screen(ResultsScreen(result, options), then)
 
 
+def new_game_started(app: App[Any]) -> None:
+    """A results screen still open from the last game says the live table is one key away."""
+    shown = results_screen(app)
+    if shown is not None:
+        shown.game_running(True)
+
+
 def results_screen(app: App[Any]) -> ResultsScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, ResultsScreen)), None)

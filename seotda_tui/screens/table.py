@@ -261,13 +261,11 @@ class TableScreen(TableActions):
         self._redraw()
         self._feedback(update)
         self._maybe_show_result(previous, update)
-        self.paint_now()
         if update.room.status == PLAYING and (previous is None or previous.room.status != PLAYING):
-            from .results import results_screen
+            from .results import new_game_started
 
-            shown = results_screen(self.app)
-            if shown is not None:  # still open from the last game: the table is one key away
-                shown.game_running(True)
+            new_game_started(self.app)
+        self.paint_now()
 
     def _flash(self, text: str | None) -> None:
         if self._flash_timer is not None:

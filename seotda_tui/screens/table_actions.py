@@ -71,6 +71,7 @@ class TableActions(BaseScreen):
     room_id: str
     latest: RoomUpdate | None
     selected: list[int]
+    _said_moment: tuple[Any, ...] | None = None  # see _feedback
     log_shown: bool | None
     _unsubscribe: Callable[[], None] | None
 
@@ -125,7 +126,7 @@ class TableActions(BaseScreen):
         """On each push: clear a message whose moment has passed, then tell this player
         (and only them) what the game played for them when their time ran out."""
         moment = self._moment()
-        if moment != getattr(self, "_said_moment", None):
+        if moment != self._said_moment:
             self._said_moment = moment
             self.say("")
         if update.snapshot or update.viewer != self.nickname:
