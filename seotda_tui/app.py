@@ -104,6 +104,13 @@ class SeotdaApp(App[None]):
         self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
         self.set_class(width >= WIDE_WIDTH, "-wide")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Help and the display toggles wait, like every screen's keys, until the screen can
+        be seen (below 80×24 only the too-small notice shows)."""
+        if action in ("help", "toggle_ascii", "toggle_big") and self.has_class("-too-small"):
+            return False
+        return super().check_action(action, parameters)
+
     # ------------------------------------------------------------------ display modes
     def _update_style(self) -> None:
         self.card_style = "ascii" if self.ascii_mode else "big" if self.big_text else "box"

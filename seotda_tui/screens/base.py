@@ -43,6 +43,16 @@ class BaseScreen(Screen[Any]):
     def compose_body(self) -> Iterable[Widget]:
         return []
 
+    @property
+    def hidden_by_size(self) -> bool:
+        """Below 80×24 only the too-small notice shows (the app's ``-too-small`` class)."""
+        return self.app.has_class("-too-small")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key acts on a screen the player cannot see: a bet made behind the too-small
+        notice would be played (and journaled) without the player seeing it."""
+        return not self.hidden_by_size
+
     def card_style_changed(self) -> None:
         """The session's ``card_style`` changed (its cards already follow): redraw what
         depends on it."""

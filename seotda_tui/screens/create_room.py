@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
@@ -19,7 +20,8 @@ from textual.widgets import Button, Input, Label, Static
 from engine import Options, OptionsError
 from engine.options import SPECS
 
-from ..rooms import RoomError
+from ..rooms import ROOM_NAME_CELLS, RoomError
+from ..sanitize import truncate_cells
 from ..widgets.choice import Choice
 from ..widgets.texts import CHOICE_LABELS
 from .base import BaseScreen
@@ -31,6 +33,26 @@ ON_OFF = {True: "켬", False: "끔"}
 
 def choice_labels(field: str) -> dict[Any, str]:
     return ON_OFF if field in BOOL_FIELDS else CHOICE_LABELS[field]
+
+
+def name_count(name: str) -> str:
+    return f"{cell_len(name)}/{ROOM_NAME_CELLS}칸"
+
+
+class NameInput(Input):
+    """The room name, held to the room list's :data:`~seotda_tui.rooms.ROOM_NAME_CELLS` cells
+    (a Hangul syllable is two) as it is typed or pasted: the manager would cut a longer name
+    silently, so nothing past the limit goes in (a paste keeps what fits)."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        value = self.value
+        start, end = sorted((max(0, start), min(len(value), end)))
+        room = ROOM_NAME_CELLS - cell_len(value[:start] + value[end:])
+        fitting = truncate_cells(text[: ROOM_NAME_CELLS * 8], room)  # (bounded: hostile pastes)
+        if text and not fitting:
+            self.restricted()
+            return
+        super().replace(fitting, start, end)
 
 
 class CreateRoomScreen(BaseScreen):
@@ -52,7 +74,10 @@ class CreateRoomScreen(BaseScreen):
         )
         with VerticalScroll(id="form"), Grid(id="form-grid"):
             yield Label("방 이름", classes="form-label")
-            yield Input(value=f"{self.nickname}의 방", max_length=40, id="room-name", compact=True)
+            name = truncate_cells(f"{self.nickname}의 방", ROOM_NAME_CELLS)
+            yield NameInput(value=name, id="room-name", compact=True)
+            yield Static(name_count(name), id="room-name-count", classes="form-label")
+            yield Static("")
             for spec in SPECS:
                 yield Label(spec.label, classes="form-label")
                 labels = choice_labels(spec.field)
@@ -103,6 +128,9 @@ class CreateRoomScreen(BaseScreen):
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         self._check()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#room-name-count", Static).update(name_count(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_create()

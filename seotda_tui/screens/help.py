@@ -26,9 +26,23 @@ class HelpCard(CardView, can_focus=False):
     """A card in the 족보 table: never takes focus, so the keys scroll and switch tabs."""
 
 
+#: The tabs in order, for ←/→.
+PANES = ("help-jokbo", "help-rules-pane", "help-keys-pane")
+
+
 class HelpScreen(BaseScreen):
+    """The footer's keys act from the moment help opens, whatever has the focus: they are
+    priority bindings of the screen, so neither the focused scroller (which takes ←/→ for
+    sideways scrolling) nor the tab bar (which takes ↑/↓ once Tab moves there) swallows them."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,ㅂ", "close", "닫기", show=False),
+        Binding("left,shift+tab", "tab(-1)", show=False, priority=True),
+        Binding("right,tab", "tab(1)", show=False, priority=True),
+        *(
+            Binding(key, f"scroll('{key}')", show=False, priority=True)
+            for key in ("up", "down", "pageup", "pagedown", "home", "end")
+        ),
     ]
 
     def __init__(self, options: Options, hand_name: str | None = None) -> None:
@@ -69,6 +83,26 @@ class HelpScreen(BaseScreen):
 
     def on_mount(self) -> None:
         self.query_one("#jokbo", VerticalScroll).focus()
+
+    def action_tab(self, step: int) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.active = PANES[(PANES.index(tabs.active) + step) % len(PANES)]
+
+    def action_scroll(self, key: str) -> None:
+        """Scroll the shown tab's text (one line, one page, or to either end)."""
+        pane = self.query_one(TabbedContent).active_pane
+        if pane is None:
+            return
+        scroller = pane.query_one(VerticalScroll)
+        moves = {
+            "up": scroller.scroll_up,
+            "down": scroller.scroll_down,
+            "pageup": scroller.scroll_page_up,
+            "pagedown": scroller.scroll_page_down,
+            "home": scroller.scroll_home,
+            "end": scroller.scroll_end,
+        }
+        moves[key](animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

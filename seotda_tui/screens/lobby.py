@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
@@ -25,6 +26,9 @@ class LobbyChat(Message):
         super().__init__()
         self.message = message
 
+
+#: How long a refusal (a full room, a game already running…) stays on the lobby's message line.
+MESSAGE_SECONDS = 5.0
 
 COLUMNS = ("번호", "방 이름", "방장", "인원", "관전", "상태", "규칙")
 EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
@@ -64,6 +68,8 @@ class LobbyScreen(BaseScreen):
         super().__init__()
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
+        self._message_until: float | None = None  # on the app's clock
+        self._message_timer: Timer | None = None  # runs only while a message shows
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="lobby-title")
@@ -153,7 +159,19 @@ class LobbyScreen(BaseScreen):
         self.query_one("#lobby-empty", Static).display = not rows
 
     def say(self, text: str) -> None:
+        """Show a refusal for :data:`MESSAGE_SECONDS` (the room list it was about moves on)."""
         self.query_one("#lobby-message", Static).update(Text(text))  # may quote a room name
+        self._message_until = self.seotda.clock() + MESSAGE_SECONDS if text else None
+        if text and self._message_timer is None:
+            self._message_timer = self.set_interval(1.0, self.tick)
+        elif not text and self._message_timer is not None:
+            self._message_timer.stop()
+            self._message_timer = None
+
+    def tick(self) -> None:
+        """Once a second (tests call it after moving their fake clock): clear an old message."""
+        if self._message_until is not None and self.seotda.clock() >= self._message_until:
+            self.say("")
 
     def on_room_list_selected(self, event: RoomList.Selected) -> None:
         event.stop()
@@ -195,5 +213,12 @@ class LobbyScreen(BaseScreen):
         # widgets and caches (~a fifth of a session's memory) for the whole game
         self.app.switch_screen(TableScreen(room_id))
 
-    async def action_quit(self) -> None:
-        self.app.exit()
+    def action_quit(self) -> None:
+        """Ask first: one stray q (or ㅂ) would otherwise end the whole SSH session."""
+        from .confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen("접속을 끊고 나갈까요?"), answered)

@@ -259,7 +259,12 @@ class TableScreen(TableActions):
             elif any(e.get("type") in ("handStart", "rematchStart") for e in update.events):
                 self._flash(None)
         self._redraw()
+        self._feedback(update)
         self._maybe_show_result(previous, update)
+        if update.room.status == PLAYING and (previous is None or previous.room.status != PLAYING):
+            from .results import new_game_started
+
+            new_game_started(self.app)
         self.paint_now()
 
     def _flash(self, text: str | None) -> None:
@@ -279,13 +284,13 @@ class TableScreen(TableActions):
         if not was_playing and not update.snapshot:
             return
         self._shown_result = result
-        from .results import ResultsScreen
+        from .results import open_results
 
-        self.app.push_screen(ResultsScreen(result, update.room.options), self._after_result)
+        open_results(self.app, result, update.room.options, self._after_result)
 
     def _after_result(self, to_lobby: bool | None) -> None:
-        if to_lobby:
-            self._leave_confirmed(True)
+        if to_lobby:  # (asks first if a new game started meanwhile)
+            self.action_leave()
 
     @property
     def room(self) -> RoomSummary | None:

@@ -13,7 +13,7 @@ from typing import Any
 from textual.binding import Binding, BindingType
 
 from ..room_bots import BOT_TAGS
-from ..rooms import RoomError
+from ..rooms import RoomError, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
@@ -23,6 +23,17 @@ from .base import BaseScreen
 
 #: The level of each bot the host adds with "+", in turn.
 BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
+
+#: What the game did for a player whose time ran out (the engine's ``timeout`` event's action);
+#: each fits the message's half of the prompt row at 80 columns.
+TIMEOUT_LINES = {
+    "check": "시간이 지나 자동으로 체크했어요",
+    "die": "시간이 지나 자동으로 다이했어요",
+    "choose": "시간이 지나 자동으로 두 장 골랐어요",
+    "rebuy": "시간이 지나 리바이하지 않았어요",
+    "rejoin": "시간이 지나 재참가하지 않았어요",
+}
+OUT_OF_TURN = "아직 내 차례가 아니에요"
 
 
 def table_bindings() -> list[BindingType]:
@@ -58,7 +69,9 @@ class TableActions(BaseScreen):
     """Key and button handlers of the table screen (state and drawing live in TableScreen)."""
 
     room_id: str
+    latest: RoomUpdate | None
     selected: list[int]
+    _said_moment: tuple[Any, ...] | None = None  # see _feedback
     log_shown: bool | None
     _unsubscribe: Callable[[], None] | None
 
@@ -74,6 +87,10 @@ class TableActions(BaseScreen):
     @property
     @abstractmethod
     def seated(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def paused(self) -> bool: ...
 
     @abstractmethod
     def legal(self) -> list[dict[str, Any]]: ...
@@ -96,11 +113,35 @@ class TableActions(BaseScreen):
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
 
+    def _moment(self) -> tuple[Any, ...]:
+        """What a message on the line is about: the room's state, the game's phase and
+        street, and whether it is this player's turn. When it changes, the message's moment
+        has passed (a reminder to pick two cards must not stay into the betting)."""
+        view = self.view or {}
+        status = self.latest.room.status if self.latest else None
+        keys = ("phase", "handNo", "rematchNo", "street", "handPhase")
+        return (status, *(view.get(k) for k in keys), bool(self.legal()))
+
+    def _feedback(self, update: RoomUpdate) -> None:
+        """On each push: clear a message whose moment has passed, then tell this player
+        (and only them) what the game played for them when their time ran out."""
+        moment = self._moment()
+        if moment != self._said_moment:
+            self._said_moment = moment
+            self.say("")
+        if update.snapshot or update.viewer != self.nickname:
+            return
+        for event in update.events:
+            if event.get("type") == "timeout" and event.get("player") == self.nickname:
+                self.say(TIMEOUT_LINES.get(str(event.get("action")), ""))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The number keys are priority bindings, run as the key reaches the app: otherwise
         Textual sends the key to the screen and back up to the app to find its binding, two
         more turns of the event loop behind every other session's work, for the key whose
         latency every seat sees. While chat is being typed they are the chat's digits."""
+        if not super().check_action(action, parameters):
+            return False
         return not (action == "num" and isinstance(self.focused, ChatInput))
 
     def _act(self, action: dict[str, Any]) -> None:
@@ -146,6 +187,8 @@ class TableActions(BaseScreen):
             self._act({"type": kind})
         elif self.legal():
             self.say(f"지금은 {object_particle(ACTION_NAMES[kind])} 할 수 없어요")
+        elif not self.paused:  # (paused: the status line already says why nothing moves)
+            self.say(OUT_OF_TURN)
 
     def action_confirm(self) -> None:
         view = self.view
