@@ -1,4 +1,4 @@
-"""The narrowed compositor (``seotda_tui/compositor.py``) paints exactly what Textual's does.
+"""The narrowed compositor (``seotda_tui/tuning/compositor.py``) paints exactly what Textual's does.
 
 Two identical apps, one per compositor, get the same random content changes and partial
 refreshes; every frame each one sends is played into a pyte terminal. After every step both
@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from seotda_tui.compositor import DirtyCompositor
+from seotda_tui.tuning.compositor import DirtyCompositor
 
 WIDTH, HEIGHT = 60, 20
 
