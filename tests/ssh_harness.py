@@ -34,6 +34,7 @@ from textual.events import Key, Resize
 from textual.widgets import Static
 from wcwidth import wcwidth
 
+from seotda_tui import tuning
 from seotda_tui.auth import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
@@ -41,7 +42,6 @@ from seotda_tui.auth import (
     SERVER_PASSWORD_PROMPT,
     Identity,
 )
-from seotda_tui import tuning
 from seotda_tui.config import load_settings
 from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
 from seotda_tui.session import DisconnectReason, SessionContext

@@ -269,7 +269,7 @@ async def test_a_scrolled_and_clipped_container_paints_what_textual_paints(seed:
                 y = rng.randrange(0, 16)
                 widgets = list(stock.screen.query(Static))
                 changes = [step(rng, widgets, ASCII) for _ in range(rng.randint(1, 3))]
-                for app, pilot in pilots:
+                for app, _ in pilots:
                     if scroll:
                         app.screen.query_one(VerticalScroll).scroll_to(y=y, animate=False)
                     for change in changes:

@@ -10,8 +10,8 @@ from rich.style import Style
 from textual.cache import FIFOCache
 from textual.strip import Strip
 
-from seotda_tui.tuning.strip_caches import KEEPS_NOTHING, UNUSED
 from seotda_tui.testing import Table
+from seotda_tui.tuning.strip_caches import KEEPS_NOTHING, UNUSED
 
 
 def test_new_strips_share_the_empty_cache_for_the_unused_five() -> None:

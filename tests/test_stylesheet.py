@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.color import Color
 
-from seotda_tui.tuning.stylesheet import SharedStylesheet
 from seotda_tui.testing import Table
+from seotda_tui.tuning.stylesheet import SharedStylesheet
 
 CSS = "Static { background: $accent; } #x { height: 3; }"
 

@@ -44,7 +44,7 @@ def _missing() -> str | None:
 
 def _apply() -> None:
     if not getattr(Traceback.extract, "without_locals", False):
-        Traceback.extract = _extract_without_locals(Traceback.extract.__func__)  # type: ignore[method-assign]
+        Traceback.extract = _extract_without_locals(Traceback.extract.__func__)  # type: ignore[method-assign,attr-defined]
     if _shows_locals():
         raise RuntimeError("Traceback(show_locals=True) still extracts locals")
 

@@ -53,9 +53,11 @@ def share_stylesheet(app: App[object]) -> None:
 def _missing() -> str | None:
     return first_reason(
         lambda: wrong_parameters(Stylesheet, "_parse_rules", PARAMETERS),
-        lambda: None
-        if isinstance(getattr(Stylesheet(), "_variables", None), dict)
-        else "Stylesheet._variables is not a dict",
+        lambda: (
+            None
+            if isinstance(getattr(Stylesheet(), "_variables", None), dict)
+            else "Stylesheet._variables is not a dict"
+        ),
     )
 
 
