@@ -150,12 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
     for key in KEYS:
         sample = getattr(defaults, key.name)
         shown = "" if sample in (None, "") else f" (기본 {sample})"
+        switch = {"nargs": "?", "const": "true"} if isinstance(sample, bool) else {}
         parser.add_argument(
             "--" + key.name.replace("_", "-"),
             dest=key.name,
             default=None,
             metavar="VALUE",
             help=f"{key.help}{shown}; 환경 변수 SEOTDA_{key.name.upper()}",
+            **switch,  # type: ignore[arg-type]
         )
     return parser
 

@@ -21,17 +21,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
+from . import tuning
 from .chat import ChatHub
-from .layout_once import lay_out_once
 from .rooms import RoomManager
-from .strip_caches import trim_strip_caches
-from .stylesheet import SharedStylesheet
-from .unpinned_caches import unpin_instance_caches
 
 log = logging.getLogger(__name__)
-trim_strip_caches()  # process-wide: see strip_caches.py
-lay_out_once()  # process-wide: see layout_once.py
-unpin_instance_caches()  # process-wide: see unpinned_caches.py
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110
@@ -69,7 +63,7 @@ class SeotdaApp(App[None]):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
+        tuning.app_created(self)  # e.g. the shared stylesheet (seotda_tui/tuning/)
         self.manager = manager
         self.identity = identity
         self.nickname: str = identity.nickname

@@ -46,6 +46,12 @@ def _non_negative_number(value: Any) -> float:
     return float(value)
 
 
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError(f"true 나 false 여야 해요: {value!r}")
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError("문자열이어야 해요 (must be a string)")
@@ -91,6 +97,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("server", "journal_keep_days", _non_negative_int, "끝난 게임 보관 일수 (0 = 영구)"),
     _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
     _Key("server", "shutdown_notice", _non_negative_number, "종료 전 알림 후 기다리는 시간(초)"),
+    _Key("server", "stock_textual", _bool, "Textual 최적화를 끄고 기본 경로로 (문제 확인용)"),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
     _Key("auth", "password", _optional_text, "공용 서버 비밀번호 (password 모드)"),
     _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),
@@ -133,6 +140,7 @@ class Settings:
     journal_keep_days: int = 30
     motd: str = ""
     shutdown_notice: float = 2.0
+    stock_textual: bool = False  # seotda_tui/tuning/: every speed-up off
     auth_mode: str = "open"
     password: str | None = None
     authorized_keys: Path | None = None

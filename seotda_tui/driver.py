@@ -24,10 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Literal, TextIO, cast
 
-import rich
 from rich.console import Console
-from rich.segment import Segments
-from rich.traceback import Traceback
 from textual import constants, events
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
@@ -37,11 +34,14 @@ from textual.filter import NoColor
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
+from . import tuning
 from .colour_isolation import (
     RENDER_COLOR_SYSTEM,
     colour_lowering,
     remember_client_color_system,
 )
+from .tuning.crash_report import WithheldReport
+from .tuning.stray_output import capture_stray_output
 
 log = logging.getLogger("seotda.driver")
 
@@ -385,7 +385,8 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
       output, so that styles and rows shared with other sessions hold no depth of their own);
     * stray print()s and Textual's crash reports go to the log, not to
       another player's screen or the server's stdout; crash reports without
-      local variables, which could hold the player's cards.
+      local variables, which could hold the player's cards (``tuning/crash_report.py``;
+      while that guard is off, only a line saying a report was withheld).
     """
 
     def driver_factory(app: App[Any], **kwargs: Any) -> SSHDriver:
@@ -398,36 +399,21 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
     if color_system is None:
         app.no_color = True
         app._filters.append(NoColor())
-    app._capture_stdout = _STRAY_OUTPUT  # type: ignore[assignment]
-    app._capture_stderr = _STRAY_OUTPUT  # type: ignore[assignment]
+    if tuning.enabled("stray_output"):
+        capture_stray_output(app, cast(IO[str], _STRAY_OUTPUT))
+    crash_log = logging.getLogger("seotda.app")
+    if tuning.enabled("crash_report"):
+        reports: io.TextIOBase = _LogStream(crash_log, logging.ERROR, per_write=True)
+    else:  # fail closed: the report could hold locals
+        reports = WithheldReport(crash_log)
     app.error_console = Console(
-        file=cast(
-            IO[str], _LogStream(logging.getLogger("seotda.app"), logging.ERROR, per_write=True)
-        ),
+        file=cast(IO[str], reports),
         width=120,
         color_system=None,
         markup=False,
         highlight=False,
         force_terminal=False,
     )
-    _crash_report_without_locals(app)
-
-
-def _crash_report_without_locals(app: App[Any]) -> None:
-    """Textual's crash report is a traceback *with locals* (a player's view, cards and all).
-
-    Same report, minus the locals. Only if this Textual still has the internals it uses.
-    """
-    if not (hasattr(app, "_exit_renderables") and hasattr(app, "_close_messages_no_wait")):
-        return
-
-    def fatal_error() -> None:
-        app.bell()
-        report = Traceback(show_locals=False, width=None, suppress=[rich])
-        app._exit_renderables.append(Segments(app.console.render(report, app.console.options)))
-        app._close_messages_no_wait()
-
-    app._fatal_error = fatal_error  # type: ignore[method-assign]
 
 
 async def run_app(app: App[Any], link: ChannelLink) -> None:

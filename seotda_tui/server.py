@@ -42,6 +42,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from . import tuning
 from .admission import PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, Identity, KeylessLogin, Proof, Verdict
 from .config import Settings
@@ -623,6 +624,7 @@ async def _kick_all(
 async def start_server(config: ServerConfig) -> ServerHandle:
     """Load/create the host key, open the store and listen; returns once accepting."""
     settings = config.settings
+    tuning.install(stock=settings.stock_textual)
     host_key = load_or_create_host_key(settings.hostkey_dir)
     install_asyncssh_bridge()
     store = NicknameStore(settings.data_dir)

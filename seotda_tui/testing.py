@@ -42,6 +42,7 @@ from textual.pilot import Pilot
 from engine import DECK, Game, Options
 from engine.cards import card_id
 
+from . import tuning
 from .app import SeotdaApp, make_app_factory
 from .chat import ChatHub
 from .clock import FakeClock
@@ -175,7 +176,10 @@ class Table:
         chat: ChatHub | None = None,
         reconnect_grace: float = 60.0,
     ) -> AsyncIterator[Table]:
-        """Seat ``players`` (the first is the host), start with ``seed``, run every app."""
+        """Seat ``players`` (the first is the host), start with ``seed``, run every app.
+
+        The Textual tuning is installed as the server would (stock if ``SEOTDA_STOCK_TEXTUAL``)."""
+        tuning.install()
         clock = FakeClock(1000.0)
         if manager is None:
             manager = RoomManager(

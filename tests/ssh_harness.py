@@ -20,6 +20,7 @@ for a PTY; everything it receives is fed into a ``pyte`` screen, so
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from textual.events import Key, Resize
 from textual.widgets import Static
 from wcwidth import wcwidth
 
+from seotda_tui import tuning
 from seotda_tui.auth import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
@@ -269,6 +271,7 @@ class SSHHarness:
         extra = {"clock": flags.pop("clock")} if "clock" in flags else {}
         flags.setdefault("shutdown_notice", 0.0)
         settings = load_settings(
+            env={k: v for k, v in os.environ.items() if k == tuning.STOCK_ENV},
             flags={
                 "host": "127.0.0.1",
                 "port": 0,

@@ -1,4 +1,4 @@
-"""The narrowed compositor (``seotda_tui/compositor.py``) paints exactly what Textual's does.
+"""The narrowed compositor (``seotda_tui/tuning/compositor.py``) paints exactly what Textual's does.
 
 Two identical apps, one per compositor, get the same random content changes and partial
 refreshes; every frame each one sends is played into a pyte terminal. After every step both
@@ -14,13 +14,13 @@ import pyte
 import pytest
 from textual._compositor import Compositor
 from textual.app import App, ComposeResult
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from seotda_tui.compositor import DirtyCompositor
+from seotda_tui.tuning.compositor import DirtyCompositor
 
 WIDTH, HEIGHT = 60, 20
 
@@ -211,3 +211,73 @@ async def test_a_change_at_the_end_of_a_wide_row_sends_only_its_cells() -> None:
             sent = [app.screen._compositor.frames[-1] for app in (stock, dirty)]  # type: ignore[attr-defined]
             assert len(sent[1]) < len(sent[0]) / 2
             assert Terminal(dirty).catch_up() == Terminal(stock).catch_up()
+
+
+class ScrolledBoard(Screen[None]):
+    """A scrolled container whose first and last visible children are cut by its edges, next
+    to a fixed widget, under an overlay that covers part of both."""
+
+    DEFAULT_CSS = """
+    #scroller { height: 9; width: 40; border: solid green; }
+    #scroller > Static { height: 2; background: #203040; }
+    #fixed { height: 4; background: #402040; }
+    #overlay { layer: above; offset: 30 4; width: 16; height: 4; background: #606000 80%; }
+    ScrolledBoard { layers: base above; }
+    """
+
+    def __init__(self, compositor: type[Compositor]) -> None:
+        super().__init__()
+        self._compositor = compositor()
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="scroller"):
+            for i in range(12):
+                yield Static(f"row {i}\nsecond line {i}", id=f"row{i}")
+        yield Static("fixed", id="fixed")
+        yield Static("overlay", id="overlay")
+
+
+class ScrolledApp(App[None]):
+    def __init__(self, compositor: type[Compositor]) -> None:
+        super().__init__()
+        self.compositor_type = compositor
+
+    def on_mount(self) -> None:
+        screen = ScrolledBoard(self.compositor_type)
+        screen._compositor.frames = []  # type: ignore[attr-defined]
+        screen._compositor.console = self.console  # type: ignore[attr-defined]
+        self.push_screen(screen)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+async def test_a_scrolled_and_clipped_container_paints_what_textual_paints(seed: int) -> None:
+    """Changes to children that are partly scrolled out (their rows above or below the
+    container's clip), to hidden ones, and scrolling itself: the same screen both ways."""
+    rng = random.Random(seed)
+    stock, dirty = ScrolledApp(StockRecording), ScrolledApp(DirtyRecording)
+    async with stock.run_test(size=(WIDTH, HEIGHT)) as stock_pilot:
+        async with dirty.run_test(size=(WIDTH, HEIGHT)) as dirty_pilot:
+            pilots = ((stock, stock_pilot), (dirty, dirty_pilot))
+            for app, pilot in pilots:
+                await pilot.pause()
+                app.screen.query_one("#scroller", VerticalScroll).scroll_to(y=3, animate=False)
+                await pilot.pause()
+            stock_terminal, dirty_terminal = Terminal(stock), Terminal(dirty)
+            assert dirty_terminal.catch_up() == stock_terminal.catch_up()
+            for _ in range(25):
+                scroll = rng.random() < 0.2
+                y = rng.randrange(0, 16)
+                widgets = list(stock.screen.query(Static))
+                changes = [step(rng, widgets, ASCII) for _ in range(rng.randint(1, 3))]
+                for app, _ in pilots:
+                    if scroll:
+                        app.screen.query_one(VerticalScroll).scroll_to(y=y, animate=False)
+                    for change in changes:
+                        apply(app, change)
+                for _, pilot in (*pilots, *pilots):  # a scroll repaints a frame later
+                    await pilot.pause()
+                shown = dirty_terminal.catch_up()
+                assert shown == stock_terminal.catch_up()
+                assert shown == cells(fresh_render(dirty))
+            scrolled = dirty.screen.query_one(VerticalScroll).scroll_offset.y
+            assert scrolled > 0  # the comparison did run on a scrolled container

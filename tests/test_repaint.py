@@ -82,7 +82,7 @@ async def test_the_next_hand_starts_without_laying_out_again(layouts: Counter[st
 
 async def test_a_game_start_lays_each_seat_s_screen_out_once(layouts: Counter[str]) -> None:
     """The waiting room turns into the table in one layout: the own card places are mounted
-    already, and the new sizes do not ask for a second pass (``seotda_tui.layout_once``)."""
+    already, and the new sizes do not ask for a second pass (``seotda_tui.tuning.layout_once``)."""
     async with Table.open(["a", "b", "c"], seed=5, size=SIZE, start=False) as t:
         layouts.clear()
         t.manager.start(t.room_id, "a")

@@ -1,4 +1,4 @@
-"""``seotda_tui/strip_caches.py``: rows keep only the caches a played table ever hits."""
+"""``seotda_tui/tuning/strip_caches.py``: rows keep only the caches a played table ever hits."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from rich.style import Style
 from textual.cache import FIFOCache
 from textual.strip import Strip
 
-from seotda_tui.strip_caches import KEEPS_NOTHING, UNUSED
 from seotda_tui.testing import Table
+from seotda_tui.tuning.strip_caches import KEEPS_NOTHING, UNUSED
 
 
 def test_new_strips_share_the_empty_cache_for_the_unused_five() -> None:
@@ -59,7 +59,7 @@ def test_the_fast_path_is_in_use_and_the_fallback_trims_too(
 ) -> None:
     """With this Textual's ``Strip`` slots no unused cache is even made; with other slots the
     original ``__init__`` runs and the five are swapped out after."""
-    from seotda_tui import strip_caches
+    from seotda_tui.tuning import strip_caches
 
     assert frozenset(Strip.__slots__) == strip_caches.KNOWN_SLOTS
     monkeypatch.setattr(Strip, "__init__", Strip.__init__.__wrapped__)  # type: ignore[attr-defined]

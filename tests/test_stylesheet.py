@@ -1,11 +1,11 @@
-"""Sessions share parsed stylesheets (``seotda_tui/stylesheet.py``), variables respected."""
+"""Sessions share parsed stylesheets (``seotda_tui/tuning/stylesheet.py``), variables respected."""
 
 from __future__ import annotations
 
 from textual.color import Color
 
-from seotda_tui.stylesheet import SharedStylesheet
 from seotda_tui.testing import Table
+from seotda_tui.tuning.stylesheet import SharedStylesheet
 
 CSS = "Static { background: $accent; } #x { height: 3; }"
 

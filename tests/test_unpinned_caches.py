@@ -1,4 +1,4 @@
-"""``seotda_tui/unpinned_caches.py``: Textual's instance-keyed memos no longer keep instances."""
+"""``seotda_tui/tuning/unpinned_caches.py``: Textual's instance-keyed memos no longer keep instances."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from textual._xterm_parser import XTermParser
 from textual.color import Color
 
 import seotda_tui.app  # noqa: F401  (applies the change on import)
-from seotda_tui.unpinned_caches import unpin_instance_caches
+from seotda_tui.tuning.unpinned_caches import unpin_instance_caches
 
 
 def test_a_styles_cache_is_freed_after_use_and_answers_as_textual_did() -> None:

@@ -11,7 +11,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..compositor import use_dirty_compositor
+from .. import tuning
+from ..tuning.paint_now import paint_now
 
 if TYPE_CHECKING:
     from ..app import SeotdaApp
@@ -33,7 +34,7 @@ class BaseScreen(Screen[Any]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        use_dirty_compositor(self)
+        tuning.screen_created(self)  # e.g. the narrowed compositor (seotda_tui/tuning/)
 
     def compose(self) -> Iterable[Widget]:
         yield Static(TOO_SMALL, classes="too-small")
@@ -74,27 +75,8 @@ class BaseScreen(Screen[Any]):
         self.post_message(Pushed(payload).set_sender(self))
 
     def paint_now(self) -> None:
-        """Send what a handler just changed in this same callback, as one frame.
-
-        Textual gets there in four more turns of the event loop (each changed widget's idle
-        posts an Update to the screen, the screen's idle resumes its update timer, the timer
-        paints); with hundreds of sessions on one loop every turn waits behind all their work,
-        and the messages cost CPU too. Whatever needs a layout (or scrolling) still takes
-        Textual's path, as does anything changed later.
-        """
-        if not self.is_current or self.app._batch_count or self not in self._compositor:
-            return
-        if self._layout_required or self._scroll_required:
-            return
-        changed: list[Widget] = []
-        for widget in self.walk_children(Widget):
-            if widget._layout_required or widget._scroll_required:
-                return
-            if widget._repaint_required:
-                changed.append(widget)
-        for widget in changed:
-            widget._repaint_required = False  # its idle handler would post the Update
-            if widget.display:
-                self._dirty_widgets.add(widget)
-        if self._dirty_widgets or self._repaint_required:
-            self._on_timer_update()
+        """Send what a handler just changed in this same callback, as one frame, while the
+        ``paint_now`` override is on (``seotda_tui/tuning/paint_now.py``); otherwise Textual
+        paints it a few event-loop turns later."""
+        if tuning.enabled("paint_now"):
+            paint_now(self)

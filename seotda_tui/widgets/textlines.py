@@ -114,20 +114,6 @@ _SHARED: OrderedDict[Hashable, tuple[list[Text], list[Strip | None]]] = OrderedD
 SHARED_ROWS = 4096
 
 
-def _plain(widget: Widget) -> bool:
-    """Whether Textual's styles cache would only copy and filter ``widget``'s rows."""
-    styles = widget.styles
-    return (
-        not any(styles.padding)
-        and not any(edge for edge, _ in styles.border)
-        and not any(edge for edge, _ in styles.outline)
-        and not styles.tint.a
-        and widget.opacity == 1.0
-        and styles.text_opacity == 1.0
-        and not styles.has_rule("hatch")
-    )
-
-
 class TextLines(Widget):
     """Subclasses give :meth:`text_lines` and a :meth:`lines_key` that changes with them
     (everything the rows depend on besides the width and the widget's own style)."""
@@ -153,25 +139,6 @@ class TextLines(Widget):
         if strip is None:
             strip = strips[y] = text_strip(lines[y], width, base, self.app.console)
         return strip
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The shared rows themselves, when none of Textual's box model applies to this widget
-        (no padding, border, outline, tint, opacity or hatch): Textual's styles cache would
-        copy each dirty row into a new strip for every screen and keep that copy, so the rows
-        a table's six screens share would be six rows again. The app's line filters (the
-        colour conversion) are applied as Textual does; anything else goes Textual's way."""
-        if not _plain(self):
-            return super().render_lines(crop)
-        strips = [self.render_line(y) for y in crop.line_range]
-        filters = self.get_line_filters()
-        if filters:
-            background = self.background_colors[1]
-            for line_filter in filters:
-                strips = [strip.apply_filter(line_filter, background) for strip in strips]
-        x1, x2 = crop.column_span
-        if (x1, x2) != (0, self.size.width):
-            strips = [strip.crop(x1, x2) for strip in strips]
-        return strips
 
     def _new_entry(self) -> tuple[list[Text], list[Strip | None]]:
         lines = self.text_lines()

@@ -14,9 +14,10 @@ the piece from its left edge; :class:`NarrowChopsUpdate` starts at the span (on 
 character). ``tests/test_compositor.py`` plays random updates through this and Textual's own
 compositor into two pyte terminals and requires the same screen.
 
-It overrides methods of Textual's private ``Compositor`` and ``ChopsUpdate``; the Textual
-version is bounded in ``pyproject.toml`` and the comparison test fails first if a new one
-changes the contract.
+It overrides methods of Textual's private ``Compositor`` and ``ChopsUpdate``: :data:`OVERRIDE`
+checks the names and signatures it relies on, and a screen whose ``_compositor`` is not a plain
+``Compositor`` keeps its own. The comparison test fails first if a new Textual changes the
+contract.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
+
+from .override import Override, first_reason, no_attributes, wrong_parameters
 
 
 class NarrowChopsUpdate(ChopsUpdate):
@@ -159,5 +162,22 @@ def _dirty_rows(visible: Region, dirty: list[tuple[int, int, int, int]]) -> tupl
 
 
 def use_dirty_compositor(screen: Screen[object]) -> None:
-    """Give ``screen`` the narrowed compositor (call from its ``__init__``)."""
-    screen._compositor = DirtyCompositor()
+    """Give ``screen`` the narrowed compositor (at its creation), if it has Textual's own."""
+    if type(getattr(screen, "_compositor", None)) is Compositor:
+        screen._compositor = DirtyCompositor()
+
+
+def _missing() -> str | None:
+    compositor = Compositor()
+    return first_reason(
+        lambda: wrong_parameters(Compositor, "render_partial_update", ["self"]),
+        lambda: wrong_parameters(Compositor, "_regions_to_spans", ["cls", "regions"]),
+        lambda: no_attributes(compositor, ["_dirty_regions", "size", "cuts", "visible_widgets"]),
+        lambda: None if isinstance(compositor._dirty_regions, set) else "_dirty_regions: not a set",
+        lambda: wrong_parameters(ChopsUpdate, "__init__", ["self", "chops", "spans", "chop_ends"]),
+        lambda: wrong_parameters(ChopsUpdate, "render_segments", ["self", "console"]),
+        lambda: no_attributes(Screen(), ["_compositor"]),
+    )
+
+
+OVERRIDE = Override("compositor", "textual", _missing, on_screen=use_dirty_compositor)

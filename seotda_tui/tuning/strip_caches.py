@@ -13,7 +13,7 @@ the row's own divide cache, a reference cycle, so every row the compositor passe
 them) lived on as garbage until a generation-1 or full collection instead of being freed when
 dropped: ~870 cyclic objects per action at a table, all rows and their segments and caches.
 
-Process-wide and the same for every session; applied once, by ``seotda_tui.app`` on import.
+Process-wide and the same for every session; applied once, by :func:`seotda_tui.tuning.install`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from typing import Any
 from rich.segment import Segment
 from textual.cache import FIFOCache
 from textual.strip import Strip
+
+from .override import Override, first_reason, wrong_parameters
 
 #: The caches that stay off (``Strip`` slots).
 UNUSED = (
@@ -112,3 +114,16 @@ def _divide_without_cycle(original: Any) -> Any:
         return original(self, cuts)
 
     return divide
+
+
+def _missing() -> str | None:
+    slots = frozenset(getattr(Strip, "__slots__", ()))
+    lacking = sorted({"_divide_cache", "_filter_cache", *UNUSED} - slots)
+    return first_reason(
+        lambda: f"Strip.__slots__ lacks {', '.join(lacking)}" if lacking else None,
+        lambda: wrong_parameters(Strip, "__init__", ["self", "segments", "cell_length"]),
+        lambda: wrong_parameters(Strip, "divide", ["self", "cuts"]),
+    )
+
+
+OVERRIDE = Override("strip_caches", "textual", _missing, apply=trim_strip_caches)

@@ -8,7 +8,7 @@ busy for seconds. The virtual size only matters to layout where it can bring scr
 widgets that cannot scroll (``overflow`` neither ``auto`` nor ``scroll``) now take it without
 asking for another pass — the way Textual already sets it when it reflows a scroll.
 
-Process-wide and the same for every session; applied once, by ``seotda_tui.app`` on import.
+Process-wide and the same for every session; applied once, by :func:`seotda_tui.tuning.install`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any
 
 from textual.geometry import Size
 from textual.widget import Widget
+
+from .override import Override, wrong_parameters
 
 SCROLLING = frozenset({"auto", "scroll"})
 
@@ -43,3 +45,14 @@ def lay_out_once() -> None:
 
     _size_updated.lays_out_once = True  # type: ignore[attr-defined]
     Widget._size_updated = _size_updated  # type: ignore[method-assign]
+
+
+#: ``Widget._size_updated``'s parameters, which the replacement takes exactly.
+PARAMETERS = ["self", "size", "virtual_size", "container_size", "layout"]
+
+
+def _missing() -> str | None:
+    return wrong_parameters(Widget, "_size_updated", PARAMETERS)
+
+
+OVERRIDE = Override("layout_once", "textual", _missing, apply=lay_out_once)

@@ -14,8 +14,8 @@ parser, with its buffered input, stayed in the memo after the session ended. Its
 only on the sequence (``self`` is used for a class method), and the key events it returns are
 copied by the caller, so sessions can share it.
 
-Process-wide and the same for every session; applied once, by ``seotda_tui.app`` on import. If a
-Textual release stops memoising either method this way, that one is left alone.
+Process-wide and the same for every session; applied once, by :func:`seotda_tui.tuning.install`,
+which leaves both alone (stock) if a Textual release stops memoising either method this way.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
 from textual.color import Color
 from textual.style import Style
+
+from .override import Override
 
 
 def _is_method_memo(function: Any) -> bool:
@@ -51,6 +53,7 @@ def unpin_instance_caches() -> None:
         ) -> tuple[Style, Style]:
             return inner_outer(base_background, background)
 
+        get_inner_outer.unpinned = True  # type: ignore[attr-defined]
         StylesCache.get_inner_outer = get_inner_outer  # type: ignore[method-assign,assignment]
 
     original_extended: Any = XTermParser._parse_extended_key
@@ -65,4 +68,16 @@ def unpin_instance_caches() -> None:
         def _parse_extended_key(self: XTermParser, sequence: str) -> list[events.Key] | None:
             return extended_key(sequence)
 
+        _parse_extended_key.unpinned = True  # type: ignore[attr-defined]
         XTermParser._parse_extended_key = _parse_extended_key  # type: ignore[method-assign,assignment]
+
+
+def _missing() -> str | None:
+    for owner, name in ((StylesCache, "get_inner_outer"), (XTermParser, "_parse_extended_key")):
+        method = getattr(owner, name, None)
+        if not (getattr(method, "unpinned", False) or _is_method_memo(method)):
+            return f"{owner.__name__}.{name} is not an lru_cache method"
+    return None
+
+
+OVERRIDE = Override("unpinned_caches", "textual", _missing, apply=unpin_instance_caches)

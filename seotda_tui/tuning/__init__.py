@@ -1,0 +1,176 @@
+"""Every override of a textual/rich internal, in one place, each checked before it is used.
+
+One process carries hundreds of Textual apps; Textual is built for one. The modules here close
+that gap by overriding private names of Textual and rich, which may change in any release, so
+:func:`install` (called at server start, by ``seotda_tui.testing`` and by the tests' conftest)
+first compares the installed versions with :data:`TESTED` and asks each override whether the
+names it needs are still there in the shape it expects. Where not, that override stays off,
+Textual's stock path runs, and one warning line says which and why. ``stock_textual`` (flag
+``--stock-textual``, ``SEOTDA_STOCK_TEXTUAL=1``, TOML ``stock_textual = true``) turns every
+speed-up off; the guards stay on (they have no stock equivalent that is safe).
+
+Speed-ups (figures from BENCHMARKS.md, 60 players unless said):
+
+``compositor``
+    Overrides ``Compositor.render_partial_update`` and ``ChopsUpdate.render_segments``
+    (``textual._compositor``; each screen's ``_compositor``). Renders only the widgets and rows
+    under the changed cells, skips occluded widgets, sends only the changed spans: −15 % frame
+    time, then 3.2 → 2.1 ms per frame in-process; bytes per action 1,477 → 1,208 B, idle
+    74 → 25 B/s per player (items 9, 14, 16).
+``strip_caches``
+    Replaces ``Strip.__init__`` (its five unused ``FIFOCache`` slots) and wraps ``Strip.divide``
+    (no ``[self]`` cycle). RSS 417 → 301 MiB, GC generation-1 passes halved, then ~5 s → 0.6 s
+    of GC per run (items 11, 17). Needs ``Strip.__slots__`` with those names.
+``layout_once``
+    Wraps ``Widget._size_updated`` (exact signature): a widget that cannot scroll takes its new
+    virtual size without asking for a second layout; one layout per seat at a game start,
+    not two (item 27).
+``stylesheet``
+    Overrides ``Stylesheet._parse_rules`` (exact signature; reads ``Stylesheet._variables``):
+    one parse of each CSS source per server; login CPU −20–30 % (item 10).
+``unpinned_caches``
+    Replaces the ``lru_cache`` memos on ``StylesCache.get_inner_outer`` and
+    ``XTermParser._parse_extended_key`` (``textual._styles_cache``, ``textual._xterm_parser``)
+    with ones that do not keep ``self``: ~1.5 MiB held per new-room form opened, and every left
+    table's rows, freed (item 30).
+``paint_now``
+    Reads ``App._batch_count``, a screen's ``_compositor``, ``_dirty_widgets`` and the
+    ``_layout/_scroll/_repaint_required`` flags, calls ``Screen._on_timer_update``: a push is
+    painted in its own handler (``BaseScreen.paint_now``); push → frame p50 22–30 → 12–16 ms
+    at 300 sessions, CPU per action 34 → 28 ms (item 26).
+
+Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallback is used):
+
+``crash_report``
+    Wraps rich's public ``Traceback.extract`` so that no traceback has locals (a player's cards);
+    checked by extracting one after patching. Fallback: each app's error console logs one line
+    per crash and drops the report.
+``stray_output``
+    Sets ``App._capture_stdout``/``_capture_stderr`` to one shared logging stream
+    (``driver.prepare_app``). Fallback: Textual's own per-app capture (prints reach no screen).
+
+Not overrides, and not here: ``driver.py`` parses input with ``textual._xterm_parser`` (as
+Textual's own drivers do; nothing public does it) and sets the client's colour depth on
+``app.console``; ``pyproject.toml`` bounds the versions so that an untested release is not
+installed by accident.
+
+Adding an override: a module here with an ``OVERRIDE`` (:class:`~.override.Override`), and its
+name in :data:`MODULES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from importlib import metadata
+from typing import Any
+
+from ..logs import log_event
+from .override import Override
+
+log = logging.getLogger(__name__)
+
+#: The override modules, in the order they are installed.
+MODULES = (
+    "compositor",
+    "strip_caches",
+    "layout_once",
+    "stylesheet",
+    "unpinned_caches",
+    "paint_now",
+    "crash_report",
+    "stray_output",
+)
+
+#: The minor versions every override was written and tested against (see pyproject.toml).
+TESTED = {"textual": "8.2", "rich": "15.0", "asyncssh": "2.24"}
+
+#: Environment variable that asks for the stock path (also a server setting, ``stock_textual``).
+STOCK_ENV = "SEOTDA_STOCK_TEXTUAL"
+
+_active: dict[str, Override] = {}
+_report: dict[str, str | None] | None = None  # every override → why it is off (None: on)
+_stock: bool | None = None
+
+
+def stock_from_env(environ: Any = None) -> bool:
+    """Whether ``SEOTDA_STOCK_TEXTUAL`` asks for the stock path (as the setting reads it)."""
+    value = (os.environ if environ is None else environ).get(STOCK_ENV, "")
+    return str(value).lower() in ("1", "true", "yes", "on")
+
+
+def install(*, stock: bool | None = None) -> dict[str, str | None]:
+    """Apply every override that can apply (``stock``: only the guards; None: from the
+    environment). Once per process: the process-wide patches cannot be taken back, so a later
+    call asking for the other mode logs a warning and changes nothing.
+
+    Returns each override's name with the reason it is off, or None where it is on."""
+    global _report, _stock
+    if stock is None:
+        stock = stock_from_env()
+    if _report is not None:
+        if stock != _stock:
+            log_event(log, "tuning_already_installed", level=logging.WARNING, stock=_stock)
+        return dict(_report)
+    report: dict[str, str | None] = {}
+    for name in MODULES:
+        reason = _install_one(name, stock)
+        report[name] = reason
+    _report, _stock = report, stock
+    off = {name: why for name, why in report.items() if why is not None}
+    problems = {name: why for name, why in off.items() if why != "stock_textual"}
+    if problems:
+        why = "; ".join(f"{name}: {reason}" for name, reason in problems.items())
+        log_event(log, "tuning_off", level=logging.WARNING, overrides=",".join(problems), why=why)
+    log_event(log, "tuning", stock=stock, on=",".join(_active) or "-")
+    return dict(report)
+
+
+def _install_one(name: str, stock: bool) -> str | None:
+    """Install one override module; the reason it stays off, or None."""
+    try:
+        override: Override = importlib.import_module(f"{__name__}.{name}").OVERRIDE
+    except Exception as error:  # e.g. a private module that no longer exists
+        return f"import failed: {type(error).__name__}: {error}"
+    if stock and not override.guard:
+        return "stock_textual"
+    try:
+        reason = _untested(override.package) or override.missing()
+        if reason is None:
+            override.apply()
+    except Exception as error:  # a check or patch that met a changed internal
+        reason = f"{type(error).__name__}: {error}"
+    if reason is None:
+        _active[override.name] = override
+    return reason
+
+
+def _untested(package: str) -> str | None:
+    try:
+        version = metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return f"{package} is not installed"
+    tested = TESTED[package]
+    if version != tested and not version.startswith(tested + "."):
+        return f"{package} {version} is not the tested {tested}.x"
+    return None
+
+
+def enabled(name: str) -> bool:
+    """Whether override ``name`` is on (False before :func:`install`: everything stock)."""
+    return name in _active
+
+
+def app_created(app: Any) -> None:
+    """Give a new app every per-app override that is on (from its ``__init__``)."""
+    for override in _active.values():
+        if override.on_app is not None:
+            override.on_app(app)
+
+
+def screen_created(screen: Any) -> None:
+    """Give a new screen every per-screen override that is on (from its ``__init__``)."""
+    for override in _active.values():
+        if override.on_screen is not None:
+            override.on_screen(screen)
