@@ -30,7 +30,6 @@ from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
-from textual.filter import NoColor
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
@@ -40,6 +39,7 @@ from .colour_isolation import (
     colour_lowering,
     remember_client_color_system,
 )
+from .tuning.colour_depth import set_colour_depth
 from .tuning.crash_report import WithheldReport
 from .tuning.stray_output import capture_stray_output
 
@@ -393,12 +393,11 @@ def prepare_app(app: App[Any], link: ChannelLink, color_system: str | None) -> N
         return SSHDriver(app, link=link, **kwargs)
 
     app.driver_class = driver_factory  # type: ignore[assignment]
-    app.console._color_system = RENDER_COLOR_SYSTEM
+    set_colour_depth(app, RENDER_COLOR_SYSTEM, no_color=color_system is None)
     link.lower_colours = colour_lowering(color_system)
     remember_client_color_system(app, color_system)
     if color_system is None:
         app.no_color = True
-        app._filters.append(NoColor())
     if tuning.enabled("stray_output"):
         capture_stray_output(app, cast(IO[str], _STRAY_OUTPUT))
     crash_log = logging.getLogger("seotda.app")

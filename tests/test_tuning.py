@@ -138,6 +138,7 @@ def test_stock_keeps_only_the_guards(fresh: None, caplog: pytest.LogCaptureFixtu
     assert {name for name, why in report.items() if why is None} == {
         "crash_report",
         "stray_output",
+        "colour_depth",
     }
     assert set(report.values()) == {None, "stock_textual"}
     assert not _warnings(caplog)
@@ -152,3 +153,33 @@ def test_the_setting_reaches_install(tmp_path: Path) -> None:
     env = {tuning.STOCK_ENV: "1"}
     assert settings_from(parse_args(["--hostkey-dir", str(tmp_path)]), env).stock_textual
     assert tuning.stock_from_env(env) and not tuning.stock_from_env({})
+
+
+def test_without_the_colour_depth_guard_clients_still_get_only_their_depth(
+    fresh: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fallback: consoles keep rich's own depth (the same for all), and each frame is still
+    lowered to the client's."""
+    from rich.console import Console
+    from textual.app import App
+
+    from seotda_tui.driver import ChannelLink, prepare_app
+
+    monkeypatch.delattr(Console, "_color_system", raising=False)
+    real = Console.__init__
+
+    def without(self: Console, *args: object, **kwargs: object) -> None:
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.__dict__.pop("_color_system", None)
+
+    monkeypatch.setattr(Console, "__init__", without)
+    report = tuning.install(stock=False)
+    assert report["colour_depth"] == "Console._color_system is missing"
+    monkeypatch.setattr(Console, "__init__", real)
+    app: App[None] = App()
+    before = app.console._color_system
+    link = ChannelLink(lambda data: None, (80, 24))
+    prepare_app(app, link, "standard")
+    assert app.console._color_system == before  # left alone
+    assert link.lower_colours is not None
+    assert "38;2" not in link.lower_colours("\x1b[38;2;10;200;30mx")

@@ -49,9 +49,14 @@ Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallbac
     Sets ``App._capture_stdout``/``_capture_stderr`` to one shared logging stream
     (``driver.prepare_app``). Fallback: Textual's own per-app capture (prints reach no screen).
 
+``colour_depth``
+    Sets ``Console._color_system`` (one render depth for every session; the driver lowers each
+    frame to its client's, see ``seotda_tui/colour_isolation.py``) and appends Textual's
+    ``NoColor`` to ``App._filters`` for NO_COLOR clients. Fallback: the depth rich chose from
+    the server's environment, the same for all; the lowering still applies.
+
 Not overrides, and not here: ``driver.py`` parses input with ``textual._xterm_parser`` (as
-Textual's own drivers do; nothing public does it) and sets the client's colour depth on
-``app.console``; ``pyproject.toml`` bounds the versions so that an untested release is not
+Textual's own drivers do; nothing public does it); ``pyproject.toml`` bounds the versions so that an untested release is not
 installed by accident.
 
 Adding an override: a module here with an ``OVERRIDE`` (:class:`~.override.Override`), and its
@@ -81,6 +86,7 @@ MODULES = (
     "paint_now",
     "crash_report",
     "stray_output",
+    "colour_depth",
 )
 
 #: The minor versions every override was written and tested against (see pyproject.toml).
