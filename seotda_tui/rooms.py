@@ -119,6 +119,8 @@ class RoomSummary:
     left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
     options: Options
     bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
+    #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
+    grace: tuple[tuple[str, float], ...] = ()
 
     @property
     def status_label(self) -> str:
@@ -161,6 +163,7 @@ class Room:
     status: str = WAITING
     game: Game | None = None
     offline: dict[str, Cancellable | None] = field(default_factory=dict)  # None = grace over
+    grace_ends: dict[str, float] = field(default_factory=dict)  # clock time each grace ends
     left: list[str] = field(default_factory=list)
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
     result: dict[str, Any] | None = None
@@ -202,6 +205,11 @@ class Room:
             left=tuple(self.left),
             options=self.options,
             bots=tuple(p for p in self.players if p in self.bots),
+            grace=tuple(
+                (p, self.grace_ends[p])
+                for p in self.players
+                if self.offline.get(p) is not None and p in self.grace_ends
+            ),
         )
 
     def viewer_for(self, nick: str) -> str | None:
@@ -485,9 +493,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         playing = room.status == PLAYING and room.game is not None
         if nick in room.players and playing and nick in room.game.players:  # type: ignore[union-attr]
             if nick not in room.offline:
-                room.offline[nick] = self.clock.call_later(
-                    self.reconnect_grace, lambda: self._grace_over(room.id, nick)
-                )
+                room.offline[nick] = self._grace_timer(room.id, nick)
                 self._changed(room, [{"type": "offline", "player": nick}])
             return
         self.leave(room.id, nick)

@@ -408,14 +408,8 @@ class TableScreen(TableActions):
     def _show_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
         me, legal = self.nickname, self.legal()
         style = str(getattr(self.app, "card_style", "box"))
-        infos = seat_infos(room, view, me, self.payouts)
-        others = [i for i in infos if not (i.me and self.in_game)]
-        mode, size, _ = self.layout_choice
-        cards = 3 if room.options.card_mode == "three" else 2
-        if mode == "box":
-            self.query_one(SeatBoxes).set_seats(others, style, cards, self.box_columns)
-        else:
-            self.query_one(SeatList).set_seats(others)
+        self._show_seats(room, view)
+        size = self.layout_choice[1]
         amount, sides, note = pot_values(view)
         self.query_one(PotView).set(
             amount=amount, sides=sides, note=note, ascii_only=style == "ascii"
@@ -450,6 +444,18 @@ class TableScreen(TableActions):
             self.app.bell()  # §9 "your turn"
         elif not legal:
             self._turn_key = None
+
+    def _show_seats(self, room: RoomSummary, view: dict[str, Any]) -> None:
+        """The others' seats; also on the clock's tick while a seat's reconnect grace runs."""
+        style = str(getattr(self.app, "card_style", "box"))
+        now = self.manager.clock.time()
+        infos = seat_infos(room, view, self.nickname, self.payouts, now)
+        others = [i for i in infos if not (i.me and self.in_game)]
+        cards = 3 if room.options.card_mode == "three" else 2
+        if self.layout_choice[0] == "box":
+            self.query_one(SeatBoxes).set_seats(others, style, cards, self.box_columns)
+        else:
+            self.query_one(SeatList).set_seats(others)
 
     def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
         return next((s for s in view["seats"] if s["id"] == self.nickname), None)
@@ -504,7 +510,13 @@ class TableScreen(TableActions):
         gauge = self.query_one(StatusGauge)
         before = gauge.seconds
         self._tick()
-        if gauge.seconds != before:  # most ticks change nothing (watchers see 5 s steps)
+        changed = gauge.seconds != before  # most ticks change nothing (watchers see 5 s steps)
+        room, view = self.room, self.view
+        if room is not None and room.grace and view is not None:
+            shown = self.shown_seats
+            self._show_seats(room, view)  # a grace countdown moves in 5 s steps
+            changed = changed or shown != self.shown_seats
+        if changed:
             self.paint_now()
 
     def _tick(self) -> None:

@@ -235,14 +235,16 @@ class TableActions(BaseScreen):
 
     # ------------------------------------------------------------------ leaving
     def action_leave(self) -> None:
-        from .confirm import ConfirmScreen
+        from .confirm import ConfirmScreen, leave_question
 
         line = self.query_one(ChatLine)
         if line.typing:  # Esc in the chat input closes it, nothing more
             line.close()
             return
-        if self.in_game:
-            question = "게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?"
+        view = self.view
+        if self.in_game and view is not None:
+            seat = self._own_seat(view) or {}
+            question = leave_question(seat.get("status"))
             self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
         else:
             self._leave_confirmed(True)

@@ -7,6 +7,7 @@ parts it is given differ from the last ones.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from engine import DECK, Options, evaluate
@@ -92,16 +93,32 @@ def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
 # ---------------------------------------------------------------- the game
 
 
-def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[str]) -> list[str]:
+#: A seat in its reconnect grace counts down in steps this long (each step repaints the seat).
+GRACE_STEP = 5
+
+
+def grace_badge(room: RoomSummary, nick: str, now: float | None) -> str:
+    """ "끊김 25초" while a dropped player's seat waits for them (the reconnect grace), then
+    "연결 끊김": their turns are played for them (check, else die) until they come back."""
+    ends = dict(room.grace).get(nick)
+    if ends is None or now is None:
+        return "연결 끊김"
+    left = max(0.0, ends - now)
+    return f"끊김 {math.ceil(left / GRACE_STEP) * GRACE_STEP}초" if left > 0 else "연결 끊김"
+
+
+def _badges(
+    seat: dict[str, Any], room: RoomSummary, view: View, winners: set[str], now: float | None
+) -> list[str]:
     nick = seat["id"]
+    if seat["status"] == "eliminated":  # out of the game: whether they are connected is moot
+        return ["탈락", "나감"] if nick not in room.players else ["탈락"]
     badges: list[str] = []
     if seat["status"] == "left":
         badges.append("나감")
     elif nick in room.offline or not seat["connected"]:
-        badges.append("연결 끊김")
-    if seat["status"] == "eliminated":
-        badges.append("탈락")
-    elif seat["status"] == "busted":
+        badges.append(grace_badge(room, nick, now))
+    if seat["status"] == "busted":
         badges.append("파산")
     if seat.get("folded") and seat["status"] != "left":
         badges.append("다이")
@@ -117,7 +134,11 @@ def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[st
 
 
 def seat_infos(
-    room: RoomSummary, view: View, me: str, payouts: dict[str, int] | None = None
+    room: RoomSummary,
+    view: View,
+    me: str,
+    payouts: dict[str, int] | None = None,
+    now: float | None = None,
 ) -> list[SeatInfo]:
     """One info per engine seat: others' cards face down unless revealed at the showdown."""
     shown = {h["player"]: h for h in view.get("showdown") or []}
@@ -145,7 +166,7 @@ def seat_infos(
                 bet=s.get("bet", 0) if betting else 0,
                 action=action if betting else "",
                 cards=cards,
-                badges=tuple(_badges(s, room, view, winners)),
+                badges=tuple(_badges(s, room, view, winners, now)),
                 dealer=s["dealer"],
                 actor=view.get("actor") == nick,
                 me=nick == me,

@@ -1,0 +1,69 @@
+"""What the seats, rules and hand names tell every player (issue #16): pilot-driven tables."""
+
+from __future__ import annotations
+
+from engine import Options
+from seotda_tui.testing import Table
+
+
+def seat_box_text(t: Table, viewer: str, nick: str) -> str:
+    """The text column of ``nick``'s box (or line) on ``viewer``'s screen."""
+    info = t.screen(viewer).shown_seats[nick]
+    return " ".join(info.badges)
+
+
+def box_lines(t: Table, viewer: str, nick: str) -> list[str]:
+    """The rows of ``viewer``'s terminal that show ``nick``'s seat box (its 4 lines)."""
+    rows = t.text(viewer).splitlines()
+    for y, row in enumerate(rows):
+        if nick in row and y + 3 < len(rows):
+            x = row.index(nick) - 1
+            return [r[x : x + 24] for r in rows[y : y + 4]]
+    raise AssertionError(f"{nick} not on {viewer}'s screen:\n" + "\n".join(rows))
+
+
+async def test_a_disconnected_player_whose_turn_timed_out_shows_both_die_and_disconnected() -> None:
+    options = Options(deal_mode="oneRound")
+    async with Table.open(["a", "b", "c"], options=options, seed=3) as t:
+        opener = t.actor
+        assert opener is not None
+        await t.press(opener, "3")  # 삥 opens: a timeout now dies
+        gone = t.actor
+        assert gone is not None
+        watcher = next(n for n in ("a", "b", "c") if n not in (opener, gone))
+        t.manager.session_disconnected(gone)
+        await t.settle()
+        await t.advance(options.turn_seconds + 1)
+        assert t.game.state.hand.players[gone].folded
+        text = "\n".join(box_lines(t, watcher, gone))
+        assert "다이" in text and "끊김" in text, text
+
+
+async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -> None:
+    options = Options(deal_mode="oneRound", rebuy="off", hand_limit=10)
+    async with Table.open(["a", "b", "c"], options=options, seed=3) as t:
+        game = t.game
+        loser = t.actor
+        assert loser is not None
+        seat = next(s for s in game.state.seats if s.id == loser)
+        other = next(s for s in game.state.seats if s.id != loser)
+        other.stack += seat.stack  # nothing left behind the school: folding busts them
+        seat.stack = 0
+        await t.refresh()
+        await t.act(loser, {"type": "die"})
+        t.play_until(lambda g: seat.status == "eliminated")
+        await t.settle()
+        out_at = seat.eliminated_at_hand
+        assert out_at == 1
+        watcher = other.id
+        await t.press(loser, "q")  # the leave question has nothing to warn about
+        question = t.text(loser)
+        assert "이미 탈락했어요" in question and "자동으로 다이" not in question, question
+        await t.press(loser, "y")
+        assert loser not in t.manager.room(t.room_id).players
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no >= out_at + 2)
+        await t.settle()
+        assert seat.status == "eliminated" and seat.eliminated_at_hand == out_at
+        badges = t.screen(watcher).shown_seats[loser].badges
+        assert badges[0] == "탈락" and "연결 끊김" not in badges, badges
+        assert "탈락" in "\n".join(box_lines(t, watcher, loser))
