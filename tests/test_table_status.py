@@ -67,3 +67,39 @@ async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -
         badges = t.screen(watcher).shown_seats[loser].badges
         assert badges[0] == "탈락" and "연결 끊김" not in badges, badges
         assert "탈락" in "\n".join(box_lines(t, watcher, loser))
+
+
+async def play_to_showdown(t: Table) -> None:
+    t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+    await t.settle()
+
+
+async def test_with_hints_off_the_own_hand_is_still_named_at_the_showdown() -> None:
+    options = Options(deal_mode="oneRound", hints=False)
+    deal = {"a": ["1광", "8광"], "b": ["9열", "9띠"]}
+    async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
+        assert "9땡" not in t.text("b")  # no advice while the hand runs
+        await play_to_showdown(t)
+        assert t.game.state.hand.showdown is not None
+        for nick, name in (("a", "18광땡"), ("b", "9땡")):
+            mine = t.screen(nick).query_one("#mine").parts
+            assert any(name in text for text, _ in mine), (nick, mine)
+
+
+async def test_a_special_hand_that_did_not_take_effect_is_named_by_its_value() -> None:
+    options = Options(deal_mode="oneRound")  # 땡잡이 strict: 3광 + 7열, void against 장땡
+    deal = {"a": ["10열", "10띠"], "b": ["3광", "7열"]}
+    async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
+        await play_to_showdown(t)
+        assert t.screen("a").shown_seats["b"].hand_name == "망통 (땡잡이 불발)"
+        seat = "\n".join(box_lines(t, "a", "b"))
+        assert "망통" in seat and "땡잡이 불발" in seat, seat
+        mine = "".join(text for text, _ in t.screen("b").query_one("#mine").parts)
+        assert "망통 (땡잡이 불발)" in mine, mine
+
+
+async def test_a_special_hand_that_took_effect_keeps_its_name() -> None:
+    deal = {"a": ["9열", "9띠"], "b": ["3광", "7열"]}
+    async with Table.open(["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal) as t:
+        await play_to_showdown(t)
+        assert t.screen("a").shown_seats["b"].hand_name == "땡잡이"

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from engine import DECK, Options, evaluate
+from engine.hands import plain_value
 
 from ..rooms import FINISHED, RoomSummary
 from ..widgets.seats import SeatInfo
@@ -133,6 +134,25 @@ def _badges(
     return badges
 
 
+def showdown_name(entry: dict[str, Any], view: View, options: Options) -> str:
+    """A revealed hand's name. A special that did not take effect (땡잡이 against 장땡, 구사
+    against 세륙) plays as its plain value (§6.2), so it is named by that value: "망통 (땡잡이
+    불발)", never a name that reads as if it had won."""
+    special = entry.get("special")
+    results = view.get("results") or []
+    if not special or not results:
+        return str(entry["name"])
+    fired = any(
+        r.get("reason") == special
+        and (r.get("type") == "rematch" or entry["player"] in r.get("winners", []))
+        for r in results
+    )
+    if fired:
+        return str(entry["name"])
+    a, b = (DECK[int(c["id"])] for c in entry["cards"])
+    return f"{plain_value(a, b, options.gwang_ttaeng)[1]} ({entry['name']} 불발)"
+
+
 def seat_infos(
     room: RoomSummary,
     view: View,
@@ -170,7 +190,7 @@ def seat_infos(
                 dealer=s["dealer"],
                 actor=view.get("actor") == nick,
                 me=nick == me,
-                hand_name=shown[nick]["name"] if nick in shown else "",
+                hand_name=showdown_name(shown[nick], view, room.options) if nick in shown else "",
                 faces=faces,
                 folded=bool(s.get("folded")),
                 payout=payouts.get(nick, 0) if view.get("handPhase") == "handEnd" else 0,
@@ -298,6 +318,7 @@ def mine_parts(
         return [me]
     parts: list[Part] = []
     hint = view.get("myHand")
+    own_shown = next((h for h in view.get("showdown") or [] if h["player"] == seat["id"]), None)
     if choosing:
         if len(selected) == 2:
             a, b = (DECK[i] for i in selected)
@@ -308,6 +329,9 @@ def mine_parts(
         if hint and hint.get("recommended"):
             a, b = (DECK[i] for i in hint["recommended"])
             parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
+    elif own_shown is not None:  # the showdown names every revealed hand, hints or not
+        parts.append(("\n", ""))
+        parts.append((f" {showdown_name(own_shown, view, options)} ", "bold reverse"))
     elif hint:
         style = STRENGTH_STYLES.get(hint.get("strength", ""), "bold")
         parts.append(("\n", ""))

@@ -188,7 +188,15 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     ]
     first = _badge_style(i.badges[0]) if i.badges else ""
     if i.hand_name:
-        texts.append((i.hand_name, "bold green" if i.payout else "bold"))
+        name_style = "bold green" if i.payout else "bold"
+        head, _, note = i.hand_name.partition(" (")
+        if cell_len(i.hand_name) <= BOX_TEXT_CELLS or not note:
+            texts.append((i.hand_name, name_style))
+        elif not texts[1][0]:  # "망통" over "땡잡이 불발" when the bet line is free
+            texts[1] = (head, name_style)
+            texts.append((note.rstrip(")"), "dim"))
+        else:
+            texts.append((head, name_style))
     else:
         # badges take the bet line too when it is empty or dead money (a folded seat's bet)
         free = 2 if not texts[1][0] or i.folded else 1
