@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine import Options
 from seotda_tui.testing import Table
 
@@ -100,6 +102,79 @@ async def test_a_special_hand_that_did_not_take_effect_is_named_by_its_value() -
 
 async def test_a_special_hand_that_took_effect_keeps_its_name() -> None:
     deal = {"a": ["9열", "9띠"], "b": ["3광", "7열"]}
-    async with Table.open(["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal) as t:
+    async with Table.open(
+        ["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal
+    ) as t:
         await play_to_showdown(t)
         assert t.screen("a").shown_seats["b"].hand_name == "땡잡이"
+
+
+# ---------------------------------------------------------------- the room's rules (item 9)
+
+RULED = Options(
+    turn_seconds=30,
+    rebuy="limited",
+    rebuy_limit=2,
+    rejoin_cost="half",
+    tie_rule="split",
+    dealer_rule="rotate",
+    max_raise="full",
+    amhaeng=False,
+)
+
+
+def test_the_rules_lines_name_every_rule_and_fit_80_columns() -> None:
+    from rich.cells import cell_len
+
+    from seotda_tui.room_rules import RULES_CELLS, room_rules_lines
+
+    from .gamekit import random_options
+
+    text = "\n".join(room_rules_lines(RULED))
+    for needle in (
+        "차례 30초",
+        "리바이 2번까지",
+        "판돈 절반",
+        "나눠 가짐",
+        "돌아가며",
+        "풀 베팅 가능",
+    ):
+        assert needle in text, (needle, text)
+    assert "꺼진 특수패: 암행어사" in text
+    rng = random.Random(16)
+    for _ in range(2000):
+        options = random_options(rng)
+        for cells in (RULES_CELLS, 48):
+            for line in room_rules_lines(options, cells):
+                assert cell_len(line) <= cells, line
+
+
+def rules_on_screen(t: Table, nick: str) -> list[str]:
+    from seotda_tui.room_rules import rule_topics
+
+    screen = t.text(nick)
+    options = t.manager.room(t.room_id).options
+    parts = [p.removeprefix("특수패: ") for topic in rule_topics(options) for p in topic]
+    return [part for part in parts if part not in screen]
+
+
+async def test_the_rules_show_in_the_waiting_room_at_the_table_and_in_help() -> None:
+    async with Table.open(["a", "b"], options=RULED, seed=2, start=False) as t:
+        from seotda_tui.screens.table import TableScreen
+
+        t.app("b").push_screen(TableScreen(t.room_id))
+        await t.settle()
+        assert rules_on_screen(t, "b") == [], t.text("b")  # the waiting room, 80×24
+        t.manager.start(t.room_id, "a")
+        await t.settle()
+        assert "i 규칙" in t.text("b")
+        await t.press("b", "i")
+        assert "■ 이 방의 규칙" in t.text("b")
+        assert rules_on_screen(t, "b") == [], t.text("b")
+        await t.press("b", "escape")
+        await t.press("b", "question_mark")
+        from textual.widgets import TabbedContent
+
+        t.screen("b").query_one(TabbedContent).active = "help-rules-pane"  # help's 규칙 tab
+        await t.settle()
+        assert rules_on_screen(t, "b") == [], t.text("b")

@@ -27,6 +27,7 @@ from engine import DECK, Options
 
 from ..chat import ChatMessage
 from ..room_pause import PAUSED_NOTICE
+from ..room_rules import room_rules_lines
 from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
@@ -91,6 +92,7 @@ class TableScreen(TableActions):
         self.payouts: dict[str, int] = {}
         self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
         self.box_columns = 1
+        self.table_width = 78  # cells left of the hand log (set by _layout)
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
@@ -202,6 +204,7 @@ class TableScreen(TableActions):
             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
         )
         table_width = width - 2 - (log_width if log_visible else 0)
+        self.table_width = table_width
         spectators = 1 if room is not None and room.spectators else 0
         spare = height
         if view is None:
@@ -387,7 +390,8 @@ class TableScreen(TableActions):
     def _show_waiting(self, room: RoomSummary) -> None:
         self.query_one(SeatList).set_seats(waiting_seats(room, self.nickname))
         self.query_one(PotView).set(amount=None)
-        self.query_one("#mine", Line).show("")
+        rules = "\n".join(room_rules_lines(room.options, max(24, self.table_width - 4)))
+        self.query_one("#mine", Line).show(("■ 이 방의 규칙 (i 자세히)\n", "bold"), rules)
         self.query_one("#me-line", Line).show("")
         self.query_one(HandCards).show([])
         result = self.latest.result if self.latest else None

@@ -12,6 +12,8 @@ from typing import Any
 
 from textual.binding import Binding, BindingType
 
+from engine import Options
+
 from ..room_bots import BOT_TAGS
 from ..rooms import RoomError
 from ..widgets.actions import ActionBar, PromptBar
@@ -41,6 +43,7 @@ def table_bindings() -> list[BindingType]:
         ("j", "ㅓ", "join"),
         ("t", "ㅅ", "chat"),
         ("l", "ㅣ", "toggle_log"),
+        ("i", "ㅑ", "rules"),
         ("q", "ㅂ", "leave"),
         ("escape", None, "leave"),
     ]
@@ -92,6 +95,9 @@ class TableActions(BaseScreen):
 
     @abstractmethod
     def _layout(self) -> None: ...
+
+    @abstractmethod
+    def help_context(self) -> tuple[Options, str | None]: ...
 
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
@@ -228,6 +234,13 @@ class TableActions(BaseScreen):
             line.refuse(error)
         else:
             line.close()
+
+    def action_rules(self) -> None:
+        """The room's rules (help's 규칙 tab, which starts with them): never cut at 80 columns."""
+        from .help import HelpScreen
+
+        options, hand = self.help_context()
+        self.app.push_screen(HelpScreen(options, hand, tab="help-rules-pane"))
 
     def action_toggle_log(self) -> None:
         self.log_shown = not self._log_visible()
