@@ -469,12 +469,13 @@ class TableScreen(TableActions):
         seat = self._own_seat(view) if self.in_game else None
         cards = [DECK[c["id"]] for c in (seat or {}).get("cards", []) if "id" in c]
         chosen = (seat or {}).get("chosenIds")
-        dimmed = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        thrown = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        dimmed = thrown
         if seat is not None and seat.get("folded"):
             dimmed = frozenset(c.id for c in cards)
         selected = frozenset(self.selected) if self._choosing(view) else frozenset()
         places = 0 if seat is None else 3 if self._three_cards() else 2
-        self.query_one(HandCards).show(cards, selected, dimmed, size, places)  # type: ignore[arg-type]
+        self.query_one(HandCards).show(cards, selected, dimmed, size, places, thrown)  # type: ignore[arg-type]
 
     def _three_cards(self) -> bool:
         return self.room is not None and self.room.options.card_mode == "three"

@@ -338,8 +338,10 @@ def mine_parts(
         parts.append((f" {hint['name']} ", style + " reverse"))
         parts.append((f" 강도 {hint.get('strength', '')}", style))
         explain = str(hint.get("hint") or "").partition(" - ")[2]
-        if explain:
+        if explain and seat.get("discardedId") is None:
             parts.append((f"\n{explain}", ""))
+    if seat.get("discardedId") is not None and not choosing:  # 3장: the card left out
+        parts.append((f"\n버린 패: {DECK[seat['discardedId']].label} (나만 봐요)", "dim"))
     if payout:
         parts.append((f"\n승리! +{chips(payout)}칩", "bold green"))
     elif view.get("handPhase") == "handEnd" and seat.get("revealed"):
