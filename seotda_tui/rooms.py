@@ -39,9 +39,12 @@ lose their seats, others may join, the host may start again). A room with no hum
 spectators closes. A nickname is in at most one room at a time.
 
 Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A player in a running
-game keeps the seat, marked offline (``RoomSummary.offline``) at once; the engine hears
-``{"type": "disconnect"}`` only when ``reconnect_grace`` passes. Reconnecting within the grace
-cancels it; after it the engine gets ``{"type": "reconnect"}``. Leaving mid-game sends ``leave``.
+game keeps the seat until the game ends, marked offline (``RoomSummary.offline``) at once, with the
+grace's end in ``RoomSummary.grace`` (the table counts it down); the engine hears
+``{"type": "disconnect"}`` only when ``reconnect_grace`` passes (from then on the seat no longer
+counts as present for §6.6's end). Its turns time out as anyone's do (§8.5: the normal deadline,
+then the automatic action). Reconnecting within the grace cancels it; after it the engine gets
+``{"type": "reconnect"}`` and the player plays on. Leaving mid-game sends ``leave``.
 
 Journal (optional): on ``start`` the game's options, seed, seats and bots go to the journal; every
 engine change that is applied — a player's action, a timeout (``player=None``), and the manager's

@@ -178,3 +178,23 @@ async def test_the_rules_show_in_the_waiting_room_at_the_table_and_in_help() -> 
         t.screen("b").query_one(TabbedContent).active = "help-rules-pane"  # help's 규칙 tab
         await t.settle()
         assert rules_on_screen(t, "b") == [], t.text("b")
+
+
+# ---------------------------------------------------------------- reconnect grace (item 10)
+
+
+async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_come_back() -> None:
+    options = Options(turn_seconds=60)
+    async with Table.open(["a", "b", "c"], options=options, seed=3, reconnect_grace=30) as t:
+        t.manager.session_disconnected("b")
+        await t.settle()
+        assert t.screen("a").shown_seats["b"].badges[0] == "끊김 30초"
+        assert "[끊김 30초]" in "\n".join(box_lines(t, "a", "b"))
+        await t.advance(12)  # 18 s left, shown in 5 s steps
+        assert t.screen("c").shown_seats["b"].badges[0] == "끊김 20초"
+        await t.advance(20)  # the grace is over: the engine plays the seat's turns
+        assert t.screen("a").shown_seats["b"].badges[0] == "연결 끊김"
+        assert not next(s for s in t.game.state.seats if s.id == "b").connected
+        assert t.manager.session_connected("b") == t.room_id  # may still come back
+        await t.settle()
+        assert "연결 끊김" not in t.screen("a").shown_seats["b"].badges
