@@ -198,3 +198,22 @@ async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_
         assert t.manager.session_connected("b") == t.room_id  # may still come back
         await t.settle()
         assert "연결 끊김" not in t.screen("a").shown_seats["b"].badges
+
+
+async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None:
+    from seotda_tui.screens.table_text import FIRST_HAND_HINT, FIRST_TIP_HANDS
+
+    options = Options(deal_mode="oneRound", hand_limit=10)
+    async with Table.open(["a", "b"], options=options, seed=4) as t:
+        seen = []
+        for hand_no in range(1, FIRST_TIP_HANDS + 3):
+            t.play_until(lambda g, n=hand_no: g.state.hand.hand_no == n)
+            await t.settle()
+            seen.append(FIRST_HAND_HINT in t.text("a"))
+        assert seen == [True] * FIRST_TIP_HANDS + [False] * 2, seen
+        t.play_until(lambda g: g.finished)
+        await t.settle()
+        await t.press("a", "escape")  # close the results
+        t.manager.start(t.room_id, "a")  # the next game's first hand: no tip any more
+        await t.settle()
+        assert "게임 중" in t.text("a") and FIRST_HAND_HINT not in t.text("a"), t.text("a")

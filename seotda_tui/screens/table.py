@@ -43,6 +43,7 @@ from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
 from .table_text import (
+    FIRST_TIP_HANDS,
     banner_parts,
     flash_for,
     mine_parts,
@@ -255,6 +256,10 @@ class TableScreen(TableActions):
         self._arm_countdown()
         self._write_log(update)
         track_payouts(self.payouts, update.events)
+        if self.in_game and (
+            update.snapshot or any(e.get("type") == "handStart" for e in update.events)
+        ):
+            self.seotda.hands_dealt += 1  # (a snapshot mid-game counts as the hand it joins)
         if not update.snapshot:
             flash = flash_for(update.events)
             if flash:
@@ -422,7 +427,13 @@ class TableScreen(TableActions):
         seat = self._own_seat(view) if self.in_game else None
         choosing = self._choosing(view)
         me_line, *rest = mine_parts(
-            view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0)
+            view,
+            seat,
+            room.options,
+            choosing,
+            self.selected,
+            self.payouts.get(me, 0),
+            first_hands=self.seotda.hands_dealt <= FIRST_TIP_HANDS,
         )
         self.query_one("#me-line", Line).show(*me_line)
         self.query_one("#mine", Line).show(*(rest[0] if rest else []))
@@ -507,6 +518,7 @@ class TableScreen(TableActions):
             prompts.append(("answer(False)", "n 그만하기", True))
         elif "ready" in kinds:
             prompts.append(("ready", "Space 준비", True))
+        prompts.append(("rules", "i 규칙", True))
         prompts.append(("leave", "q 나가기", True))
         return prompts
 

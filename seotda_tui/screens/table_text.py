@@ -285,6 +285,8 @@ def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: boo
 
 STRENGTH_STYLES = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}
 FIRST_HAND_HINT = "처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅"
+#: The tip shows in a session's first hands only (``first_hands``), not in every game's first.
+FIRST_TIP_HANDS = 2
 
 
 def mine_parts(
@@ -294,6 +296,7 @@ def mine_parts(
     choosing: bool,
     selected: list[int],
     payout: int = 0,
+    first_hands: bool = False,
 ) -> list[list[Part]]:
     """Beside the own cards: [the me line (name, 선, stack, bet, badges), then the rest: the
     hand's name and strength (hints), the 3-card choice, the result, a first-hand hint]."""
@@ -348,7 +351,7 @@ def mine_parts(
         lost = not any(r.get("type") == "rematch" for r in view.get("results") or [])
         if lost:
             parts.append(("\n이번 판은 졌어요", "dim"))
-    if view.get("handsPlayed", 0) == 0 and not view.get("rematchNo") and not choosing:
+    if first_hands and not view.get("rematchNo") and not choosing:
         parts.append((f"\n\n{FIRST_HAND_HINT}", "dim italic"))
     if parts and parts[0][0].startswith("\n"):
         parts[0] = (parts[0][0][1:], parts[0][1])

@@ -20,7 +20,7 @@ from textual.widgets import Input
 from ..chat import ChatMessage
 from ..sanitize import BIDI_CONTROLS, strip_escapes
 
-KEYS_TABLE = "? 도움말 · i 규칙 · t 채팅 · l 기록 · a ASCII · b 큰 글씨"
+KEYS_TABLE = "? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨"
 KEYS_LOBBY = "? 도움말 · t 채팅 · a ASCII · b 큰 글씨"
 
 
