@@ -217,3 +217,19 @@ async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None
         t.manager.start(t.room_id, "a")  # the next game's first hand: no tip any more
         await t.settle()
         assert "게임 중" in t.text("a") and FIRST_HAND_HINT not in t.text("a"), t.text("a")
+
+
+async def test_each_deal_shows_the_cut_for_a_moment() -> None:
+    from seotda_tui.screens.table import CUT_SECONDS
+
+    async with Table.open(["a", "b", "c"], options=Options(deal_mode="oneRound"), seed=4) as t:
+        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        await t.settle()
+        hand = t.game.state.hand
+        seats = [s.id for s in t.game.state.seats]
+        dealer = seats[hand.dealer_seat]
+        cutter = seats[hand.dealer_seat - 1]  # the dealer's right: the last to be dealt
+        for nick in ("a", "b", "c"):
+            assert f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요" in t.text(nick)
+        await t.advance(CUT_SECONDS)
+        assert "기리" not in t.text("a")

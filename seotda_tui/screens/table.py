@@ -45,6 +45,7 @@ from .table_actions import TableActions, table_bindings
 from .table_text import (
     FIRST_TIP_HANDS,
     banner_parts,
+    cut_text,
     flash_for,
     mine_parts,
     pot_values,
@@ -65,6 +66,8 @@ JOKBO_SIDE_HEIGHT = 36
 WATCHER_STEP = 5
 #: How long a special outcome's banner stays (§9 asks for about a second).
 FLASH_SECONDS = 1.5
+#: How long the 기리 (cut) line stays after a deal (§5.1: a short moment, no effect on play).
+CUT_SECONDS = 2.0
 
 
 def _set(widget: Widget, attribute: str, value: Any) -> None:
@@ -77,6 +80,10 @@ class ChatPushed(Message):
     def __init__(self, message: ChatMessage) -> None:
         super().__init__()
         self.message = message
+
+
+class CutOver(Message):
+    """The 기리 line's time is up (posted from the manager's clock)."""
 
 
 class TableScreen(TableActions):
@@ -101,6 +108,8 @@ class TableScreen(TableActions):
         self._shown_result: Any = None
         self._flash_timer: Any = None
         self._layout_key: tuple[Any, ...] | None = None
+        self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
+        self._cut_timer: Any = None
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -144,6 +153,7 @@ class TableScreen(TableActions):
         self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
+        self._end_cut()
         for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
             if unsubscribe:
                 unsubscribe()
@@ -266,6 +276,8 @@ class TableScreen(TableActions):
                 self._flash(flash)
             elif any(e.get("type") in ("handStart", "rematchStart") for e in update.events):
                 self._flash(None)
+            if self.view is not None and any(e.get("type") == "handStart" for e in update.events):
+                self._show_cut(cut_text(self.view))
         self._redraw()
         self._maybe_show_result(previous, update)
         self.paint_now()
@@ -277,6 +289,28 @@ class TableScreen(TableActions):
         self.query_one(PotView).set(flash=text or "")
         if text:
             self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._flash(None))
+
+    def _show_cut(self, text: str) -> None:
+        """The 기리 moment at each deal: a line for a moment, timed by the manager's clock (so
+        it follows a test's fake clock); only screens that are open ever schedule it."""
+        self._end_cut()
+        self._cut = text
+        if text:
+            self._cut_timer = self.manager.clock.call_later(
+                CUT_SECONDS, lambda: self.post_message(CutOver())
+            )
+
+    def _end_cut(self) -> None:
+        if self._cut_timer is not None:
+            self._cut_timer.cancel()
+        self._cut_timer, self._cut = None, ""
+
+    def on_cut_over(self, message: CutOver) -> None:
+        self._cut_timer = None
+        self._cut = ""
+        if self.latest is not None:
+            self._redraw()
+            self.paint_now()
 
     def _maybe_show_result(self, previous: RoomUpdate | None, update: RoomUpdate) -> None:
         """The game just ended (or we came back to a finished room): open the results screen."""
@@ -423,7 +457,8 @@ class TableScreen(TableActions):
         self.query_one(PotView).set(
             amount=amount, sides=sides, note=note, ascii_only=style == "ascii"
         )
-        self.query_one("#banner", Line).show(*banner_parts(view))
+        cut = [(self._cut, "dim")] if self._cut else []
+        self.query_one("#banner", Line).show(*cut, *banner_parts(view))
         seat = self._own_seat(view) if self.in_game else None
         choosing = self._choosing(view)
         me_line, *rest = mine_parts(

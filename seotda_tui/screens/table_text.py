@@ -250,6 +250,17 @@ def banner_parts(view: View) -> list[Part]:
     return parts
 
 
+def cut_text(view: View) -> str:
+    """§5.1 기리: the player on the dealer's right cuts the deck (shown only; the server's RNG
+    really shuffles). The dealer's right is the seat before the dealer in the clockwise deal."""
+    seated = [s["id"] for s in view["seats"] if s.get("inHand")]
+    dealer = view.get("dealer")
+    if dealer not in seated or len(seated) < 2:
+        return ""
+    cutter = seated[seated.index(dealer) - 1]
+    return f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요  "
+
+
 def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: bool) -> list[Part]:
     """Whose turn it is, or what the game waits for; "내 차례" stands out."""
     pending = view.get("pending") or {}
