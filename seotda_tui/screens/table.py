@@ -296,9 +296,11 @@ class TableScreen(TableActions):
         self._end_cut()
         self._cut = text
         if text:
-            self._cut_timer = self.manager.clock.call_later(
-                CUT_SECONDS, lambda: self.post_message(CutOver())
-            )
+            self._cut_timer = self.manager.clock.call_later(CUT_SECONDS, self._cut_over_later)
+
+    def _cut_over_later(self) -> None:
+        """Manager clock callback (maybe outside this app's task): only queue a message."""
+        self.post_message(CutOver())
 
     def _end_cut(self) -> None:
         if self._cut_timer is not None:
