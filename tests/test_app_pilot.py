@@ -327,7 +327,8 @@ async def test_game_end_shows_result_and_room_waits_again() -> None:
         await pilot.press("s")
         await settle(pilot)
         assert m.room(room.id).status == "playing"
-        assert host.screen.query_one("#banner").plain == ""  # the old result is gone
+        banner = host.screen.query_one("#banner").plain
+        assert "게임 끝" not in banner and banner.startswith("기리: ")  # the old result is gone
 
 
 async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:

@@ -555,7 +555,8 @@ class TableScreen(TableActions):
             prompts.append(("answer(False)", "n 그만하기", True))
         elif "ready" in kinds:
             prompts.append(("ready", "Space 준비", True))
-        prompts.append(("rules", "i 규칙", True))
+        if not self._choosing(view):  # (the 3-card choice's row is full at 80 columns)
+            prompts.append(("rules", "i 규칙", True))
         prompts.append(("leave", "q 나가기", True))
         return prompts
 
