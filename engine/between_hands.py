@@ -149,11 +149,14 @@ class BetweenHands(GameCore):
         return events
 
     def _leave(self, seat: Seat) -> list[Event]:
-        """§5.7: a player who leaves folds now and auto-dies in every later hand."""
+        """§5.7: a player who leaves folds now and auto-dies in every later hand. An eliminated
+        player who leaves stays eliminated, at the hand they went out in (§6.6 ranks by it)."""
         st, hand = self.state, self.state.hand
-        seat.status = "left"
         seat.connected = False
         events: list[Event] = [{"type": "leave", "player": seat.id}]
+        if seat.status == "eliminated":
+            return events + self._check_connected_end()
+        seat.status = "left"
         if st.phase == "rebuy" and seat.id in st.rebuy_pending:
             st.rebuy_pending.remove(seat.id)
             events += self._eliminate([seat])

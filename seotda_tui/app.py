@@ -71,6 +71,8 @@ class SeotdaApp(App[None]):
         self.chat = chat if chat is not None else ChatHub()
         #: Local time for countdowns; tests pass a fake clock's ``time`` so nothing moves.
         self.clock: Callable[[], float] = clock or time.monotonic
+        #: Hands this session was dealt into (the table's first-hands tip stops after a few).
+        self.hands_dealt = 0
         self._connected = False
 
     def on_mount(self) -> None:

@@ -122,7 +122,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("limits", "keepalive_count_max", _positive_int, "응답 없는 keepalive 허용 횟수"),
     _Key("limits", "input_rate", _positive_int, "세션당 입력 바이트/초 상한"),
     _Key("limits", "input_burst", _positive_int, "세션당 입력 버스트 바이트"),
-    _Key("limits", "reconnect_grace", _non_negative_number, "끊긴 플레이어 자리 유지 시간(초)"),
+    _Key("limits", "reconnect_grace", _non_negative_number, "끊긴 플레이어를 접속으로 칠 시간(초)"),
     _Key("log", "log_level", _choice("debug", "info", "warning", "error"), "로그 수준"),
     _Key("log", "log_format", _choice("kv", "json"), "로그 형식 (key=value 또는 JSON)"),
 )

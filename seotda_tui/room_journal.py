@@ -296,4 +296,6 @@ class JournalResume:
             self._changed(room, [], force=True)
 
     def _grace_timer(self, room_id: str, nick: str) -> Cancellable:
+        """The grace timer of an offline seat; its end is kept for the table's countdown."""
+        self._rooms[room_id].grace_ends[nick] = self.clock.time() + self.reconnect_grace
         return self.clock.call_later(self.reconnect_grace, lambda: self._grace_over(room_id, nick))

@@ -39,9 +39,12 @@ lose their seats, others may join, the host may start again). A room with no hum
 spectators closes. A nickname is in at most one room at a time.
 
 Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A player in a running
-game keeps the seat, marked offline (``RoomSummary.offline``) at once; the engine hears
-``{"type": "disconnect"}`` only when ``reconnect_grace`` passes. Reconnecting within the grace
-cancels it; after it the engine gets ``{"type": "reconnect"}``. Leaving mid-game sends ``leave``.
+game keeps the seat until the game ends, marked offline (``RoomSummary.offline``) at once, with the
+grace's end in ``RoomSummary.grace`` (the table counts it down); the engine hears
+``{"type": "disconnect"}`` only when ``reconnect_grace`` passes (from then on the seat no longer
+counts as present for §6.6's end). Its turns time out as anyone's do (§8.5: the normal deadline,
+then the automatic action). Reconnecting within the grace cancels it; after it the engine gets
+``{"type": "reconnect"}`` and the player plays on. Leaving mid-game sends ``leave``.
 
 Journal (optional): on ``start`` the game's options, seed, seats and bots go to the journal; every
 engine change that is applied — a player's action, a timeout (``player=None``), and the manager's
@@ -119,6 +122,8 @@ class RoomSummary:
     left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
     options: Options
     bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
+    #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
+    grace: tuple[tuple[str, float], ...] = ()
 
     @property
     def status_label(self) -> str:
@@ -161,6 +166,7 @@ class Room:
     status: str = WAITING
     game: Game | None = None
     offline: dict[str, Cancellable | None] = field(default_factory=dict)  # None = grace over
+    grace_ends: dict[str, float] = field(default_factory=dict)  # clock time each grace ends
     left: list[str] = field(default_factory=list)
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
     result: dict[str, Any] | None = None
@@ -202,6 +208,11 @@ class Room:
             left=tuple(self.left),
             options=self.options,
             bots=tuple(p for p in self.players if p in self.bots),
+            grace=tuple(
+                (p, self.grace_ends[p])
+                for p in self.players
+                if self.offline.get(p) is not None and p in self.grace_ends
+            ),
         )
 
     def viewer_for(self, nick: str) -> str | None:
@@ -485,9 +496,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         playing = room.status == PLAYING and room.game is not None
         if nick in room.players and playing and nick in room.game.players:  # type: ignore[union-attr]
             if nick not in room.offline:
-                room.offline[nick] = self.clock.call_later(
-                    self.reconnect_grace, lambda: self._grace_over(room.id, nick)
-                )
+                room.offline[nick] = self._grace_timer(room.id, nick)
                 self._changed(room, [{"type": "offline", "player": nick}])
             return
         self.leave(room.id, nick)

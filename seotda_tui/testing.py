@@ -270,10 +270,10 @@ class Table:
         """Move the fake clock: due deadlines fire (timeouts), countdowns move."""
         self.clock.advance(seconds)
         await self.settle()
-        for app in self.apps.values():  # the countdown ticks once a (real) second: tick now
-            tick = getattr(app.screen, "tick", None)
+        for app in self.apps.values():  # the countdown ticks once a (real) second: tick now,
+            tick = getattr(app.screen, "tick", None)  # inside the app (``self.app`` is its own)
             if tick is not None:
-                tick()
+                app.screen.call_next(tick)
         await self.settle()
 
     def rig(self, deal: Mapping[str, Sequence[CardSpec]], *, next_match: bool = False) -> None:

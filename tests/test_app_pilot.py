@@ -200,9 +200,10 @@ async def test_offline_seat_shows_connection_lost_to_others() -> None:
         await settle(pilot)
         m.session_disconnected("철수")
         await settle(pilot)
-        seats = app.screen.shown_seats
-        assert "연결 끊김" in seats["철수"].badges
-        assert "[연결 끊김]" in screen_text(app)
+        seats = app.screen.shown_seats  # in the reconnect grace: how long the game waits
+        grace = f"끊김 {int(m.reconnect_grace)}초"
+        assert grace in seats["철수"].badges
+        assert f"[{grace}]" in screen_text(app)
 
 
 async def test_three_card_choose_and_spectator() -> None:
@@ -326,7 +327,8 @@ async def test_game_end_shows_result_and_room_waits_again() -> None:
         await pilot.press("s")
         await settle(pilot)
         assert m.room(room.id).status == "playing"
-        assert host.screen.query_one("#banner").plain == ""  # the old result is gone
+        banner = host.screen.query_one("#banner").plain
+        assert "게임 끝" not in banner and banner.startswith("기리: ")  # the old result is gone
 
 
 async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:

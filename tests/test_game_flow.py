@@ -703,3 +703,29 @@ def test_limited_rebuys_run_out_then_the_player_is_eliminated() -> None:
     assert (
         game.pending()["phase"] != "rebuy" and seat_b.status == "eliminated" and seat_b.rebuys == 1
     )
+
+
+def test_an_eliminated_player_who_leaves_stays_eliminated_at_the_hand_they_busted() -> None:
+    """Busted in hand 1 with rebuys off, then leaving in hand 3: still 탈락 from hand 1, once."""
+    game, (a, b, c) = new_game(3, rebuy="off", deal_mode="oneRound", hand_limit=10)
+    rig(game, {a: [G3, G8], b: [T2, N8], c: [T5, T6]})
+    set_stacks(game, {b: 5})
+    act(game, a, "ping")
+    act(game, b, "call")
+    act(game, c, "die")
+    game.timeout()
+    seat_b = next(s for s in game.state.seats if s.id == b)
+    assert seat_b.status == "eliminated" and seat_b.eliminated_at_hand == 1
+    while game.state.hand.hand_no < 3:
+        game.timeout()
+    events = act(game, b, "leave")
+    assert {"type": "leave", "player": b} in events
+    while game.state.hand.hand_no < 5 and not game.finished:
+        game.timeout()
+    assert seat_b.status == "eliminated" and seat_b.eliminated_at_hand == 1
+    assert game.state.elimination_seq == [[b]]
+    view = game.view(a)
+    assert next(s for s in view["seats"] if s["id"] == b)["status"] == "eliminated"
+    act(game, a, "leave")
+    row = next(r for r in game.result()["ranking"] if r["playerId"] == b)
+    assert row["eliminatedAtHand"] == 1

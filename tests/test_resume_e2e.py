@@ -97,6 +97,7 @@ async def settled(client: SSHClient) -> list[str]:
     A resize first makes the app repaint everything, so partial-update leftovers (seen with the
     big pot digits) don't count as a difference.
     """
+    await client.wait_gone("기리:", WAIT)  # the deal's cut line is a moment, not state
     await client.resize(81, 24)
     await asyncio.sleep(0.2)
     await client.resize(80, 24)

@@ -77,13 +77,13 @@ async def test_two_players_over_ssh(tmp_path: Path) -> None:
             cards = truth(manager, "철수")
         finally:
             await guest_cm.__aexit__(None, None, None)
-        await host.wait_for("[연결 끊김]")
+        await host.wait_for("[끊김 ")  # the seat's reconnect grace counts down
         assert manager.room(manager.room_of("철수")).offline == ("철수",)  # type: ignore[arg-type,union-attr]
         # ...and comes back to the same seat with the same cards, mid-hand
         back = await stack.enter_async_context(server.connect("철수", size=(80, 24)))
         await back.wait_for("게임 중")
         await shows_own_cards_only(back, cards, truth(manager, "영희"))
-        await host.wait_gone("[연결 끊김]")
+        await host.wait_gone("[끊김 ")
 
 
 async def test_the_lobby_is_not_repainted_in_full_for_a_start_up_resize(tmp_path: Path) -> None:

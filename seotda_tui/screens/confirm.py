@@ -10,6 +10,16 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+#: Leaving a running game: the seat stays and folds every later hand (§5.7) ...
+LEAVE_PLAYING = "게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?"
+#: ... unless the player is already out of it: nothing is folded, only the seat is left.
+LEAVE_ELIMINATED = "이미 탈락했어요. 나가도 잃는 칩은 없어요.\n방을 나갈까요?"
+
+
+def leave_question(status: str | None) -> str:
+    """The question before leaving a running game, for the own seat's engine status."""
+    return LEAVE_ELIMINATED if status == "eliminated" else LEAVE_PLAYING
+
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -45,20 +45,23 @@ class HelpScreen(BaseScreen):
         ),
     ]
 
-    def __init__(self, options: Options, hand_name: str | None = None) -> None:
+    def __init__(
+        self, options: Options, hand_name: str | None = None, tab: str = "help-jokbo"
+    ) -> None:
         super().__init__()
         self.options = options
         self.hand_name = hand_name
+        self.tab = tab  # the pane to open on (the table's i key opens the rules)
 
     def compose_body(self) -> Iterable[Widget]:
         title = "도움말 · 족보와 규칙"
         if self.hand_name:
             title += f" · 지금 내 패: {self.hand_name}"
         yield Static(Text(title), id="help-title")
-        with TabbedContent("족보", "규칙", "키", id="help-tabs"):
+        with TabbedContent("족보", "규칙", "키", id="help-tabs", initial=self.tab):
             with TabPane("족보", id="help-jokbo"), VerticalScroll(id="jokbo"):
                 yield from self._jokbo()
-            with TabPane("규칙", id="help-rules-pane"), VerticalScroll():
+            with TabPane("규칙", id="help-rules-pane"), VerticalScroll(id="rules-scroll"):
                 yield Static(Text(rules_text(self.options)), id="help-rules")
             with TabPane("키", id="help-keys-pane"), VerticalScroll():
                 yield Static(Text(KEYS_TEXT), id="help-keytext")
@@ -82,7 +85,8 @@ class HelpScreen(BaseScreen):
         yield Static(Text(VIRTUAL_NOTE), id="help-note")
 
     def on_mount(self) -> None:
-        self.query_one("#jokbo", VerticalScroll).focus()
+        opening = "#rules-scroll" if self.tab == "help-rules-pane" else "#jokbo"
+        self.query_one(opening, VerticalScroll).focus()  # (focus also picks the tab)
 
     def action_tab(self, step: int) -> None:
         tabs = self.query_one(TabbedContent)

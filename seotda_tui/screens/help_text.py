@@ -14,6 +14,8 @@ from rich.cells import set_cell_size
 from engine import Options
 from engine.cards import card_id
 
+from ..room_rules import room_rules_lines
+
 VIRTUAL_NOTE = "칩은 가상 칩이에요: 이 방에서만 쓰고, 돈이나 재화로 바꾸거나 남에게 줄 수 없어요."
 
 
@@ -154,6 +156,9 @@ def rules_text(options: Options) -> str:
     raise_words = "쿼터·하프·풀" if options.max_raise == "full" else "쿼터·하프"
     tie = "동점자끼리 재경기해요" if options.tie_rule == "rematch" else "동점자끼리 나눠 가져요"
     lines = [
+        "■ 이 방의 규칙",
+        *room_rules_lines(options),
+        "",
         "■ 진행 순서",
         flow,
         "도중에 다른 사람이 모두 다이하면 남은 1명이 패를 보이지 않고 판돈을 가져가요.",
@@ -207,7 +212,7 @@ n 새 방 · Enter 참가 · w 관전 · q 나가기
 1 다이 · 2 체크 · 3 삥 · 4 콜 · 5 따당 · 6 쿼터 · 7 하프 · 8 풀
 3장 섯다: 1·2·3으로 두 장 고르기, r 추천, Enter 확정
 y/n 재참가·리바이 답하기 · Space 다음 판 준비
-s 시작(방장) · j 참가 · l 판 기록 보기/숨기기 · q 나가기
+s 시작(방장) · j 참가 · l 판 기록 보기/숨기기 · i 이 방의 규칙 · q 나가기
 """
 
 

@@ -27,6 +27,7 @@ from engine import DECK, Options
 
 from ..chat import ChatMessage
 from ..room_pause import PAUSED_NOTICE
+from ..room_rules import room_rules_lines
 from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
@@ -42,7 +43,9 @@ from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
 from .table_text import (
+    FIRST_TIP_HANDS,
     banner_parts,
+    cut_text,
     flash_for,
     mine_parts,
     pot_values,
@@ -63,6 +66,8 @@ JOKBO_SIDE_HEIGHT = 36
 WATCHER_STEP = 5
 #: How long a special outcome's banner stays (§9 asks for about a second).
 FLASH_SECONDS = 1.5
+#: How long the 기리 (cut) line stays after a deal (§5.1: a short moment, no effect on play).
+CUT_SECONDS = 2.0
 
 
 def _set(widget: Widget, attribute: str, value: Any) -> None:
@@ -75,6 +80,10 @@ class ChatPushed(Message):
     def __init__(self, message: ChatMessage) -> None:
         super().__init__()
         self.message = message
+
+
+class CutOver(Message):
+    """The 기리 line's time is up (posted from the manager's clock)."""
 
 
 class TableScreen(TableActions):
@@ -91,6 +100,7 @@ class TableScreen(TableActions):
         self.payouts: dict[str, int] = {}
         self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
         self.box_columns = 1
+        self.table_width = 78  # cells left of the hand log (set by _layout)
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
@@ -98,6 +108,8 @@ class TableScreen(TableActions):
         self._shown_result: Any = None
         self._flash_timer: Any = None
         self._layout_key: tuple[Any, ...] | None = None
+        self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
+        self._cut_timer: Any = None
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -141,6 +153,7 @@ class TableScreen(TableActions):
         self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
+        self._end_cut()
         for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
             if unsubscribe:
                 unsubscribe()
@@ -202,6 +215,7 @@ class TableScreen(TableActions):
             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
         )
         table_width = width - 2 - (log_width if log_visible else 0)
+        self.table_width = table_width
         spectators = 1 if room is not None and room.spectators else 0
         spare = height
         if view is None:
@@ -252,12 +266,18 @@ class TableScreen(TableActions):
         self._arm_countdown()
         self._write_log(update)
         track_payouts(self.payouts, update.events)
+        if self.in_game and (
+            update.snapshot or any(e.get("type") == "handStart" for e in update.events)
+        ):
+            self.seotda.hands_dealt += 1  # (a snapshot mid-game counts as the hand it joins)
         if not update.snapshot:
             flash = flash_for(update.events)
             if flash:
                 self._flash(flash)
             elif any(e.get("type") in ("handStart", "rematchStart") for e in update.events):
                 self._flash(None)
+            if self.view is not None and any(e.get("type") == "handStart" for e in update.events):
+                self._show_cut(cut_text(self.view))
         self._redraw()
         self._feedback(update)
         self._maybe_show_result(previous, update)
@@ -274,6 +294,30 @@ class TableScreen(TableActions):
         self.query_one(PotView).set(flash=text or "")
         if text:
             self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._flash(None))
+
+    def _show_cut(self, text: str) -> None:
+        """The 기리 moment at each deal: a line for a moment, timed by the manager's clock (so
+        it follows a test's fake clock); only screens that are open ever schedule it."""
+        self._end_cut()
+        self._cut = text
+        if text:
+            self._cut_timer = self.manager.clock.call_later(CUT_SECONDS, self._cut_over_later)
+
+    def _cut_over_later(self) -> None:
+        """Manager clock callback (maybe outside this app's task): only queue a message."""
+        self.post_message(CutOver())
+
+    def _end_cut(self) -> None:
+        if self._cut_timer is not None:
+            self._cut_timer.cancel()
+        self._cut_timer, self._cut = None, ""
+
+    def on_cut_over(self, message: CutOver) -> None:
+        self._cut_timer = None
+        self._cut = ""
+        if self.latest is not None:
+            self._redraw()
+            self.paint_now()
 
     def _maybe_show_result(self, previous: RoomUpdate | None, update: RoomUpdate) -> None:
         """The game just ended (or we came back to a finished room): open the results screen."""
@@ -392,7 +436,8 @@ class TableScreen(TableActions):
     def _show_waiting(self, room: RoomSummary) -> None:
         self.query_one(SeatList).set_seats(waiting_seats(room, self.nickname))
         self.query_one(PotView).set(amount=None)
-        self.query_one("#mine", Line).show("")
+        rules = "\n".join(room_rules_lines(room.options, max(24, self.table_width - 4)))
+        self.query_one("#mine", Line).show(("■ 이 방의 규칙 (i 자세히)\n", "bold"), rules)
         self.query_one("#me-line", Line).show("")
         self.query_one(HandCards).show([])
         result = self.latest.result if self.latest else None
@@ -413,23 +458,24 @@ class TableScreen(TableActions):
     def _show_game(self, room: RoomSummary, view: dict[str, Any]) -> None:
         me, legal = self.nickname, self.legal()
         style = str(getattr(self.app, "card_style", "box"))
-        infos = seat_infos(room, view, me, self.payouts)
-        others = [i for i in infos if not (i.me and self.in_game)]
-        mode, size, _ = self.layout_choice
-        cards = 3 if room.options.card_mode == "three" else 2
-        if mode == "box":
-            self.query_one(SeatBoxes).set_seats(others, style, cards, self.box_columns)
-        else:
-            self.query_one(SeatList).set_seats(others)
+        self._show_seats(room, view)
+        size = self.layout_choice[1]
         amount, sides, note = pot_values(view)
         self.query_one(PotView).set(
             amount=amount, sides=sides, note=note, ascii_only=style == "ascii"
         )
-        self.query_one("#banner", Line).show(*banner_parts(view))
+        cut = [(self._cut, "dim")] if self._cut else []
+        self.query_one("#banner", Line).show(*cut, *banner_parts(view))
         seat = self._own_seat(view) if self.in_game else None
         choosing = self._choosing(view)
         me_line, *rest = mine_parts(
-            view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0)
+            view,
+            seat,
+            room.options,
+            choosing,
+            self.selected,
+            self.payouts.get(me, 0),
+            first_hands=self.seotda.hands_dealt <= FIRST_TIP_HANDS,
         )
         self.query_one("#me-line", Line).show(*me_line)
         self.query_one("#mine", Line).show(*(rest[0] if rest else []))
@@ -456,6 +502,18 @@ class TableScreen(TableActions):
         elif not legal:
             self._turn_key = None
 
+    def _show_seats(self, room: RoomSummary, view: dict[str, Any]) -> None:
+        """The others' seats; also on the clock's tick while a seat's reconnect grace runs."""
+        style = str(getattr(self.app, "card_style", "box"))
+        now = self.manager.clock.time()
+        infos = seat_infos(room, view, self.nickname, self.payouts, now)
+        others = [i for i in infos if not (i.me and self.in_game)]
+        cards = 3 if room.options.card_mode == "three" else 2
+        if self.layout_choice[0] == "box":
+            self.query_one(SeatBoxes).set_seats(others, style, cards, self.box_columns)
+        else:
+            self.query_one(SeatList).set_seats(others)
+
     def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
         return next((s for s in view["seats"] if s["id"] == self.nickname), None)
 
@@ -464,12 +522,13 @@ class TableScreen(TableActions):
         seat = self._own_seat(view) if self.in_game else None
         cards = [DECK[c["id"]] for c in (seat or {}).get("cards", []) if "id" in c]
         chosen = (seat or {}).get("chosenIds")
-        dimmed = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        thrown = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        dimmed = thrown
         if seat is not None and seat.get("folded"):
             dimmed = frozenset(c.id for c in cards)
         selected = frozenset(self.selected) if self._choosing(view) else frozenset()
         places = 0 if seat is None else 3 if self._three_cards() else 2
-        self.query_one(HandCards).show(cards, selected, dimmed, size, places)  # type: ignore[arg-type]
+        self.query_one(HandCards).show(cards, selected, dimmed, size, places, thrown)  # type: ignore[arg-type]
 
     def _three_cards(self) -> bool:
         return self.room is not None and self.room.options.card_mode == "three"
@@ -501,6 +560,8 @@ class TableScreen(TableActions):
             prompts.append(("answer(False)", "n 그만하기", True))
         elif "ready" in kinds:
             prompts.append(("ready", "Space 준비", True))
+        if not self._choosing(view):  # (the 3-card choice's row is full at 80 columns)
+            prompts.append(("rules", "i 규칙", True))
         prompts.append(("leave", "q 나가기", True))
         return prompts
 
@@ -509,7 +570,13 @@ class TableScreen(TableActions):
         gauge = self.query_one(StatusGauge)
         before = gauge.seconds
         self._tick()
-        if gauge.seconds != before:  # most ticks change nothing (watchers see 5 s steps)
+        changed = gauge.seconds != before  # most ticks change nothing (watchers see 5 s steps)
+        room, view = self.room, self.view
+        if room is not None and room.grace and view is not None:
+            shown = self.shown_seats
+            self._show_seats(room, view)  # a grace countdown moves in 5 s steps
+            changed = changed or shown != self.shown_seats
+        if changed:
             self.paint_now()
 
     def _tick(self) -> None:

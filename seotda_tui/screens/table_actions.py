@@ -12,6 +12,8 @@ from typing import Any
 
 from textual.binding import Binding, BindingType
 
+from engine import Options
+
 from ..room_bots import BOT_TAGS
 from ..rooms import RoomError, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
@@ -52,6 +54,7 @@ def table_bindings() -> list[BindingType]:
         ("j", "ㅓ", "join"),
         ("t", "ㅅ", "chat"),
         ("l", "ㅣ", "toggle_log"),
+        ("i", "ㅑ", "rules"),
         ("q", "ㅂ", "leave"),
         ("escape", None, "leave"),
     ]
@@ -109,6 +112,9 @@ class TableActions(BaseScreen):
 
     @abstractmethod
     def _layout(self) -> None: ...
+
+    @abstractmethod
+    def help_context(self) -> tuple[Options, str | None]: ...
 
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
@@ -272,20 +278,29 @@ class TableActions(BaseScreen):
         else:
             line.close()
 
+    def action_rules(self) -> None:
+        """The room's rules (help's 규칙 tab, which starts with them): never cut at 80 columns."""
+        from .help import HelpScreen
+
+        options, hand = self.help_context()
+        self.app.push_screen(HelpScreen(options, hand, tab="help-rules-pane"))
+
     def action_toggle_log(self) -> None:
         self.log_shown = not self._log_visible()
         self._layout()
 
     # ------------------------------------------------------------------ leaving
     def action_leave(self) -> None:
-        from .confirm import ConfirmScreen
+        from .confirm import ConfirmScreen, leave_question
 
         line = self.query_one(ChatLine)
         if line.typing:  # Esc in the chat input closes it, nothing more
             line.close()
             return
-        if self.in_game:
-            question = "게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?"
+        view = self.view
+        if self.in_game and view is not None:
+            seat = self._own_seat(view) or {}
+            question = leave_question(seat.get("status"))
             self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
         else:
             self._leave_confirmed(True)

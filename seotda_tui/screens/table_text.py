@@ -7,9 +7,11 @@ parts it is given differ from the last ones.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from engine import DECK, Options, evaluate
+from engine.hands import plain_value
 
 from ..rooms import FINISHED, RoomSummary
 from ..widgets.seats import SeatInfo
@@ -92,16 +94,32 @@ def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
 # ---------------------------------------------------------------- the game
 
 
-def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[str]) -> list[str]:
+#: A seat in its reconnect grace counts down in steps this long (each step repaints the seat).
+GRACE_STEP = 5
+
+
+def grace_badge(room: RoomSummary, nick: str, now: float | None) -> str:
+    """ "끊김 25초" while a dropped player's seat waits for them (the reconnect grace), then
+    "연결 끊김": their turns are played for them (check, else die) until they come back."""
+    ends = dict(room.grace).get(nick)
+    if ends is None or now is None:
+        return "연결 끊김"
+    left = max(0.0, ends - now)
+    return f"끊김 {math.ceil(left / GRACE_STEP) * GRACE_STEP}초" if left > 0 else "연결 끊김"
+
+
+def _badges(
+    seat: dict[str, Any], room: RoomSummary, view: View, winners: set[str], now: float | None
+) -> list[str]:
     nick = seat["id"]
+    if seat["status"] == "eliminated":  # out of the game: whether they are connected is moot
+        return ["탈락", "나감"] if nick not in room.players else ["탈락"]
     badges: list[str] = []
     if seat["status"] == "left":
         badges.append("나감")
     elif nick in room.offline or not seat["connected"]:
-        badges.append("연결 끊김")
-    if seat["status"] == "eliminated":
-        badges.append("탈락")
-    elif seat["status"] == "busted":
+        badges.append(grace_badge(room, nick, now))
+    if seat["status"] == "busted":
         badges.append("파산")
     if seat.get("folded") and seat["status"] != "left":
         badges.append("다이")
@@ -116,8 +134,31 @@ def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[st
     return badges
 
 
+def showdown_name(entry: dict[str, Any], view: View, options: Options) -> str:
+    """A revealed hand's name. A special that did not take effect (땡잡이 against 장땡, 구사
+    against 세륙) plays as its plain value (§6.2), so it is named by that value: "망통 (땡잡이
+    불발)", never a name that reads as if it had won."""
+    special = entry.get("special")
+    results = view.get("results") or []
+    if not special or not results:
+        return str(entry["name"])
+    fired = any(
+        r.get("reason") == special
+        and (r.get("type") == "rematch" or entry["player"] in r.get("winners", []))
+        for r in results
+    )
+    if fired:
+        return str(entry["name"])
+    a, b = (DECK[int(c["id"])] for c in entry["cards"])
+    return f"{plain_value(a, b, options.gwang_ttaeng)[1]} ({entry['name']} 불발)"
+
+
 def seat_infos(
-    room: RoomSummary, view: View, me: str, payouts: dict[str, int] | None = None
+    room: RoomSummary,
+    view: View,
+    me: str,
+    payouts: dict[str, int] | None = None,
+    now: float | None = None,
 ) -> list[SeatInfo]:
     """One info per engine seat: others' cards face down unless revealed at the showdown."""
     shown = {h["player"]: h for h in view.get("showdown") or []}
@@ -145,11 +186,11 @@ def seat_infos(
                 bet=s.get("bet", 0) if betting else 0,
                 action=action if betting else "",
                 cards=cards,
-                badges=tuple(_badges(s, room, view, winners)),
+                badges=tuple(_badges(s, room, view, winners, now)),
                 dealer=s["dealer"],
                 actor=view.get("actor") == nick,
                 me=nick == me,
-                hand_name=shown[nick]["name"] if nick in shown else "",
+                hand_name=showdown_name(shown[nick], view, room.options) if nick in shown else "",
                 faces=faces,
                 folded=bool(s.get("folded")),
                 payout=payouts.get(nick, 0) if view.get("handPhase") == "handEnd" else 0,
@@ -209,6 +250,17 @@ def banner_parts(view: View) -> list[Part]:
     return parts
 
 
+def cut_text(view: View) -> str:
+    """§5.1 기리: the player on the dealer's right cuts the deck (shown only; the server's RNG
+    really shuffles). The dealer's right is the seat before the dealer in the clockwise deal."""
+    seated = [s["id"] for s in view["seats"] if s.get("inHand")]
+    dealer = view.get("dealer")
+    if dealer not in seated or len(seated) < 2:
+        return ""
+    cutter = seated[seated.index(dealer) - 1]
+    return f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요  "
+
+
 def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: bool) -> list[Part]:
     """Whose turn it is, or what the game waits for; "내 차례" stands out."""
     pending = view.get("pending") or {}
@@ -244,6 +296,8 @@ def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: boo
 
 STRENGTH_STYLES = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}
 FIRST_HAND_HINT = "처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅"
+#: The tip shows in a session's first hands only (``first_hands``), not in every game's first.
+FIRST_TIP_HANDS = 2
 
 
 def mine_parts(
@@ -253,6 +307,7 @@ def mine_parts(
     choosing: bool,
     selected: list[int],
     payout: int = 0,
+    first_hands: bool = False,
 ) -> list[list[Part]]:
     """Beside the own cards: [the me line (name, 선, stack, bet, badges), then the rest: the
     hand's name and strength (hints), the 3-card choice, the result, a first-hand hint]."""
@@ -277,6 +332,7 @@ def mine_parts(
         return [me]
     parts: list[Part] = []
     hint = view.get("myHand")
+    own_shown = next((h for h in view.get("showdown") or [] if h["player"] == seat["id"]), None)
     if choosing:
         if len(selected) == 2:
             a, b = (DECK[i] for i in selected)
@@ -287,21 +343,26 @@ def mine_parts(
         if hint and hint.get("recommended"):
             a, b = (DECK[i] for i in hint["recommended"])
             parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
+    elif own_shown is not None:  # the showdown names every revealed hand, hints or not
+        parts.append(("\n", ""))
+        parts.append((f" {showdown_name(own_shown, view, options)} ", "bold reverse"))
     elif hint:
         style = STRENGTH_STYLES.get(hint.get("strength", ""), "bold")
         parts.append(("\n", ""))
         parts.append((f" {hint['name']} ", style + " reverse"))
         parts.append((f" 강도 {hint.get('strength', '')}", style))
         explain = str(hint.get("hint") or "").partition(" - ")[2]
-        if explain:
+        if explain and seat.get("discardedId") is None:
             parts.append((f"\n{explain}", ""))
+    if seat.get("discardedId") is not None and not choosing:  # 3장: the card left out
+        parts.append((f"\n버린 패: {DECK[seat['discardedId']].label} (나만 봐요)", "dim"))
     if payout:
         parts.append((f"\n승리! +{chips(payout)}칩", "bold green"))
     elif view.get("handPhase") == "handEnd" and seat.get("revealed"):
         lost = not any(r.get("type") == "rematch" for r in view.get("results") or [])
         if lost:
             parts.append(("\n이번 판은 졌어요", "dim"))
-    if view.get("handsPlayed", 0) == 0 and not view.get("rematchNo") and not choosing:
+    if first_hands and not view.get("rematchNo") and not choosing:
         parts.append((f"\n\n{FIRST_HAND_HINT}", "dim italic"))
     if parts and parts[0][0].startswith("\n"):
         parts[0] = (parts[0][0][1:], parts[0][1])

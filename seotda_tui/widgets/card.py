@@ -412,6 +412,9 @@ class CardView(Widget, can_focus=True):
     style_name: reactive[str] = reactive("box", layout=True)
     selected: reactive[bool] = reactive(False)
     dimmed: reactive[bool] = reactive(False)
+    #: A word above the card (e.g. "버림" over the 3-card discard): dim alone is not enough,
+    #: terminals without the faint attribute (and screen readers) show it as a normal card.
+    mark: reactive[str] = reactive("")
     #: "auto" follows the app console (NO_COLOR gives None); otherwise a rich colour-system name.
     color_system: reactive[str | None] = reactive(_AUTO)
 
@@ -496,7 +499,7 @@ class CardView(Widget, can_focus=True):
             marker = "^" if self.style_name == "ascii" else "▲"
             lines.append(_fit(_seg(marker, "bold"), width))
         else:
-            lines.insert(0, Text(" " * width))
+            lines.insert(0, _fit(_seg(self.mark, "bold"), width))
         text = Text("\n", no_wrap=True, overflow="crop").join(lines)
         text.no_wrap = True
         return text

@@ -16,6 +16,8 @@ from engine import Card
 
 from .card import CardView, SizeName
 
+DISCARD_MARK = "버림"
+
 
 class HandCard(CardView, can_focus=False):
     """A card that reacts to the mouse but leaves the keyboard to the table.
@@ -72,10 +74,12 @@ class HandCards(HorizontalGroup):
         dimmed: frozenset[int] = frozenset(),
         size: SizeName = "compact",
         places: int | None = None,
+        discarded: frozenset[int] = frozenset(),
     ) -> None:
-        """Show ``cards`` in ``places`` places (default: as many as cards; the rest blank)."""
+        """Show ``cards`` in ``places`` places (default: as many as cards; the rest blank);
+        ``discarded`` cards (the 3-card choice's third) are marked "버림" above, not only dim."""
         places = len(cards) if places is None else max(places, len(cards))
-        shown = (tuple(cards), selected, dimmed, size, places)
+        shown = (tuple(cards), selected, dimmed, size, places, discarded)
         if shown == self._shown:
             return
         self._shown = shown
@@ -87,6 +91,7 @@ class HandCards(HorizontalGroup):
         for i, view in enumerate(views[:places]):
             if i < len(cards):
                 self._set(view, cards[i], selected, dimmed, size)
+                view.mark = DISCARD_MARK if cards[i].id in discarded else ""
             else:
                 view.blank = True
                 view.size_name = size
@@ -102,6 +107,8 @@ class HandCards(HorizontalGroup):
             )
             for card in cards[len(views) : places]
         ]
+        for view, card in zip(extra, cards[len(views) : places]):
+            view.set_reactive(HandCard.mark, DISCARD_MARK if card.id in discarded else "")
         for _ in range(len(views) + len(extra), places):
             extra.append(self._place(size))
         if extra:

@@ -37,6 +37,7 @@ BADGE_STYLES = {
     "올인": "bold yellow",
     "자리 비움": "magenta",
     "연결 끊김": "bold red",
+    "끊김": "bold red",
     "나감": "dim red",
     "탈락": "dim red",
     "파산": "red",
@@ -44,6 +45,34 @@ BADGE_STYLES = {
     "선택 완료": "green",
     "승": "bold green",
 }
+#: Shorter names for badges that do not fit a seat box's text column side by side.
+BADGE_SHORT = {"연결 끊김": "끊김", "자리 비움": "비움", "선택 완료": "완료"}
+
+
+def _badge_style(badge: str) -> str:
+    return BADGE_STYLES.get("끊김" if badge.startswith("끊김") else badge, "")
+
+
+def badge_lines(badges: tuple[str, ...], cells: int, lines: int) -> list[str]:
+    """Every badge in at most ``lines`` lines of ``cells``: "[연결 끊김] [다이]" when it fits,
+    else "[다이·끊김]" with short names, a line after another. Never drops a badge silently:
+    a player must see both that a seat folded and that it is disconnected."""
+    if not badges:
+        return []
+    spaced = " ".join(f"[{b}]" for b in badges)
+    if cell_len(spaced) <= cells:
+        return [spaced]
+    groups: list[list[str]] = []
+    for name in (BADGE_SHORT.get(b, b) for b in badges):
+        if groups and cell_len("[" + "·".join([*groups[-1], name]) + "]") <= cells:
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+    if len(groups) > lines:  # the last line takes the rest (cut at the edge, rare)
+        groups = groups[: lines - 1] + [[n for g in groups[lines - 1 :] for n in g]]
+    return ["[" + "·".join(g) + "]" for g in groups]
+
+
 #: Text column of a seat box: "[연결 끊김]" and "멍텅구리구사" both fit.
 BOX_TEXT_CELLS = 12
 BOX_HEIGHT = 4
@@ -116,7 +145,7 @@ class SeatRow(Widget):
             line.append(f" +{chips(i.payout)}", "bold green")
         for badge in i.badges:
             line.append(" ")
-            line.append(f"[{badge}]", BADGE_STYLES.get(badge, ""))
+            line.append(f"[{badge}]", _badge_style(badge))
         return line
 
 
@@ -158,12 +187,26 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
         (f"{chips(i.stack)}칩" if i.stack is not None else "", ""),
         _bet_text(i),
     ]
+    first = _badge_style(i.badges[0]) if i.badges else ""
     if i.hand_name:
-        texts.append((i.hand_name, "bold green" if i.payout else "bold"))
+        name_style = "bold green" if i.payout else "bold"
+        head, _, note = i.hand_name.partition(" (")
+        if cell_len(i.hand_name) <= BOX_TEXT_CELLS or not note:
+            texts.append((i.hand_name, name_style))
+        elif not texts[1][0]:  # "망통" over "땡잡이 불발" when the bet line is free
+            texts[1] = (head, name_style)
+            texts.append((note.rstrip(")"), "dim"))
+        else:
+            texts.append((head, name_style))
     else:
-        badges = " ".join(f"[{b}]" for b in i.badges)
-        first = i.badges[0] if i.badges else ""
-        texts.append((badges, BADGE_STYLES.get(first, "")))
+        # badges take the bet line too when it is empty or dead money (a folded seat's bet)
+        free = 2 if not texts[1][0] or i.folded else 1
+        shown = badge_lines(i.badges, BOX_TEXT_CELLS, free)
+        if len(shown) == 2:
+            texts[1] = (shown[0], first)
+            texts.append((shown[1], first))
+        else:
+            texts.append((shown[0] if shown else "", first))
     lines = [top]
     for card_line, (text, text_style) in zip(card_lines, texts):
         line = card_line.copy()

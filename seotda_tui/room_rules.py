@@ -1,0 +1,100 @@
+"""One room's rules in a few short Korean lines: the waiting room, the table's ``i`` key and
+help's 규칙 tab all show this text, so what a player reads is the same wherever they look.
+
+Pure text (no Textual); every line fits an 80-column terminal (the lobby's one-line summary
+cannot hold them all).
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+
+from engine import Options
+
+#: The widest line :func:`room_rules_lines` writes, in cells (checked by the tests).
+RULES_CELLS = 78
+
+_REBUY = {"off": "리바이 없음", "unlimited": "리바이 무제한"}
+_REJOIN = {
+    "none": "구사 재경기 때 다이한 사람 재참가 없음",
+    "half": "구사 재경기 때 다이한 사람 재참가: 판돈 절반",
+    "full": "구사 재경기 때 다이한 사람 재참가: 판돈만큼",
+}
+_MUNG = {"upTo8": "8땡까지", "upTo9": "9땡까지", "upToJang": "장땡까지"}
+_TTAENGJABI = {"strict": "땡잡이(3광+7열)", "loose": "땡잡이(3·7 아무 패)"}
+
+
+def _game(o: Options) -> list[str]:
+    parts = ["3장 섯다(2장 고르기)" if o.card_mode == "three" else "2장 섯다"]
+    if o.card_mode == "two":
+        parts.append("1장씩 두 번" if o.deal_mode == "twoRounds" else "2장 한 번에")
+    parts.append(f"시작 {o.starting_chips:,}칩")
+    parts.append(f"학교 {o.base_unit}")
+    if o.school_up_every:
+        parts.append(f"{o.school_up_every}판마다 2배")
+    parts.append(f"{o.hand_limit}판" if o.end_condition == "hands" else "최후 1인까지")
+    return parts
+
+
+def _play(o: Options) -> list[str]:
+    return [
+        f"차례 {o.turn_seconds}초",
+        "풀 베팅 가능" if o.max_raise == "full" else "레이즈는 하프까지 (풀 없음)",
+        _REBUY.get(o.rebuy) or f"리바이 {o.rebuy_limit}번까지",
+        "선: 이긴 사람" if o.dealer_rule == "winner" else "선: 돌아가며",
+    ]
+
+
+def _specials(o: Options) -> list[list[str]]:
+    on = ["광땡 모두" if o.gwang_ttaeng == "all" else "38광땡만"]
+    if o.ttaengjabi in _TTAENGJABI:
+        on.append(_TTAENGJABI[o.ttaengjabi])
+    if o.amhaeng:
+        on.append("암행어사")
+    if o.gusa:
+        on.append("구사")
+    if o.effective_mung_gusa != "off":
+        on.append(f"멍구사({_MUNG[o.effective_mung_gusa]})")
+    off = [
+        name
+        for name, enabled in (
+            ("땡잡이", o.ttaengjabi != "off"),
+            ("암행어사", o.amhaeng),
+            ("구사", o.gusa),
+            ("멍구사", o.effective_mung_gusa != "off"),
+        )
+        if not enabled
+    ]
+    topics = [["특수패: " + on[0], *on[1:]]]
+    if off:
+        topics.append(["꺼진 특수패: " + ", ".join(off)])
+    return topics
+
+
+def rule_topics(options: Options) -> list[list[str]]:
+    """The rules as topics of short parts (the options of engine/options.py)."""
+    tie = "동점이면 재경기" if options.tie_rule == "rematch" else "동점이면 나눠 가짐"
+    hints = "힌트(내 패 이름·강도) 켬" if options.hints else "힌트 끔 (패 이름은 공개 때 보여요)"
+    return [
+        _game(options),
+        _play(options),
+        *_specials(options),
+        [tie, _REJOIN[options.rejoin_cost]],
+        [hints],
+    ]
+
+
+def room_rules_lines(options: Options, cells: int = RULES_CELLS) -> list[str]:
+    """The room's rules, a topic a line, wrapped between parts to ``cells`` (continuation
+    lines indented): never cut in the middle of a rule."""
+    lines: list[str] = []
+    for topic in rule_topics(options):
+        line = ""
+        for part in topic:
+            joined = f"{line} · {part}" if line else part
+            if line and cell_len(joined) > cells:
+                lines.append(line)
+                joined = "  " + part
+            line = joined
+        lines.append(line)
+    return lines

@@ -1,0 +1,235 @@
+"""What the seats, rules and hand names tell every player (issue #16): pilot-driven tables."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Options
+from seotda_tui.testing import Table
+
+
+def seat_box_text(t: Table, viewer: str, nick: str) -> str:
+    """The text column of ``nick``'s box (or line) on ``viewer``'s screen."""
+    info = t.screen(viewer).shown_seats[nick]
+    return " ".join(info.badges)
+
+
+def box_lines(t: Table, viewer: str, nick: str) -> list[str]:
+    """The rows of ``viewer``'s terminal that show ``nick``'s seat box (its 4 lines)."""
+    rows = t.text(viewer).splitlines()
+    for y, row in enumerate(rows):
+        if nick in row and y + 3 < len(rows):
+            x = row.index(nick) - 1
+            return [r[x : x + 24] for r in rows[y : y + 4]]
+    raise AssertionError(f"{nick} not on {viewer}'s screen:\n" + "\n".join(rows))
+
+
+async def test_a_disconnected_player_whose_turn_timed_out_shows_both_die_and_disconnected() -> None:
+    options = Options(deal_mode="oneRound")
+    async with Table.open(["a", "b", "c"], options=options, seed=3) as t:
+        opener = t.actor
+        assert opener is not None
+        await t.press(opener, "3")  # 삥 opens: a timeout now dies
+        gone = t.actor
+        assert gone is not None
+        watcher = next(n for n in ("a", "b", "c") if n not in (opener, gone))
+        t.manager.session_disconnected(gone)
+        await t.settle()
+        await t.advance(options.turn_seconds + 1)
+        assert t.game.state.hand.players[gone].folded
+        text = "\n".join(box_lines(t, watcher, gone))
+        assert "다이" in text and "끊김" in text, text
+
+
+async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -> None:
+    options = Options(deal_mode="oneRound", rebuy="off", hand_limit=10)
+    async with Table.open(["a", "b", "c"], options=options, seed=3) as t:
+        game = t.game
+        loser = t.actor
+        assert loser is not None
+        seat = next(s for s in game.state.seats if s.id == loser)
+        other = next(s for s in game.state.seats if s.id != loser)
+        other.stack += seat.stack  # nothing left behind the school: folding busts them
+        seat.stack = 0
+        await t.refresh()
+        await t.act(loser, {"type": "die"})
+        t.play_until(lambda g: seat.status == "eliminated")
+        await t.settle()
+        out_at = seat.eliminated_at_hand
+        assert out_at == 1
+        watcher = other.id
+        await t.press(loser, "q")  # the leave question has nothing to warn about
+        question = t.text(loser)
+        assert "이미 탈락했어요" in question and "자동으로 다이" not in question, question
+        await t.press(loser, "y")
+        assert loser not in t.manager.room(t.room_id).players
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no >= out_at + 2)
+        await t.settle()
+        assert seat.status == "eliminated" and seat.eliminated_at_hand == out_at
+        badges = t.screen(watcher).shown_seats[loser].badges
+        assert badges[0] == "탈락" and "연결 끊김" not in badges, badges
+        assert "탈락" in "\n".join(box_lines(t, watcher, loser))
+
+
+async def play_to_showdown(t: Table) -> None:
+    t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+    await t.settle()
+
+
+async def test_with_hints_off_the_own_hand_is_still_named_at_the_showdown() -> None:
+    options = Options(deal_mode="oneRound", hints=False)
+    deal = {"a": ["1광", "8광"], "b": ["9열", "9띠"]}
+    async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
+        assert "9땡" not in t.text("b")  # no advice while the hand runs
+        await play_to_showdown(t)
+        assert t.game.state.hand.showdown is not None
+        for nick, name in (("a", "18광땡"), ("b", "9땡")):
+            mine = t.screen(nick).query_one("#mine").parts
+            assert any(name in text for text, _ in mine), (nick, mine)
+
+
+async def test_a_special_hand_that_did_not_take_effect_is_named_by_its_value() -> None:
+    options = Options(deal_mode="oneRound")  # 땡잡이 strict: 3광 + 7열, void against 장땡
+    deal = {"a": ["10열", "10띠"], "b": ["3광", "7열"]}
+    async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
+        await play_to_showdown(t)
+        assert t.screen("a").shown_seats["b"].hand_name == "망통 (땡잡이 불발)"
+        seat = "\n".join(box_lines(t, "a", "b"))
+        assert "망통" in seat and "땡잡이 불발" in seat, seat
+        mine = "".join(text for text, _ in t.screen("b").query_one("#mine").parts)
+        assert "망통 (땡잡이 불발)" in mine, mine
+
+
+async def test_a_special_hand_that_took_effect_keeps_its_name() -> None:
+    deal = {"a": ["9열", "9띠"], "b": ["3광", "7열"]}
+    async with Table.open(
+        ["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal
+    ) as t:
+        await play_to_showdown(t)
+        assert t.screen("a").shown_seats["b"].hand_name == "땡잡이"
+
+
+# ---------------------------------------------------------------- the room's rules (item 9)
+
+RULED = Options(
+    turn_seconds=30,
+    rebuy="limited",
+    rebuy_limit=2,
+    rejoin_cost="half",
+    tie_rule="split",
+    dealer_rule="rotate",
+    max_raise="full",
+    amhaeng=False,
+)
+
+
+def test_the_rules_lines_name_every_rule_and_fit_80_columns() -> None:
+    from rich.cells import cell_len
+
+    from seotda_tui.room_rules import RULES_CELLS, room_rules_lines
+
+    from .gamekit import random_options
+
+    text = "\n".join(room_rules_lines(RULED))
+    for needle in (
+        "차례 30초",
+        "리바이 2번까지",
+        "판돈 절반",
+        "나눠 가짐",
+        "돌아가며",
+        "풀 베팅 가능",
+    ):
+        assert needle in text, (needle, text)
+    assert "꺼진 특수패: 암행어사" in text
+    rng = random.Random(16)
+    for _ in range(2000):
+        options = random_options(rng)
+        for cells in (RULES_CELLS, 48):
+            for line in room_rules_lines(options, cells):
+                assert cell_len(line) <= cells, line
+
+
+def rules_on_screen(t: Table, nick: str) -> list[str]:
+    from seotda_tui.room_rules import rule_topics
+
+    screen = t.text(nick)
+    options = t.manager.room(t.room_id).options
+    parts = [p.removeprefix("특수패: ") for topic in rule_topics(options) for p in topic]
+    return [part for part in parts if part not in screen]
+
+
+async def test_the_rules_show_in_the_waiting_room_at_the_table_and_in_help() -> None:
+    async with Table.open(["a", "b"], options=RULED, seed=2, start=False) as t:
+        from seotda_tui.screens.table import TableScreen
+
+        t.app("b").push_screen(TableScreen(t.room_id))
+        await t.settle()
+        assert rules_on_screen(t, "b") == [], t.text("b")  # the waiting room, 80×24
+        t.manager.start(t.room_id, "a")
+        await t.settle()
+        assert "i 규칙" in t.text("b")
+        await t.press("b", "i")
+        assert "■ 이 방의 규칙" in t.text("b")
+        assert rules_on_screen(t, "b") == [], t.text("b")
+        await t.press("b", "escape")
+        await t.press("b", "question_mark")
+        from textual.widgets import TabbedContent
+
+        t.screen("b").query_one(TabbedContent).active = "help-rules-pane"  # help's 규칙 tab
+        await t.settle()
+        assert rules_on_screen(t, "b") == [], t.text("b")
+
+
+# ---------------------------------------------------------------- reconnect grace (item 10)
+
+
+async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_come_back() -> None:
+    options = Options(turn_seconds=60)
+    async with Table.open(["a", "b", "c"], options=options, seed=3, reconnect_grace=30) as t:
+        t.manager.session_disconnected("b")
+        await t.settle()
+        assert t.screen("a").shown_seats["b"].badges[0] == "끊김 30초"
+        assert "[끊김 30초]" in "\n".join(box_lines(t, "a", "b"))
+        await t.advance(12)  # 18 s left, shown in 5 s steps
+        assert t.screen("c").shown_seats["b"].badges[0] == "끊김 20초"
+        await t.advance(20)  # the grace is over: the engine plays the seat's turns
+        assert t.screen("a").shown_seats["b"].badges[0] == "연결 끊김"
+        assert not next(s for s in t.game.state.seats if s.id == "b").connected
+        assert t.manager.session_connected("b") == t.room_id  # may still come back
+        await t.settle()
+        assert "연결 끊김" not in t.screen("a").shown_seats["b"].badges
+
+
+async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None:
+    from seotda_tui.screens.table_text import FIRST_HAND_HINT, FIRST_TIP_HANDS
+
+    options = Options(deal_mode="oneRound", hand_limit=10)
+    async with Table.open(["a", "b"], options=options, seed=4) as t:
+        seen = []
+        for hand_no in range(1, FIRST_TIP_HANDS + 3):
+            t.play_until(lambda g, n=hand_no: g.state.hand.hand_no == n)
+            await t.settle()
+            seen.append(FIRST_HAND_HINT in t.text("a"))
+        assert seen == [True] * FIRST_TIP_HANDS + [False] * 2, seen
+        t.play_until(lambda g: g.finished)
+        await t.settle()
+        await t.press("a", "escape")  # close the results
+        t.manager.start(t.room_id, "a")  # the next game's first hand: no tip any more
+        await t.settle()
+        assert "게임 중" in t.text("a") and FIRST_HAND_HINT not in t.text("a"), t.text("a")
+
+
+async def test_each_deal_shows_the_cut_for_a_moment() -> None:
+    from seotda_tui.screens.table import CUT_SECONDS
+
+    async with Table.open(["a", "b", "c"], options=Options(deal_mode="oneRound"), seed=4) as t:
+        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        await t.settle()
+        hand = t.game.state.hand
+        seats = [s.id for s in t.game.state.seats]
+        dealer = seats[hand.dealer_seat]
+        cutter = seats[hand.dealer_seat - 1]  # the dealer's right: the last to be dealt
+        for nick in ("a", "b", "c"):
+            assert f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요" in t.text(nick)
+        await t.advance(CUT_SECONDS)
+        assert "기리" not in t.text("a")
