@@ -40,6 +40,7 @@ from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatInfo, SeatList, box_width
 from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
 from .base import Pushed
 from .help_text import jokbo_side_parts
+from .table_fit import fit_parts
 from .table_actions import TableActions, table_bindings
 from .table_text import (
     banner_parts,
@@ -221,7 +222,8 @@ class TableScreen(TableActions):
                 ("box", "compact", False),
                 ("line", "compact", False),
             ):
-                own = card_dimensions(size, style)[1] + 1 if self.in_game else 1
+                # the own row: its top padding, the me line and the texts below it
+                own = card_dimensions(size, style)[1] + 1 if self.in_game else 3
                 used = fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
                 if used <= height:
                     choice = (mode, size, big)
@@ -427,7 +429,10 @@ class TableScreen(TableActions):
             view, seat, room.options, choosing, self.selected, self.payouts.get(me, 0)
         )
         self.query_one("#me-line", Line).show(*me_line)
-        self.query_one("#mine", Line).show(*(rest[0] if rest else []))
+        mine = self.query_one("#mine", Line)
+        rows = int(mine.styles.min_height.value) if mine.styles.min_height else 1
+        width = mine.size.width or self.app.size.width - 20
+        mine.show(*fit_parts(rest[0] if rest else [], rows, width))
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)
         gauge.ascii_only = style == "ascii"
