@@ -43,3 +43,57 @@ async def test_full_table_every_viewer_sees_the_pot_and_the_result() -> None:
         line = f"{winner} 승리 +{amount:,}칩"
         for nick in [*LONG, WATCHER]:
             assert line in t.text(nick), (nick, t.text(nick))
+
+
+def _banner(t: Table, nick: str) -> str:
+    return str(t.screen(nick).query_one("#banner").plain)
+
+
+async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None:
+    deal = {"a": ["4띠", "9열"], "b": ["1띠", "2열"], "c": ["5띠", "6띠"]}
+    async with Table.open(
+        ["a", "b", "c"], options={"rejoinCost": "half", "dealMode": "oneRound"}, seed=11, deal=deal
+    ) as t:
+        while t.actor is not None:
+            await t.press(t.actor, "1" if t.actor == "c" else "2")  # c dies, a and b check
+        for nick in ("a", "b", "c"):
+            await t.press(nick, "space")
+        hand = t.game.state.hand
+        assert hand is not None and hand.phase == "rejoin"
+        cost = hand.rejoin_cost
+        for nick in ("a", "b"):  # the rejoin cost is not called the pot
+            assert f"재참가 비용 {cost:,}칩" in t.text(nick)
+            assert "(판돈" not in t.text(nick)
+        t.rig({"a": ["3광", "8광"], "b": ["1띠", "2띠"], "c": ["5열", "6열"]}, next_match=True)
+        await t.press("c", "y")
+        carried = t.game.state.hand.carried_pots[0].amount  # type: ignore[union-attr]
+        actor = t.actor
+        assert actor is not None
+        await t.act(actor, {"type": "ping"})
+        text = t.text("b")
+        assert f"이월 {carried:,}" in text and "새 베팅 " in text, text
+        while t.actor is not None:
+            await t.act(t.actor, {"type": "call"})
+        results = t.game.state.hand.results  # type: ignore[union-attr]
+        assert len(results) == 2 and all(r["winners"] == ["a"] for r in results)
+        total = sum(r["amount"] for r in results)
+        for nick in ("a", "b", "c"):
+            assert _banner(t, nick).count("승리") == 1, _banner(t, nick)
+            assert f"a 승리 +{total:,}칩" in t.text(nick)
+
+
+async def test_an_uncalled_bet_is_not_a_pot() -> None:
+    async with Table.open(["a", "b", "c"], options={"dealMode": "oneRound"}, seed=4) as t:
+        first = t.actor
+        assert first is not None
+        t.game.state.seats[[s.id for s in t.game.state.seats].index(first)].stack = 5
+        await t.act(first, {"type": "call"} if any(
+            a["type"] == "call" for a in t.legal(first)) else {"type": "ping"})
+        second = t.actor
+        assert second is not None
+        raise_ = next(a for a in t.legal(second) if a["type"] in ("half", "ddadang", "quarter"))
+        await t.act(second, {"type": raise_["type"]})
+        third = t.actor
+        assert third is not None and third not in (first, second)
+        text = t.text(third)
+        assert "콜 대기 " in text and "메인 " in text, text

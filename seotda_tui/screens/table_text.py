@@ -22,6 +22,8 @@ from ..widgets.texts import (
     chips,
 )
 
+from .pot_text import labelled_pots, merged_results, pots_text
+
 Part = tuple[str, str]
 View = dict[str, Any]
 
@@ -158,27 +160,25 @@ def seat_infos(
     return infos
 
 
-def pot_values(view: View) -> tuple[int | None, tuple[int, ...], str]:
-    """(pot, every pot's amount when there are side pots, a note) for the centre of the table."""
+def pot_values(view: View) -> tuple[int | None, str, str]:
+    """(pot, the labelled pots when there is more than one, a note) for the centre of the table."""
     if view.get("handPhase") == "handEnd" and not view.get("pot"):
-        return None, (), ""  # paid out: the banner says who won
-    pots = view.get("pots") or []
-    sides = tuple(p["amount"] for p in pots) if len(pots) > 1 else ()
+        return None, "", ""  # paid out: the banner says who won
     note = ""
     if view.get("handPhase") == "betting" and view.get("currentBet"):
         note = f"이번 라운드 {chips(view['currentBet'])}"
-    return int(view.get("pot", 0)), sides, note
+    return int(view.get("pot", 0)), pots_text(labelled_pots(view)), note
 
 
 def pot_parts(view: View) -> list[Part]:
-    if view.get("handPhase") == "handEnd" and not view.get("pot"):
-        return []  # paid out: the banner says who won
-    parts = [(f"판돈 {chips(view.get('pot', 0))}칩", "bold yellow")]
-    pots = view.get("pots") or []
-    if len(pots) > 1:
-        parts.append(("  (" + " · ".join(chips(p["amount"]) for p in pots) + ")", ""))
-    if view.get("handPhase") == "betting" and view.get("currentBet"):
-        parts.append((f"  이번 라운드 {chips(view['currentBet'])}", ""))
+    amount, sides, note = pot_values(view)
+    if amount is None:
+        return []
+    parts = [(f"판돈 {chips(amount)}칩", "bold yellow")]
+    if sides:
+        parts.append((f"  ({sides})", ""))
+    if note:
+        parts.append((f"  {note}", ""))
     return parts
 
 
@@ -190,7 +190,7 @@ def banner_parts(view: View) -> list[Part]:
         reason = REMATCH_REASONS.get(view.get("rematchReason") or "", "")
         parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
     if phase == "handEnd":
-        for r in view.get("results") or []:
+        for r, label in merged_results(view.get("results") or []):
             if r.get("type") == "rematch":
                 reason = REMATCH_REASONS.get(r.get("reason", ""), "")
                 parts.append((f"{reason} 재경기!  ", "bold magenta"))
@@ -199,11 +199,13 @@ def banner_parts(view: View) -> list[Part]:
             verb = "나눠 가짐" if r.get("type") == "split" else "승리"
             why = WIN_REASONS.get(r.get("reason", ""), "")
             parts.append((f"{who} {verb} +{chips(r['amount'])}칩", "bold green"))
+            if label:
+                parts.append((f" ({label})", "green"))
             if why:
                 parts.append((f" {why}", "bold red"))
             parts.append(("  ", ""))
     elif phase == "rejoin" and view.get("rejoin"):
-        parts.append((f"재참가를 기다려요 (판돈 {chips(view['rejoin']['cost'])}칩)", ""))
+        parts.append((f"재참가를 기다려요 (재참가 비용 {chips(view['rejoin']['cost'])}칩)", ""))
     if view.get("phase") == "rebuy":
         parts.append((f"리바이를 기다려요: {', '.join(view.get('rebuyPending', []))}", ""))
     return parts

@@ -18,19 +18,20 @@ from textual.renderables.digits import Digits
 from .textlines import TextLines
 from .texts import chips
 
-PotState = tuple[int | None, tuple[int, ...], str, bool, bool, str]
+PotState = tuple[int | None, str, str, bool, bool, str]
 
 
 class PotView(TextLines):
-    """``amount`` (None = no pot shown), ``sides`` (side pot amounts) and ``note`` (e.g. round bet)."""
+    """``amount`` (None = no pot shown), ``sides`` (the labelled pots, "메인 300 · 사이드 200")
+    and ``note`` (e.g. the round's bet)."""
 
     DEFAULT_CSS = """
-    PotView { height: 1; width: 60; max-width: 100%; }
+    PotView { height: 1; width: 1fr; }
     PotView.-big { height: 3; }
     """
 
     #: (amount or None, side pots, note, big, ascii_only, flash): one reactive, one repaint.
-    state: reactive[PotState] = reactive((None, (), "", False, False, ""), repaint=False)
+    state: reactive[PotState] = reactive((None, "", "", False, False, ""), repaint=False)
 
     def set(self, **changes: object) -> None:
         """Change some of amount / sides / note / big / ascii_only / flash at once."""
@@ -70,7 +71,7 @@ class PotView(TextLines):
 
 @lru_cache(maxsize=1024)
 def pot_lines(
-    amount: int | None, sides: tuple[int, ...], note: str, big: bool, ascii_only: bool, flash: str
+    amount: int | None, sides: str, note: str, big: bool, ascii_only: bool, flash: str
 ) -> list[Text]:
     """The pot as one line, or three (label · large digits · 칩 and side pots). Cached: the
     whole table shows the same pot; the lines are shared, so callers must not change them."""
@@ -81,7 +82,7 @@ def pot_lines(
         return [Text("")]
     extra = Text(no_wrap=True)
     if sides:
-        extra.append("  (팟 " + " · ".join(chips(s) for s in sides) + ")")
+        extra.append(f"  ({sides})")
     if note:
         extra.append(f"  {note}")
     if not big or ascii_only:

@@ -167,7 +167,7 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "rematchStart":
         return [f"── 재경기 {event['rematchNo']}회차 · 선 {event['dealer']} ──"]
     if kind == "rejoinOpen":
-        return [f"재참가를 물어요 (판돈 {chips(event['cost'])}칩)"]
+        return [f"재참가를 물어요 (재참가 비용 {chips(event['cost'])}칩)"]
     if kind == "rejoin":
         return [f"{p} 재참가" if event.get("accept") else f"{p} 재참가 안 함"]
     if kind == "return":
