@@ -174,8 +174,10 @@ class Table:
         manager: RoomManager | None = None,
         chat: ChatHub | None = None,
         reconnect_grace: float = 60.0,
+        notifications: bool = False,
     ) -> AsyncIterator[Table]:
-        """Seat ``players`` (the first is the host), start with ``seed``, run every app."""
+        """Seat ``players`` (the first is the host), start with ``seed``, run every app
+        (``notifications``: draw toasts, as a real session does)."""
         clock = FakeClock(1000.0)
         if manager is None:
             manager = RoomManager(
@@ -200,7 +202,9 @@ class Table:
             table.rig(deal)
         async with AsyncExitStack() as stack:
             for nick, app in apps.items():
-                table.pilots[nick] = await stack.enter_async_context(app.run_test(size=size))
+                table.pilots[nick] = await stack.enter_async_context(
+                    app.run_test(size=size, notifications=notifications)
+                )
             await table.settle()
             for nick in spectators:
                 from .screens.table import TableScreen

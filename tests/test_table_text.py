@@ -4,10 +4,15 @@ labelled, amounts have thousands separators, seats start from the viewer."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from engine import Options
+from seotda_tui.app import make_app_factory
+from seotda_tui.rooms import RoomManager
 from seotda_tui.testing import Table
+
+from .ssh_harness import ssh_server
 
 #: Ten seats with the longest nicknames (8 Hangul syllables = 16 cells).
 LONG = [
@@ -97,3 +102,70 @@ async def test_an_uncalled_bet_is_not_a_pot() -> None:
         assert third is not None and third not in (first, second)
         text = t.text(third)
         assert "콜 대기 " in text and "메인 " in text, text
+
+
+def _seconds(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"(\d+)초", text)]
+
+
+async def test_every_viewer_of_a_deadline_reads_the_same_seconds() -> None:
+    """The rebuyer saw 7초 while everyone else saw 10초: numbers now agree within a second."""
+    async with Table.open(["a", "b", "c"], spectators=["w"], seed=5) as t:
+        actor = t.actor
+        for step in (1, 2, 4, 3, 2, 1, 1, 1, 1):
+            await t.advance(step)
+            if t.actor != actor:
+                break
+            (mine,) = _seconds(t.text(actor))
+            for nick in ("a", "b", "c", "w"):
+                for shown in _seconds(t.text(nick)):
+                    assert abs(shown - mine) <= 1, (nick, shown, mine)
+
+
+async def test_big_text_in_ascii_mode_says_it_does_not_show(tmp_path: Path) -> None:
+    """Over SSH (the pilots run without toasts): ``b`` with ASCII cards says it shows nothing."""
+    factory = make_app_factory(RoomManager(seed_source=lambda: 7))
+    async with ssh_server(tmp_path, factory) as server, server.connect("영희") as c:
+        await c.wait_for("영희님 환영해요")
+        await c.press("a")
+        await c.wait_for("ASCII 모드 켬")
+        await c.press("b")
+        await c.wait_for("큰 글씨 켬 (ASCII에선 안 보여요)")
+
+
+async def test_a_toast_leaves_the_three_card_recommendation_readable() -> None:
+    async with Table.open(
+        ["a", "b"], options={"cardMode": "three"}, seed=5, notifications=True
+    ) as t:
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "choose")
+        await t.refresh()
+        nick = t.game.pending()["players"][0]
+        assert "추천(r): " in t.text(nick)
+        before = t.text(nick).splitlines()
+        t.app(nick).notify("칩이 모자라 재참가할 수 없어요")  # a toast as long as they come
+        await t.pilot(nick).pause(0.1)
+        text = t.text(nick)
+        assert "칩이 모자라 재참가할 수 없어요" in text, text
+        # one row under the title is covered for a moment; the hand, prompts and keys are not
+        changed = [i for i, (x, y) in enumerate(zip(before, text.splitlines())) if x != y]
+        assert changed == [1], text
+
+
+async def test_the_summary_has_thousands_separators_and_says_whose_best_hand() -> None:
+    async with Table.open(["a", "b"], seed=3, options={"handLimit": 10, "startingChips": 5000}) as t:
+        seats = t.game.state.seats
+        seats[0].stack, seats[1].stack = seats[0].stack + 2000, seats[1].stack - 2000
+        for _ in range(300):
+            if t.manager.room(t.room_id).status != "playing":
+                break
+            t.clock.advance(20)
+        await t.settle()
+        result = t.game.result()
+        top = result["ranking"][0]
+        gain = top["score"] - 5000
+        best = result["stats"]["bestHand"]
+        assert gain >= 1000
+        for nick in ("a", "b"):
+            text = t.text(nick)
+            assert f"1위 {top['playerId']}({gain:+,}칩)" in text, text
+            assert f"최고 족보 {best['name']}({best['playerId']}, {best['handNo']}판)" in text, text

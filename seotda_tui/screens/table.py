@@ -507,20 +507,23 @@ class TableScreen(TableActions):
     def tick(self) -> None:
         """Move the countdown to the clock's time (every second; tests call it directly)."""
         gauge = self.query_one(StatusGauge)
-        before = gauge.seconds
+        before = (gauge.seconds, gauge.coarse)
         self._tick()
-        if gauge.seconds != before:  # most ticks change nothing (watchers see 5 s steps)
+        if (gauge.seconds, gauge.coarse) != before:  # most ticks change nothing (watchers: 5 s)
             self.paint_now()
 
     def _tick(self) -> None:
-        """Whoever must act sees every second; the others see the countdown in steps of
-        :data:`WATCHER_STEP` seconds until the last :data:`URGENT_SECONDS`. Each change costs a
-        screen update and its bytes, once a second for every session of the server."""
+        """Whoever must act sees every second; the others see the bar move in steps of
+        :data:`WATCHER_STEP` seconds, without the number, until the last :data:`URGENT_SECONDS`
+        (then the number by the second). So no two viewers of a deadline ever read numbers more
+        than a second apart, and a watcher's screen changes every 5 s, not every second: each
+        change costs a screen update and its bytes for every session of the server."""
         gauge = self.query_one(StatusGauge)
         if self._deadline_at is None:
-            gauge.seconds = None
+            gauge.set_time(None, False)
             return
         left = max(0, math.ceil(self._deadline_at - self.seotda.clock() - 0.001))
-        if left > URGENT_SECONDS and not self.legal():
+        coarse = left > URGENT_SECONDS and not self.legal()
+        if coarse:
             left = math.ceil(left / WATCHER_STEP) * WATCHER_STEP
-        gauge.seconds = left
+        gauge.set_time(left, coarse)

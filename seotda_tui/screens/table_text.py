@@ -33,7 +33,7 @@ def title_text(room: RoomSummary, view: View | None) -> str:
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
         parts.append(f"{view.get('handNo', 0)}판" + (f"/{limit}판" if limit else ""))
-        parts.append(f"학교 {view['baseUnit']}")
+        parts.append(f"학교 {chips(view['baseUnit'])}")
     else:
         parts.append(f"{len(room.players)}/{room.max_players}명")
     parts.append(f"방장 {room.host or '-'}")

@@ -140,7 +140,7 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "gameStart":
         return [f"게임 시작! {len(event['players'])}명"]
     if kind == "handStart":
-        return [f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {event['baseUnit']} ──"]
+        return [f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {chips(event['baseUnit'])} ──"]
     if kind == "round" and event.get("street") == 1:
         return ["2차 베팅"]
     if kind == "bet":
@@ -187,7 +187,7 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "reconnect":
         return [f"{p} 다시 접속"]
     if kind == "schoolUp":
-        return [f"학교가 {event['baseUnit']}칩으로 올랐어요"]
+        return [f"학교가 {chips(event['baseUnit'])}칩으로 올랐어요"]
     if kind == "gameEnd":
         return [f"게임 끝! {event.get('summary', '')}"]
     return []
