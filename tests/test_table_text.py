@@ -169,3 +169,18 @@ async def test_the_summary_has_thousands_separators_and_says_whose_best_hand() -
             text = t.text(nick)
             assert f"1위 {top['playerId']}({gain:+,}칩)" in text, text
             assert f"최고 족보 {best['name']}({best['playerId']}, {best['handNo']}판)" in text, text
+
+
+async def test_seats_are_listed_from_the_viewer() -> None:
+    names = ["철수", "영희", "민수", "지영", "동현"]
+    async with Table.open(names, spectators=["구경"], seed=8) as t:
+        order = [s.id for s in t.game.state.seats]
+        for nick in names:
+            i = order.index(nick)
+            expected = order[i + 1 :] + order[:i]
+            shown = [n for n in t.screen(nick).shown_seats if n != nick]
+            assert shown == expected, (nick, shown, expected)
+            rows = t.text(nick).splitlines()[1:]  # below the title (방장 …)
+            where = {n: next((r, row.find(n)) for r, row in enumerate(rows) if n in row) for n in expected}
+            assert sorted(expected, key=where.__getitem__) == expected, t.text(nick)
+        assert list(t.screen("구경").shown_seats) == order

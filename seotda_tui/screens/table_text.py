@@ -118,6 +118,13 @@ def _badges(seat: dict[str, Any], room: RoomSummary, view: View, winners: set[st
     return badges
 
 
+def from_viewer(seats: list[dict[str, Any]], me: str) -> list[dict[str, Any]]:
+    """The seats as the viewer sits: the viewer, then the next seats clockwise (the neighbours
+    first, as at a real table). A spectator sees the engine's seat order."""
+    mine = next((i for i, s in enumerate(seats) if s["id"] == me), 0)
+    return seats[mine:] + seats[:mine]
+
+
 def seat_infos(
     room: RoomSummary, view: View, me: str, payouts: dict[str, int] | None = None
 ) -> list[SeatInfo]:
@@ -127,7 +134,7 @@ def seat_infos(
     payouts = payouts or {}
     betting = view.get("handPhase") == "betting"
     infos = []
-    for s in view["seats"]:
+    for s in from_viewer(view["seats"], me):
         nick = s["id"]
         last = s.get("lastAction")
         action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
