@@ -11,6 +11,7 @@ from engine import Options
 from seotda_tui.app import make_app_factory
 from seotda_tui.rooms import RoomManager
 from seotda_tui.testing import Table
+from seotda_tui.widgets.seats import SeatBoxes, box_width
 
 from .ssh_harness import ssh_server
 
@@ -184,3 +185,17 @@ async def test_seats_are_listed_from_the_viewer() -> None:
             where = {n: next((r, row.find(n)) for r, row in enumerate(rows) if n in row) for n in expected}
             assert sorted(expected, key=where.__getitem__) == expected, t.text(nick)
         assert list(t.screen("구경").shown_seats) == order
+
+
+async def test_opening_and_closing_the_log_keeps_every_seat_name_whole() -> None:
+    names = ["가나다", "마바사아", LONG[0], LONG[1], "철수"]
+    async with Table.open(names, seed=3, size=(100, 30)) as t:
+        me = names[0]
+        for _ in range(3):
+            await t.press(me, "l")
+            text = t.text(me)
+            for nick in names[1:]:
+                assert any(nick in row for row in text.splitlines()), text
+            boxes = t.screen(me).query_one(SeatBoxes)
+            drawn = boxes.columns * (box_width(2, "box") + 1) - 1
+            assert drawn <= boxes.size.width, (boxes.columns, boxes.size.width)  # none cut
