@@ -52,9 +52,22 @@ def labelled_pots(view: View) -> Labelled:
     return tuple(out)
 
 
-def pots_text(pots: Labelled) -> str:
-    """ "메인 300 · 사이드 200 · 콜 대기 100"."""
-    return " · ".join(f"{label} {chips(amount)}" for label, amount in pots)
+def pots_forms(pots: Labelled) -> tuple[str, ...]:
+    """ "메인 300 · 사이드 200 · 사이드 90 · 콜 대기 100", then with the side pots summed
+    ("메인 300 · 사이드 2개 290 · 콜 대기 100"): the pot line takes the longest that fits."""
+    if not pots:
+        return ()
+    forms = [" · ".join(f"{label} {chips(amount)}" for label, amount in pots)]
+    sides = [amount for label, amount in pots if label == SIDE]
+    if len(sides) > 1:
+        merged: list[str] = []
+        for label, amount in pots:
+            if label != SIDE:
+                merged.append(f"{label} {chips(amount)}")
+            elif not any(m.startswith(SIDE) for m in merged):
+                merged.append(f"{SIDE} {len(sides)}개 {chips(sum(sides))}")
+        forms.append(" · ".join(merged))
+    return tuple(forms)
 
 
 def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:

@@ -92,6 +92,7 @@ class TableScreen(TableActions):
         self.payouts: dict[str, int] = {}
         self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
         self.box_columns = 1
+        self.table_width = 78  # cells left of the log, inside the padding (set by _layout)
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
@@ -202,7 +203,7 @@ class TableScreen(TableActions):
             "display",
             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
         )
-        table_width = width - 2 - (log_width if log_visible else 0)
+        table_width = self.table_width = width - 2 - (log_width if log_visible else 0)
         spectators = 1 if room is not None and room.spectators else 0
         spare = height
         if view is None:
@@ -394,7 +395,8 @@ class TableScreen(TableActions):
         self.query_one(HandCards).show([])
         result = self.latest.result if self.latest else None
         self.query_one("#banner", Line).show(*result_parts(result, room.options))
-        self.query_one(StatusGauge).show(waiting_status(room, self.nickname))
+        gauge = self.query_one(StatusGauge)
+        gauge.show(waiting_status(room, self.nickname, self.table_width))
         prompts: list[tuple[str, str, bool]] = []
         if not self.seated:
             prompts.append(("join", "j 참가", room.joinable))
@@ -431,7 +433,7 @@ class TableScreen(TableActions):
         self.query_one("#me-line", Line).show(*me_line)
         mine = self.query_one("#mine", Line)
         rows = int(mine.styles.min_height.value) if mine.styles.min_height else 1
-        width = mine.size.width or self.app.size.width - 20
+        width = mine.size.width or self.table_width - 16
         mine.show(*fit_parts(rest[0] if rest else [], rows, width))
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)

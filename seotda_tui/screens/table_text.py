@@ -20,9 +20,10 @@ from ..widgets.texts import (
     WIN_REASONS,
     card_short,
     chips,
+    first_fit,
 )
 
-from .pot_text import labelled_pots, merged_results, pots_text
+from .pot_text import labelled_pots, merged_results, pots_forms
 
 Part = tuple[str, str]
 View = dict[str, Any]
@@ -55,7 +56,13 @@ def waiting_seats(room: RoomSummary, me: str) -> list[SeatInfo]:
     return infos
 
 
-def waiting_status(room: RoomSummary, me: str) -> str:
+def waiting_status(room: RoomSummary, me: str, cells: int = 0) -> str:
+    """What the waiting room waits for; shortened on purpose to ``cells`` when given."""
+    forms = _waiting_forms(room, me)
+    return first_fit(cells, *forms) if cells else forms[0]
+
+
+def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
     is_host = room.host == me
     enough = len(room.players) >= 2
     host = room.host or "-"
@@ -66,10 +73,10 @@ def waiting_status(room: RoomSummary, me: str) -> str:
             again = "s 키로 다시 시작할 수 있어요"
         else:
             again = f"방장 {host}님이 다시 시작할 수 있어요"
-        return "게임이 끝났어요. " + again
+        return "게임이 끝났어요. " + again, "게임 끝 · " + again, "게임이 끝났어요"
     if is_host:
-        return "s 키로 시작해요" if enough else "2명 이상 앉으면 s 키로 시작할 수 있어요"
-    return f"방장 {host}님이 시작하기를 기다려요"
+        return ("s 키로 시작해요",) if enough else ("2명 이상 앉으면 s 키로 시작할 수 있어요",)
+    return f"방장 {host}님이 시작하기를 기다려요", f"{host}님이 시작하기를 기다려요"
 
 
 def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
@@ -167,14 +174,15 @@ def seat_infos(
     return infos
 
 
-def pot_values(view: View) -> tuple[int | None, str, str]:
-    """(pot, the labelled pots when there is more than one, a note) for the centre of the table."""
+def pot_values(view: View) -> tuple[int | None, tuple[str, ...], str]:
+    """(pot, the labelled pots when there is more than one — longest form first —, a note)
+    for the centre of the table."""
     if view.get("handPhase") == "handEnd" and not view.get("pot"):
-        return None, "", ""  # paid out: the banner says who won
+        return None, (), ""  # paid out: the banner says who won
     note = ""
     if view.get("handPhase") == "betting" and view.get("currentBet"):
         note = f"이번 라운드 {chips(view['currentBet'])}"
-    return int(view.get("pot", 0)), pots_text(labelled_pots(view)), note
+    return int(view.get("pot", 0)), pots_forms(labelled_pots(view)), note
 
 
 def pot_parts(view: View) -> list[Part]:
@@ -183,7 +191,7 @@ def pot_parts(view: View) -> list[Part]:
         return []
     parts = [(f"판돈 {chips(amount)}칩", "bold yellow")]
     if sides:
-        parts.append((f"  ({sides})", ""))
+        parts.append((f"  ({sides[0]})", ""))
     if note:
         parts.append((f"  {note}", ""))
     return parts

@@ -119,6 +119,19 @@ class SeatRow(Widget):
         return line
 
 
+def badges_text(badges: tuple[str, ...], cells: int = BOX_TEXT_CELLS) -> str:
+    """ "[나감] [자리 비움]", or as many badges as fit ``cells`` and "+N" for the rest: a box's
+    text column is short, and a badge cut in half ("[자리") says nothing."""
+    shown = list(badges)
+    while shown:
+        more = len(badges) - len(shown)
+        text = " ".join(f"[{b}]" for b in shown) + (f" +{more}" if more else "")
+        if cell_len(text) <= cells:
+            return text
+        shown.pop()
+    return f"+{len(badges)}" if badges else ""
+
+
 def _bet_text(i: SeatInfo) -> tuple[str, str]:
     if i.payout:
         return f"승 +{chips(i.payout)}", "bold green"
@@ -160,7 +173,7 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     if i.hand_name:
         texts.append((i.hand_name, "bold green" if i.payout else "bold"))
     else:
-        badges = " ".join(f"[{b}]" for b in i.badges)
+        badges = badges_text(i.badges)
         first = i.badges[0] if i.badges else ""
         texts.append((badges, BADGE_STYLES.get(first, "")))
     lines = [top]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
+
 from engine import DECK, Options
 from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
 from engine.betting import BET_ACTIONS
@@ -66,6 +68,12 @@ def object_particle(word: str) -> str:
     return word + ("을" if batchim else "를")
 
 
+def first_fit(cells: int, *texts: str) -> str:
+    """The first of ``texts`` (longest first) that fits ``cells`` cells, else the last: a line
+    shortened on purpose instead of cut by the terminal's edge."""
+    return next((t for t in texts if cell_len(t) <= cells), texts[-1])
+
+
 def chips(n: int) -> str:
     return f"{n:,}"
 
@@ -115,6 +123,19 @@ def bet_label(kind: str, amount: int | None = None, all_in: bool = False) -> str
     if all_in:
         text += " 올인"
     return text
+
+
+def bet_label_forms(label: str) -> tuple[str, ...]:
+    """``label`` ("7 하프 (+99,949) 올인"), then shorter forms that keep what matters: the
+    amount without brackets ("7 하프 +99,949 올인"), then an all-in without its amount (it is
+    the whole stack, shown beside the own cards): "7 하프 올인"."""
+    forms = [label]
+    bare = label.replace(" (+", " +").replace(")", "")
+    if bare != label:
+        forms.append(bare)
+    if label.endswith(" 올인") and "+" in label:
+        forms.append(label.split(" (+")[0].split(" +")[0] + " 올인")
+    return tuple(forms)
 
 
 def event_lines(event: Mapping[str, Any]) -> list[str]:
