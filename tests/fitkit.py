@@ -78,7 +78,7 @@ def cuts(app: App[Any]) -> list[str]:
     """Every intended line not shown whole, as "<widget>: <line>" (empty: nothing is cut)."""
     found = []
     screen = app.screen
-    for widget in screen.walk_children(with_self=False):
+    for widget in screen.walk_children(Widget, with_self=False):
         if not widget.display or not widget.visible or not widget.region:
             continue
         lines = intended(widget)

@@ -79,7 +79,10 @@ def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], 
         last = i == len(results) - 1
         key = (r.get("type"), r.get("winners"), r.get("reason"))
         for j, (m, main) in enumerate(merged):
-            if r.get("type") != "rematch" and (m.get("type"), m.get("winners"), m.get("reason")) == key:
+            if (
+                r.get("type") != "rematch"
+                and (m.get("type"), m.get("winners"), m.get("reason")) == key
+            ):
                 merged[j] = ({**m, "amount": m["amount"] + r["amount"]}, main or last)
                 break
         else:

@@ -40,8 +40,8 @@ from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatInfo, SeatList, box_width
 from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
 from .base import Pushed
 from .help_text import jokbo_side_parts
-from .table_fit import fit_parts
 from .table_actions import TableActions, table_bindings
+from .table_fit import fit_parts
 from .table_text import (
     banner_parts,
     flash_for,

@@ -22,7 +22,6 @@ from ..widgets.texts import (
     chips,
     first_fit,
 )
-
 from .pot_text import labelled_pots, merged_results, pots_forms
 
 Part = tuple[str, str]

@@ -82,7 +82,6 @@ class StatusGauge(TextLines):
         return (self.parts, self.seconds, self.total, self.ascii_only, self.coarse)
 
     def text_lines(self) -> list[Text]:
-        width = self.size.width
         return [self._text(self.parts, self.seconds, self.coarse)]
 
     def _text(self, parts: tuple[Part, ...], seconds: int | None, coarse: bool) -> Text:
@@ -92,7 +91,8 @@ class StatusGauge(TextLines):
     def _repaint(self, parts: tuple[Part, ...], seconds: int | None, coarse: bool) -> None:
         """Send the cells that changed from what ``parts``, ``seconds`` and ``coarse`` showed."""
         self.refresh_changed(
-            [self._text(parts, seconds, coarse)], [self._text(self.parts, self.seconds, self.coarse)]
+            [self._text(parts, seconds, coarse)],
+            [self._text(self.parts, self.seconds, self.coarse)],
         )
 
     def set_time(self, seconds: int | None, coarse: bool) -> None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.renderables.digits import Digits
-
-from rich.cells import cell_len
 
 from .textlines import TextLines
 from .texts import chips

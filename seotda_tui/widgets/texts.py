@@ -161,7 +161,9 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "gameStart":
         return [f"게임 시작! {len(event['players'])}명"]
     if kind == "handStart":
-        return [f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {chips(event['baseUnit'])} ──"]
+        return [
+            f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {chips(event['baseUnit'])} ──"
+        ]
     if kind == "round" and event.get("street") == 1:
         return ["2차 베팅"]
     if kind == "bet":
