@@ -45,11 +45,11 @@ def build_result(game: GameCore, reason: str) -> dict[str, Any]:
     top = rows[0]
     if by_score:
         gain = top["score"] - opts.starting_chips  # net of the starting stack, as players count it
-        summary = f"{st.hands_played}판 종료. 1위 {top['playerId']}({gain:+d}칩)"
+        summary = f"{st.hands_played}판 종료. 1위 {top['playerId']}({gain:+,}칩)"
     else:
-        summary = f"{st.hands_played}판 종료. 최후의 1인 {top['playerId']}({top['finalChips']}칩)"
+        summary = f"{st.hands_played}판 종료. 최후의 1인 {top['playerId']}({top['finalChips']:,}칩)"
     if best is not None:
-        summary += f", 최고 족보 {best['name']}"
+        summary += f", 최고 족보 {best['name']}({best['playerId']}, {best['handNo']}판)"
     return {
         "ranking": rows,
         "summary": summary,

@@ -136,7 +136,11 @@ class SeotdaApp(App[None]):
     def action_toggle_big(self) -> None:
         self.big_text = not self.big_text
         self._update_style()
-        self.notify("큰 글씨 모드 " + ("켬" if self.big_text else "끔"), timeout=2)
+        state = "켬" if self.big_text else "끔"
+        if self.ascii_mode:  # ASCII cards have no large font: say so instead of seeming to work
+            self.notify(f"큰 글씨 {state} (ASCII에선 안 보여요)", timeout=3)
+            return
+        self.notify(f"큰 글씨 모드 {state}", timeout=2)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

@@ -175,8 +175,10 @@ class Table:
         manager: RoomManager | None = None,
         chat: ChatHub | None = None,
         reconnect_grace: float = 60.0,
+        notifications: bool = False,
     ) -> AsyncIterator[Table]:
-        """Seat ``players`` (the first is the host), start with ``seed``, run every app.
+        """Seat ``players`` (the first is the host), start with ``seed``, run every app
+        (``notifications``: draw toasts, as a real session does).
 
         The Textual tuning is installed as the server would (stock if ``SEOTDA_STOCK_TEXTUAL``)."""
         tuning.install()
@@ -204,7 +206,9 @@ class Table:
             table.rig(deal)
         async with AsyncExitStack() as stack:
             for nick, app in apps.items():
-                table.pilots[nick] = await stack.enter_async_context(app.run_test(size=size))
+                table.pilots[nick] = await stack.enter_async_context(
+                    app.run_test(size=size, notifications=notifications)
+                )
             await table.settle()
             for nick in spectators:
                 from .screens.table import TableScreen

@@ -278,7 +278,7 @@ class SSHHarness:
                 "hostkey_dir": self.hostkey_dir,
                 "data_dir": self.data_dir,
                 **flags,
-            }
+            },
         )
         config = ServerConfig(app_factory=self.app_factory, settings=settings, **extra)
         self.handle = await start_server(config)

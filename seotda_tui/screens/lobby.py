@@ -17,7 +17,7 @@ from ..chat import LOBBY, ChatMessage
 from ..rooms import RoomError, RoomSummary
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.roomlist import RoomList
-from ..widgets.texts import option_summary
+from ..widgets.texts import first_fit, option_summary
 from .base import BaseScreen, Pushed
 
 
@@ -81,10 +81,21 @@ class LobbyScreen(BaseScreen):
         yield Static("", id="lobby-message")
         yield ChatLine(KEYS_LOBBY, id="chat")
 
-    def on_mount(self) -> None:
-        self.query_one("#lobby-title", Static).update(
-            Text(f"섯다 로비 · {self.nickname}님 환영해요 · n 새 방  Enter 참가  w 관전  q 나가기")
+    def _show_title(self) -> None:
+        keys = "n 새 방  Enter 참가  w 관전  q 나가기"
+        title = first_fit(
+            self.app.size.width - 2,  # the title's padding
+            f"섯다 로비 · {self.nickname}님 환영해요 · {keys}",
+            f"섯다 로비 · {self.nickname}님 · {keys}",
+            f"{self.nickname}님 · {keys}",
         )
+        self.query_one("#lobby-title", Static).update(Text(title))
+
+    def on_resize(self) -> None:
+        self._show_title()
+
+    def on_mount(self) -> None:
+        self._show_title()
         motd = self.query_one("#motd", Static)
         motd.update(Text(self.seotda.motd))
         motd.display = bool(self.seotda.motd)

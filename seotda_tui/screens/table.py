@@ -42,6 +42,7 @@ from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
+from .table_fit import fit_parts
 from .table_text import (
     FIRST_TIP_HANDS,
     banner_parts,
@@ -100,7 +101,7 @@ class TableScreen(TableActions):
         self.payouts: dict[str, int] = {}
         self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
         self.box_columns = 1
-        self.table_width = 78  # cells left of the hand log (set by _layout)
+        self.table_width = 78  # cells left of the log, inside the padding (set by _layout)
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
@@ -214,8 +215,7 @@ class TableScreen(TableActions):
             "display",
             log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
         )
-        table_width = width - 2 - (log_width if log_visible else 0)
-        self.table_width = table_width
+        table_width = self.table_width = width - 2 - (log_width if log_visible else 0)
         spectators = 1 if room is not None and room.spectators else 0
         spare = height
         if view is None:
@@ -235,7 +235,8 @@ class TableScreen(TableActions):
                 ("box", "compact", False),
                 ("line", "compact", False),
             ):
-                own = card_dimensions(size, style)[1] + 1 if self.in_game else 1
+                # the own row: its top padding, the me line and the texts below it
+                own = card_dimensions(size, style)[1] + 1 if self.in_game else 3
                 used = fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
                 if used <= height:
                     choice = (mode, size, big)
@@ -442,7 +443,8 @@ class TableScreen(TableActions):
         self.query_one(HandCards).show([])
         result = self.latest.result if self.latest else None
         self.query_one("#banner", Line).show(*result_parts(result, room.options))
-        self.query_one(StatusGauge).show(waiting_status(room, self.nickname))
+        gauge = self.query_one(StatusGauge)
+        gauge.show(waiting_status(room, self.nickname, self.table_width))
         prompts: list[tuple[str, str, bool]] = []
         if not self.seated:
             prompts.append(("join", "j 참가", room.joinable))
@@ -478,7 +480,10 @@ class TableScreen(TableActions):
             first_hands=self.seotda.hands_dealt <= FIRST_TIP_HANDS,
         )
         self.query_one("#me-line", Line).show(*me_line)
-        self.query_one("#mine", Line).show(*(rest[0] if rest else []))
+        mine = self.query_one("#mine", Line)
+        rows = int(mine.styles.min_height.value) if mine.styles.min_height else 1
+        width = mine.size.width or self.table_width - 16
+        mine.show(*fit_parts(rest[0] if rest else [], rows, width))
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)
         gauge.ascii_only = style == "ascii"
@@ -568,9 +573,9 @@ class TableScreen(TableActions):
     def tick(self) -> None:
         """Move the countdown to the clock's time (every second; tests call it directly)."""
         gauge = self.query_one(StatusGauge)
-        before = gauge.seconds
+        before = (gauge.seconds, gauge.coarse)
         self._tick()
-        changed = gauge.seconds != before  # most ticks change nothing (watchers see 5 s steps)
+        changed = (gauge.seconds, gauge.coarse) != before  # most ticks change nothing
         room, view = self.room, self.view
         if room is not None and room.grace and view is not None:
             shown = self.shown_seats
@@ -580,14 +585,17 @@ class TableScreen(TableActions):
             self.paint_now()
 
     def _tick(self) -> None:
-        """Whoever must act sees every second; the others see the countdown in steps of
-        :data:`WATCHER_STEP` seconds until the last :data:`URGENT_SECONDS`. Each change costs a
-        screen update and its bytes, once a second for every session of the server."""
+        """Whoever must act sees every second; the others see the bar move in steps of
+        :data:`WATCHER_STEP` seconds, without the number, until the last :data:`URGENT_SECONDS`
+        (then the number by the second). So no two viewers of a deadline ever read numbers more
+        than a second apart, and a watcher's screen changes every 5 s, not every second: each
+        change costs a screen update and its bytes for every session of the server."""
         gauge = self.query_one(StatusGauge)
         if self._deadline_at is None:
-            gauge.seconds = None
+            gauge.set_time(None, False)
             return
         left = max(0, math.ceil(self._deadline_at - self.seotda.clock() - 0.001))
-        if left > URGENT_SECONDS and not self.legal():
+        coarse = left > URGENT_SECONDS and not self.legal()
+        if coarse:
             left = math.ceil(left / WATCHER_STEP) * WATCHER_STEP
-        gauge.seconds = left
+        gauge.set_time(left, coarse)

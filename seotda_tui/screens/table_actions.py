@@ -288,6 +288,8 @@ class TableActions(BaseScreen):
     def action_toggle_log(self) -> None:
         self.log_shown = not self._log_visible()
         self._layout()
+        if self.view is not None:
+            self._redraw()  # the seat boxes' columns follow the width the log leaves them
 
     # ------------------------------------------------------------------ leaving
     def action_leave(self) -> None:

@@ -22,7 +22,9 @@ from ..widgets.texts import (
     WIN_REASONS,
     card_short,
     chips,
+    first_fit,
 )
+from .pot_text import labelled_pots, merged_results, pots_forms
 
 Part = tuple[str, str]
 View = dict[str, Any]
@@ -33,7 +35,7 @@ def title_text(room: RoomSummary, view: View | None) -> str:
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
         parts.append(f"{view.get('handNo', 0)}판" + (f"/{limit}판" if limit else ""))
-        parts.append(f"학교 {view['baseUnit']}")
+        parts.append(f"학교 {chips(view['baseUnit'])}")
     else:
         parts.append(f"{len(room.players)}/{room.max_players}명")
     parts.append(f"방장 {room.host or '-'}")
@@ -55,7 +57,13 @@ def waiting_seats(room: RoomSummary, me: str) -> list[SeatInfo]:
     return infos
 
 
-def waiting_status(room: RoomSummary, me: str) -> str:
+def waiting_status(room: RoomSummary, me: str, cells: int = 0) -> str:
+    """What the waiting room waits for; shortened on purpose to ``cells`` when given."""
+    forms = _waiting_forms(room, me)
+    return first_fit(cells, *forms) if cells else forms[0]
+
+
+def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
     is_host = room.host == me
     enough = len(room.players) >= 2
     host = room.host or "-"
@@ -66,10 +74,10 @@ def waiting_status(room: RoomSummary, me: str) -> str:
             again = "s 키로 다시 시작할 수 있어요"
         else:
             again = f"방장 {host}님이 다시 시작할 수 있어요"
-        return "게임이 끝났어요. " + again
+        return "게임이 끝났어요. " + again, "게임 끝 · " + again, "게임이 끝났어요"
     if is_host:
-        return "s 키로 시작해요" if enough else "2명 이상 앉으면 s 키로 시작할 수 있어요"
-    return f"방장 {host}님이 시작하기를 기다려요"
+        return ("s 키로 시작해요",) if enough else ("2명 이상 앉으면 s 키로 시작할 수 있어요",)
+    return f"방장 {host}님이 시작하기를 기다려요", f"{host}님이 시작하기를 기다려요"
 
 
 def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
@@ -153,6 +161,13 @@ def showdown_name(entry: dict[str, Any], view: View, options: Options) -> str:
     return f"{plain_value(a, b, options.gwang_ttaeng)[1]} ({entry['name']} 불발)"
 
 
+def from_viewer(seats: list[dict[str, Any]], me: str) -> list[dict[str, Any]]:
+    """The seats as the viewer sits: the viewer, then the next seats clockwise (the neighbours
+    first, as at a real table). A spectator sees the engine's seat order."""
+    mine = next((i for i, s in enumerate(seats) if s["id"] == me), 0)
+    return seats[mine:] + seats[:mine]
+
+
 def seat_infos(
     room: RoomSummary,
     view: View,
@@ -166,7 +181,7 @@ def seat_infos(
     payouts = payouts or {}
     betting = view.get("handPhase") == "betting"
     infos = []
-    for s in view["seats"]:
+    for s in from_viewer(view["seats"], me):
         nick = s["id"]
         last = s.get("lastAction")
         action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
@@ -199,27 +214,26 @@ def seat_infos(
     return infos
 
 
-def pot_values(view: View) -> tuple[int | None, tuple[int, ...], str]:
-    """(pot, every pot's amount when there are side pots, a note) for the centre of the table."""
+def pot_values(view: View) -> tuple[int | None, tuple[str, ...], str]:
+    """(pot, the labelled pots when there is more than one — longest form first —, a note)
+    for the centre of the table."""
     if view.get("handPhase") == "handEnd" and not view.get("pot"):
         return None, (), ""  # paid out: the banner says who won
-    pots = view.get("pots") or []
-    sides = tuple(p["amount"] for p in pots) if len(pots) > 1 else ()
     note = ""
     if view.get("handPhase") == "betting" and view.get("currentBet"):
         note = f"이번 라운드 {chips(view['currentBet'])}"
-    return int(view.get("pot", 0)), sides, note
+    return int(view.get("pot", 0)), pots_forms(labelled_pots(view)), note
 
 
 def pot_parts(view: View) -> list[Part]:
-    if view.get("handPhase") == "handEnd" and not view.get("pot"):
-        return []  # paid out: the banner says who won
-    parts = [(f"판돈 {chips(view.get('pot', 0))}칩", "bold yellow")]
-    pots = view.get("pots") or []
-    if len(pots) > 1:
-        parts.append(("  (" + " · ".join(chips(p["amount"]) for p in pots) + ")", ""))
-    if view.get("handPhase") == "betting" and view.get("currentBet"):
-        parts.append((f"  이번 라운드 {chips(view['currentBet'])}", ""))
+    amount, sides, note = pot_values(view)
+    if amount is None:
+        return []
+    parts = [(f"판돈 {chips(amount)}칩", "bold yellow")]
+    if sides:
+        parts.append((f"  ({sides[0]})", ""))
+    if note:
+        parts.append((f"  {note}", ""))
     return parts
 
 
@@ -231,7 +245,7 @@ def banner_parts(view: View) -> list[Part]:
         reason = REMATCH_REASONS.get(view.get("rematchReason") or "", "")
         parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
     if phase == "handEnd":
-        for r in view.get("results") or []:
+        for r, label in merged_results(view.get("results") or []):
             if r.get("type") == "rematch":
                 reason = REMATCH_REASONS.get(r.get("reason", ""), "")
                 parts.append((f"{reason} 재경기!  ", "bold magenta"))
@@ -240,11 +254,13 @@ def banner_parts(view: View) -> list[Part]:
             verb = "나눠 가짐" if r.get("type") == "split" else "승리"
             why = WIN_REASONS.get(r.get("reason", ""), "")
             parts.append((f"{who} {verb} +{chips(r['amount'])}칩", "bold green"))
+            if label:
+                parts.append((f" ({label})", "green"))
             if why:
                 parts.append((f" {why}", "bold red"))
             parts.append(("  ", ""))
     elif phase == "rejoin" and view.get("rejoin"):
-        parts.append((f"재참가를 기다려요 (판돈 {chips(view['rejoin']['cost'])}칩)", ""))
+        parts.append((f"재참가를 기다려요 (재참가 비용 {chips(view['rejoin']['cost'])}칩)", ""))
     if view.get("phase") == "rebuy":
         parts.append((f"리바이를 기다려요: {', '.join(view.get('rebuyPending', []))}", ""))
     return parts

@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from .textlines import TextLines
-from .texts import BET_ORDER, bet_label
+from .texts import BET_ORDER, bet_label, bet_label_forms, first_fit
 
 
 class ActionBar(TextLines):
@@ -90,6 +90,11 @@ class ActionBar(TextLines):
     def text_lines(self) -> list[Text]:
         return self._rows(self.places)
 
+    def shown_label(self, index: int, places: tuple[tuple[str, bool], ...] | None = None) -> str:
+        """Place ``index``'s label as drawn: shortened on purpose when its place is narrow."""
+        label = (places or self.places)[index][0]
+        return first_fit(self.region_of(index).width - 1, *bet_label_forms(label))
+
     def _rows(self, places: tuple[tuple[str, bool], ...]) -> list[Text]:
         """Labels left-aligned in their places, so a new amount changes only its own digits."""
         on = self.get_component_rich_style("action-bar--on")
@@ -98,7 +103,8 @@ class ActionBar(TextLines):
         for row in range(0, len(places), self.COLUMNS):
             line = Text(no_wrap=True, overflow="crop")
             for index in range(row, min(row + self.COLUMNS, len(places))):
-                label, enabled = places[index]
+                enabled = places[index][1]
+                label = self.shown_label(index, places)
                 width = self.region_of(index).width
                 if index > row:
                     line.append(" " * self.GAP)

@@ -25,10 +25,17 @@ URGENT_SECONDS = 5
 
 @lru_cache(maxsize=1024)
 def gauge_text(
-    parts: tuple[Part, ...], seconds: int | None, total: int | None, width: int, ascii_only: bool
+    parts: tuple[Part, ...],
+    seconds: int | None,
+    total: int | None,
+    width: int,
+    ascii_only: bool,
+    coarse: bool = False,
 ) -> Text:
     """Status parts, then ``━━━━──── 12초`` filling what is left of ``width`` (pure; cached,
-    so the returned text is shared and must not be changed)."""
+    so the returned text is shared and must not be changed). ``coarse``: ``seconds`` is only
+    a step (see ``TableScreen._tick``), so the bar shows it and the number is left out — a
+    number would disagree with the one whose turn it is sees."""
     text = Text(no_wrap=True, overflow="ellipsis")
     for content, style in parts:
         text.append(content, style)
@@ -37,6 +44,8 @@ def gauge_text(
     label = f" {seconds}초"
     room = min(BAR_CELLS, width - text.cell_len - cell_len(label) - 1)
     urgent = seconds <= URGENT_SECONDS
+    if coarse:
+        label = " " * cell_len(label)  # the bar keeps its length when the number comes
     if room >= 5 and total:
         filled = max(0, min(room, round(room * seconds / total)))
         full, empty = ("#", "-") if ascii_only else ("━", "─")
@@ -59,6 +68,8 @@ class StatusGauge(TextLines):
     seconds: reactive[int | None] = reactive(None, repaint=False)
     total: reactive[int | None] = reactive(None)
     ascii_only: reactive[bool] = reactive(False)
+    #: ``seconds`` is a step, not the exact count: the bar without the number.
+    coarse: reactive[bool] = reactive(False, repaint=False)
 
     def show(self, *parts: str | Part) -> None:
         self.parts = tuple((p, "") if isinstance(p, str) else p for p in parts)
@@ -68,22 +79,32 @@ class StatusGauge(TextLines):
         return "".join(text for text, _ in self.parts)
 
     def lines_key(self) -> Hashable:
-        return (self.parts, self.seconds, self.total, self.ascii_only)
+        return (self.parts, self.seconds, self.total, self.ascii_only, self.coarse)
 
     def text_lines(self) -> list[Text]:
-        width = self.size.width
-        return [gauge_text(self.parts, self.seconds, self.total, width, self.ascii_only)]
+        return [self._text(self.parts, self.seconds, self.coarse)]
 
-    def _repaint(self, parts: tuple[Part, ...], seconds: int | None) -> None:
-        """Send the cells that changed from what ``parts`` and ``seconds`` showed."""
+    def _text(self, parts: tuple[Part, ...], seconds: int | None, coarse: bool) -> Text:
         width = self.size.width
+        return gauge_text(parts, seconds, self.total, width, self.ascii_only, coarse)
+
+    def _repaint(self, parts: tuple[Part, ...], seconds: int | None, coarse: bool) -> None:
+        """Send the cells that changed from what ``parts``, ``seconds`` and ``coarse`` showed."""
         self.refresh_changed(
-            [gauge_text(parts, seconds, self.total, width, self.ascii_only)],
-            [gauge_text(self.parts, self.seconds, self.total, width, self.ascii_only)],
+            [self._text(parts, seconds, coarse)],
+            [self._text(self.parts, self.seconds, self.coarse)],
         )
 
+    def set_time(self, seconds: int | None, coarse: bool) -> None:
+        """Both at once: one repaint of the changed cells."""
+        old = (self.seconds, self.coarse)
+        self.set_reactive(StatusGauge.seconds, seconds)
+        self.set_reactive(StatusGauge.coarse, coarse)
+        if old != (seconds, coarse):
+            self._repaint(self.parts, *old)
+
     def watch_parts(self, old: tuple[Part, ...], new: tuple[Part, ...]) -> None:
-        self._repaint(old, self.seconds)
+        self._repaint(old, self.seconds, self.coarse)
 
     def watch_seconds(self, old: int | None, new: int | None) -> None:
-        self._repaint(self.parts, old)
+        self._repaint(self.parts, old, self.coarse)

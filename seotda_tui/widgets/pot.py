@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -18,14 +19,17 @@ from textual.renderables.digits import Digits
 from .textlines import TextLines
 from .texts import chips
 
-PotState = tuple[int | None, tuple[int, ...], str, bool, bool, str]
+PotState = tuple[int | None, tuple[str, ...], str, bool, bool, str]
 
 
 class PotView(TextLines):
-    """``amount`` (None = no pot shown), ``sides`` (side pot amounts) and ``note`` (e.g. round bet)."""
+    """``amount`` (None = no pot shown), ``sides`` (the labelled pots, "메인 300 · 사이드 200",
+    then shorter forms of it) and ``note`` (e.g. the round's bet). The line takes the longest
+    form that fits the width, then drops the note, then the pots: cut on purpose, not by the
+    terminal's edge."""
 
     DEFAULT_CSS = """
-    PotView { height: 1; width: 60; max-width: 100%; }
+    PotView { height: 1; width: 1fr; }
     PotView.-big { height: 3; }
     """
 
@@ -52,17 +56,18 @@ class PotView(TextLines):
         if old[3] != new[3]:
             self.refresh()
         else:
-            self.refresh_changed(pot_lines(*old), pot_lines(*new))
+            width = self.size.width
+            self.refresh_changed(pot_lines(*old, width), pot_lines(*new, width))
 
     @property
     def plain(self) -> str:
         return "\n".join(line.plain for line in self._lines()).strip()
 
     def _lines(self) -> list[Text]:
-        return pot_lines(*self.state)
+        return pot_lines(*self.state, self.size.width)
 
     def lines_key(self) -> Hashable:
-        return self.state
+        return self.state  # the width is part of the shared rows' key already
 
     def text_lines(self) -> list[Text]:
         return self._lines()
@@ -70,7 +75,13 @@ class PotView(TextLines):
 
 @lru_cache(maxsize=1024)
 def pot_lines(
-    amount: int | None, sides: tuple[int, ...], note: str, big: bool, ascii_only: bool, flash: str
+    amount: int | None,
+    sides: tuple[str, ...],
+    note: str,
+    big: bool,
+    ascii_only: bool,
+    flash: str,
+    width: int = 0,
 ) -> list[Text]:
     """The pot as one line, or three (label · large digits · 칩 and side pots). Cached: the
     whole table shows the same pot; the lines are shared, so callers must not change them."""
@@ -79,11 +90,16 @@ def pot_lines(
         return [Text(""), line, Text("")] if big else [line]
     if amount is None:
         return [Text("")]
+    head = cell_len(f"판돈 {chips(amount)}칩")
+    if big and not ascii_only:  # "판돈 " + the digits + " 칩"
+        head = 5 + cell_len(big_number(chips(amount))[1]) + 2
+    tries = [(s, note) for s in sides] + [("", note), ("", "")]
     extra = Text(no_wrap=True)
-    if sides:
-        extra.append("  (팟 " + " · ".join(chips(s) for s in sides) + ")")
-    if note:
-        extra.append(f"  {note}")
+    for side, extra_note in tries:
+        text = (f"  ({side})" if side else "") + (f"  {extra_note}" if extra_note else "")
+        if not width or head + cell_len(text) <= width:
+            extra.append(text)
+            break
     if not big or ascii_only:
         return [Text.assemble((f"판돈 {chips(amount)}칩", "bold yellow"), extra)]
     rows = big_number(chips(amount))

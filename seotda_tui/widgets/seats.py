@@ -149,6 +149,19 @@ class SeatRow(Widget):
         return line
 
 
+def badges_text(badges: tuple[str, ...], cells: int = BOX_TEXT_CELLS) -> str:
+    """ "[나감] [자리 비움]", or as many badges as fit ``cells`` and "+N" for the rest: a box's
+    text column is short, and a badge cut in half ("[자리") says nothing."""
+    shown = list(badges)
+    while shown:
+        more = len(badges) - len(shown)
+        text = " ".join(f"[{b}]" for b in shown) + (f" +{more}" if more else "")
+        if cell_len(text) <= cells:
+            return text
+        shown.pop()
+    return f"+{len(badges)}" if badges else ""
+
+
 def _bet_text(i: SeatInfo) -> tuple[str, str]:
     if i.payout:
         return f"승 +{chips(i.payout)}", "bold green"

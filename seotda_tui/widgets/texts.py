@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
+
 from engine import DECK, Options
 from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
 from engine.betting import BET_ACTIONS
@@ -66,6 +68,12 @@ def object_particle(word: str) -> str:
     return word + ("을" if batchim else "를")
 
 
+def first_fit(cells: int, *texts: str) -> str:
+    """The first of ``texts`` (longest first) that fits ``cells`` cells, else the last: a line
+    shortened on purpose instead of cut by the terminal's edge."""
+    return next((t for t in texts if cell_len(t) <= cells), texts[-1])
+
+
 def chips(n: int) -> str:
     return f"{n:,}"
 
@@ -117,6 +125,19 @@ def bet_label(kind: str, amount: int | None = None, all_in: bool = False) -> str
     return text
 
 
+def bet_label_forms(label: str) -> tuple[str, ...]:
+    """``label`` ("7 하프 (+99,949) 올인"), then shorter forms that keep what matters: the
+    amount without brackets ("7 하프 +99,949 올인"), then an all-in without its amount (it is
+    the whole stack, shown beside the own cards): "7 하프 올인"."""
+    forms = [label]
+    bare = label.replace(" (+", " +").replace(")", "")
+    if bare != label:
+        forms.append(bare)
+    if label.endswith(" 올인") and "+" in label:
+        forms.append(label.split(" (+")[0].split(" +")[0] + " 올인")
+    return tuple(forms)
+
+
 def event_lines(event: Mapping[str, Any]) -> list[str]:
     """A public event as hand-log lines (most bookkeeping events print nothing)."""
     kind = event.get("type")
@@ -140,7 +161,9 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "gameStart":
         return [f"게임 시작! {len(event['players'])}명"]
     if kind == "handStart":
-        return [f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {event['baseUnit']} ──"]
+        return [
+            f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {chips(event['baseUnit'])} ──"
+        ]
     if kind == "round" and event.get("street") == 1:
         return ["2차 베팅"]
     if kind == "bet":
@@ -167,7 +190,7 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "rematchStart":
         return [f"── 재경기 {event['rematchNo']}회차 · 선 {event['dealer']} ──"]
     if kind == "rejoinOpen":
-        return [f"재참가를 물어요 (판돈 {chips(event['cost'])}칩)"]
+        return [f"재참가를 물어요 (재참가 비용 {chips(event['cost'])}칩)"]
     if kind == "rejoin":
         return [f"{p} 재참가" if event.get("accept") else f"{p} 재참가 안 함"]
     if kind == "return":
@@ -187,7 +210,7 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "reconnect":
         return [f"{p} 다시 접속"]
     if kind == "schoolUp":
-        return [f"학교가 {event['baseUnit']}칩으로 올랐어요"]
+        return [f"학교가 {chips(event['baseUnit'])}칩으로 올랐어요"]
     if kind == "gameEnd":
         return [f"게임 끝! {event.get('summary', '')}"]
     return []

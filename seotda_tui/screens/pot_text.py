@@ -1,0 +1,92 @@
+"""The pots' labels (§5.4–§5.5): 메인 / 사이드 팟, the pot carried into a rematch (이월), the new
+bets of a rematch, and a bet nobody has called yet (not a pot: it goes back if nobody calls).
+
+The view lists the carried pots first, then the pots of this deal's bets; the seats say how much
+each put in this deal (``committed``), so what is in the middle beyond that was carried.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..widgets.texts import chips
+
+View = dict[str, Any]
+Labelled = tuple[tuple[str, int], ...]
+
+MAIN, SIDE, CARRIED, NEW_BETS, UNCALLED = "메인", "사이드", "이월", "새 베팅", "콜 대기"
+
+
+def _uncalled(view: View, pot: dict[str, Any]) -> bool:
+    """A pot only its one eligible player's excess is in: nobody matched that bet (yet)."""
+    eligible = pot.get("eligible") or []
+    if len(eligible) != 1:
+        return False
+    committed = {s["id"]: int(s.get("committed") or 0) for s in view.get("seats", [])}
+    mine = committed.get(eligible[0], 0)
+    others = max((c for p, c in committed.items() if p != eligible[0]), default=0)
+    return mine - others == int(pot["amount"]) > 0
+
+
+def labelled_pots(view: View) -> Labelled:
+    """(label, amount) of every pot when there is more than one, else ()."""
+    pots = view.get("pots") or []
+    if len(pots) < 2:
+        return ()
+    committed = sum(int(s.get("committed") or 0) for s in view.get("seats", []))
+    carried = int(view.get("pot", 0)) - committed
+    out: list[tuple[str, int]] = []
+    fresh = 0
+    for pot in pots:
+        amount = int(pot["amount"])
+        if carried > 0:
+            carried -= amount
+            out.append((CARRIED, amount))
+        elif _uncalled(view, pot):
+            out.append((UNCALLED, amount))
+        else:
+            first = fresh == 0
+            fresh += 1
+            rematch = any(label == CARRIED for label, _ in out)
+            out.append((NEW_BETS if rematch and first else MAIN if first else SIDE, amount))
+    return tuple(out)
+
+
+def pots_forms(pots: Labelled) -> tuple[str, ...]:
+    """ "메인 300 · 사이드 200 · 사이드 90 · 콜 대기 100", then with the side pots summed
+    ("메인 300 · 사이드 2개 290 · 콜 대기 100"): the pot line takes the longest that fits."""
+    if not pots:
+        return ()
+    forms = [" · ".join(f"{label} {chips(amount)}" for label, amount in pots)]
+    sides = [amount for label, amount in pots if label == SIDE]
+    if len(sides) > 1:
+        merged: list[str] = []
+        for label, amount in pots:
+            if label != SIDE:
+                merged.append(f"{label} {chips(amount)}")
+            elif not any(m.startswith(SIDE) for m in merged):
+                merged.append(f"{SIDE} {len(sides)}개 {chips(sum(sides))}")
+        forms.append(" · ".join(merged))
+    return tuple(forms)
+
+
+def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+    """The hand's results, one per winner group (a rematch's carried pot and its new bets won by
+    the same player are one win), each with its pot's label when there is more than one. The
+    engine settles the side pots first and the main pot last (§6.3)."""
+    merged: list[tuple[dict[str, Any], bool]] = []
+    for i, r in enumerate(results):
+        last = i == len(results) - 1
+        key = (r.get("type"), r.get("winners"), r.get("reason"))
+        for j, (m, main) in enumerate(merged):
+            if (
+                r.get("type") != "rematch"
+                and (m.get("type"), m.get("winners"), m.get("reason")) == key
+            ):
+                merged[j] = ({**m, "amount": m["amount"] + r["amount"]}, main or last)
+                break
+        else:
+            merged.append((dict(r), last))
+    if len(merged) < 2:
+        return [(m, "") for m, _ in merged]
+    return [(m, "" if m.get("type") == "rematch" else MAIN if main else SIDE) for m, main in merged]

@@ -1,0 +1,57 @@
+"""Fitting the table's texts into the rows the layout gave them (80×24 with 16-cell names).
+
+The own hand's texts sit beside the cards, in a row docked at the bottom: a text taller than that
+row would grow it over the pot and the result banner above. So the texts are cut to the row on
+purpose, least useful lines first: the first-hand tip, blank lines, explanations, then the rest.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+
+Part = tuple[str, str]
+
+#: Lower drops first.
+_KEEP = {"tip": 0, "blank": 1, "plain": 2, "other": 3}
+
+
+def _lines(parts: list[Part]) -> list[list[Part]]:
+    """The parts split at their newlines, one list of parts per line."""
+    lines: list[list[Part]] = [[]]
+    for text, style in parts:
+        for i, piece in enumerate(text.split("\n")):
+            if i:
+                lines.append([])
+            if piece:
+                lines[-1].append((piece, style))
+    return lines
+
+
+def _rank(line: list[Part]) -> int:
+    if not line or not "".join(t for t, _ in line).strip():
+        return _KEEP["blank"]
+    if any("italic" in style for _, style in line):
+        return _KEEP["tip"]
+    if all(not style for _, style in line):
+        return _KEEP["plain"]
+    return _KEEP["other"]
+
+
+def _rows(line: list[Part], width: int) -> int:
+    cells = sum(cell_len(t) for t, _ in line)
+    return max(1, -(-cells // width)) if width > 0 else 1
+
+
+def fit_parts(parts: list[Part], rows: int, width: int) -> list[Part]:
+    """``parts`` with whole lines dropped (lowest :func:`_rank` first, the last of a rank
+    first) until what is left wraps into ``rows`` rows of ``width`` cells."""
+    lines = _lines(parts)
+    while len(lines) > 1 and sum(_rows(line, width) for line in lines) > rows:
+        worst = min(range(len(lines)), key=lambda i: (_rank(lines[i]), -i))
+        del lines[worst]
+    out: list[Part] = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("\n", ""))
+        out.extend(line)
+    return out

@@ -1,0 +1,99 @@
+"""A cut-text detector for the 80×24 walk (tests/test_fit_80x24.py).
+
+For every text widget on screen, render the text it was given (its intended text) and compare it
+with what the terminal shows in the widget's region: each intended line must appear whole there
+(wrapping at a space is fine, so whitespace is collapsed on both sides). A widget that shortens a
+text on purpose hands the short text over as its intended one, so only accidental cuts — Textual
+cropping a line, an ellipsis, a row covered by another widget — are reported.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.text import Text
+from textual.app import App
+from textual.content import Content
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Input, RichLog
+
+from seotda_tui.widgets.actions import ActionBar
+from seotda_tui.widgets.seats import SeatBoxes, SeatInfo, badges_text
+from seotda_tui.widgets.textlines import TextLines
+from seotda_tui.widgets.texts import chips
+
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _box_texts(i: SeatInfo) -> list[str]:
+    texts = [i.name + (" 선" if i.dealer else "")]
+    if i.stack is not None:
+        texts.append(f"{chips(i.stack)}칩")
+    texts.append(i.hand_name or badges_text(i.badges))
+    return texts
+
+
+def intended(widget: Widget) -> list[str] | None:
+    """The lines ``widget`` was asked to show, or None when it is not a plain text widget."""
+    if isinstance(widget, (Input, RichLog)):
+        return None  # edited / scrolled text: not laid out by us
+    if isinstance(widget, ActionBar):  # each place's label, as the bar means to show it
+        return [widget.shown_label(i) for i in range(len(widget.places))]
+    if isinstance(widget, SeatBoxes):  # each box's texts, before its 12-cell column
+        return [text for i in widget.infos for text in _box_texts(i)]
+    if isinstance(widget, TextLines):
+        return [line.plain for line in widget.text_lines()]
+    if type(widget).render is Widget.render:
+        return None  # a container
+    try:
+        rendered: Any = widget.render()
+    except Exception:  # noqa: BLE001 - a widget that cannot render outside a frame: skip
+        return None
+    if isinstance(rendered, Text):
+        return rendered.plain.split("\n")
+    if isinstance(rendered, Content):
+        return rendered.plain.split("\n")
+    if isinstance(rendered, str):
+        return rendered.split("\n")
+    return None
+
+
+def drawn(app: App[Any], region: Region) -> list[str]:
+    """The terminal's text in ``region`` (cells), one string per row."""
+    strips = app.screen._compositor.render_strips()  # as seotda_tui.testing.screen_text does
+    rows = []
+    for y in range(region.y, region.bottom):
+        if 0 <= y < len(strips):
+            rows.append(strips[y].crop(region.x, region.right).text)
+    return rows
+
+
+def cuts(app: App[Any]) -> list[str]:
+    """Every intended line not shown whole, as "<widget>: <line>" (empty: nothing is cut)."""
+    found = []
+    screen = app.screen
+    for widget in screen.walk_children(Widget, with_self=False):
+        if not widget.display or not widget.visible or not widget.region:
+            continue
+        lines = intended(widget)
+        if not lines:
+            continue
+        visible = widget.content_region.intersection(screen.region)
+        if visible.height < widget.content_region.height:
+            continue  # scrolled or clipped by design (help tabs, long lists)
+        shown = _norm(" ".join(drawn(app, widget.content_region)))
+        for line in lines:
+            want = _norm(line)
+            if want and want not in shown:
+                name = f"{type(widget).__name__}#{widget.id or ''}"
+                found.append(f"{name}: {want!r} shown as {shown!r}")
+    return found
+
+
+__all__ = ["cuts", "drawn", "intended"]

@@ -1,0 +1,166 @@
+"""Every screen at 80×24 with the longest nicknames (8 Hangul syllables = 16 cells) and amounts
+(stacks of 9,999,999칩): no text is cut unless it was shortened on purpose (tests/fitkit.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from engine import Options
+from seotda_tui.app import make_app_factory
+from seotda_tui.rooms import RoomManager
+from seotda_tui.screens.confirm import ConfirmScreen
+from seotda_tui.screens.create_room import CreateRoomScreen
+from seotda_tui.screens.help import HelpScreen
+from seotda_tui.screens.results import ResultsScreen
+from seotda_tui.testing import Table
+
+from .fitkit import cuts
+from .test_table_text import LONG, WATCHER
+
+BIG = 9_999_999
+
+
+def fits(app: Any, where: str) -> None:
+    found = cuts(app)
+    assert not found, f"{where}: " + "\n".join(found)
+
+
+async def _big_stacks(t: Table) -> None:
+    """9,999,999칩 stacks, every other one 99,999 (its calls turn all-in with long amounts)."""
+    for i, seat in enumerate(t.game.state.seats):
+        seat.stack = BIG if i % 2 == 0 else 99_999
+    await t.refresh()
+
+
+async def test_lobby_and_form_with_a_long_nickname() -> None:
+    manager = RoomManager(seed_source=lambda: 1)
+    manager.create_room(LONG[1], "가나다라마바사아자차카타파하", Options())
+    app = make_app_factory(manager)(SimpleNamespace(nickname=LONG[0]), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        fits(app, "lobby")
+        await pilot.press("t")
+        fits(app, "lobby, chat open")
+        await pilot.press("escape", "n")
+        await pilot.pause()
+        assert isinstance(app.screen, CreateRoomScreen)
+        fits(app, "new-room form")
+
+
+async def test_waiting_room_host_guest_and_watcher() -> None:
+    async with Table.open(LONG[:3], spectators=[WATCHER], start=False) as t:
+        for nick in (LONG[0], LONG[1], WATCHER):
+            fits(t.app(nick), f"waiting room ({nick})")
+
+
+async def test_full_table_in_every_phase() -> None:
+    async with Table.open(LONG, spectators=[WATCHER], seed=3) as t:
+        await _big_stacks(t)
+        actor = t.actor
+        assert actor is not None
+        await t.act(actor, {"type": "half"})  # a round bet and a raise on the action bar
+        for nick in (t.actor, actor, WATCHER):
+            fits(t.app(nick), f"betting ({nick})")  # type: ignore[arg-type]
+        for _ in range(30):  # raise to millions: long amounts, then calls that are all-in
+            kinds = [a["type"] for a in t.legal(t.actor)]  # type: ignore[arg-type]
+            kind = next(k for k in ("full", "half", "call", "check") if k in kinds)
+            await t.act(t.actor, {"type": kind})  # type: ignore[arg-type]
+            if t.actor is None:
+                break
+            fits(t.app(t.actor), f"betting, pot {t.game.pot_total():,}")
+        await t.press(actor, "t")
+        fits(t.app(actor), "chat open")
+        await t.press(actor, "escape")
+        await t.press(actor, "q")
+        assert isinstance(t.app(actor).screen, ConfirmScreen)
+        fits(t.app(actor), "leave dialog")
+        await t.press(actor, "escape")
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+        await t.settle()
+        for nick in (LONG[0], LONG[5], WATCHER):
+            fits(t.app(nick), f"showdown ({nick})")
+
+
+async def test_badges_and_a_long_chat_line() -> None:
+    async with Table.open(LONG, spectators=[WATCHER], seed=3) as t:
+        await _big_stacks(t)
+        t.manager.leave(t.room_id, LONG[2])  # [나감]
+        for seat in t.game.state.seats:
+            if seat.id == LONG[3]:
+                seat.away = True  # [자리 비움]
+        await t.refresh()
+        await t.say(LONG[4], "가" * 100)  # the longest chat line (200 cells)
+        for nick in (LONG[0], WATCHER):
+            fits(t.app(nick), f"badges, chat ({nick})")
+
+
+async def test_two_badges_in_a_seat_box() -> None:
+    async with Table.open(LONG[:4], seed=3) as t:
+        t.manager.leave(t.room_id, LONG[2])  # [나감] and, once it is their turn, [다이]
+        for seat in t.game.state.seats:
+            seat.away = seat.id in (LONG[2], LONG[3])  # [자리 비움]
+        await t.refresh()
+        for nick in (LONG[0], LONG[1]):
+            assert t.screen(nick).layout_choice[0] == "box"
+            fits(t.app(nick), f"badges in boxes ({nick})")
+
+
+async def test_rejoin_phase() -> None:
+    deal = {LONG[0]: ["4띠", "9열"], LONG[1]: ["1띠", "2열"], LONG[2]: ["5띠", "6띠"]}
+    async with Table.open(
+        LONG[:3], options={"rejoinCost": "half", "dealMode": "oneRound"}, seed=11, deal=deal
+    ) as t:
+        await _big_stacks(t)
+        while t.actor is not None:
+            await t.press(t.actor, "1" if t.actor == LONG[2] else "2")
+        for nick in LONG[:3]:
+            fits(t.app(nick), f"gusa at the showdown ({nick})")
+            await t.press(nick, "space")
+        assert t.game.state.hand.phase == "rejoin"  # type: ignore[union-attr]
+        for nick in LONG[:3]:
+            fits(t.app(nick), f"rejoin ({nick})")
+
+
+async def test_lobby_refusal_to_join_a_started_game() -> None:
+    async with Table.open(LONG[:2], seed=3) as t:
+        app = make_app_factory(t.manager, chat=t.chat, clock=t.clock.time)(
+            SimpleNamespace(nickname=LONG[5]), None
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")  # join the (started) room
+            await pilot.pause()
+            fits(app, "lobby refusal")
+
+
+async def test_three_card_choice() -> None:
+    async with Table.open(LONG[:6], options={"cardMode": "three"}, seed=3) as t:
+        await _big_stacks(t)
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "choose")
+        await t.refresh()
+        nick = t.game.pending()["players"][0]
+        fits(t.app(nick), "3장 choice")
+        await t.press(nick, "r")
+        fits(t.app(nick), "3장 choice, recommended pair picked")
+
+
+async def test_results_and_help() -> None:
+    async with Table.open(LONG[:4], seed=3, options={"handLimit": 10}) as t:
+        nick = LONG[0]
+        await t.press(nick, "question_mark")
+        assert isinstance(t.app(nick).screen, HelpScreen)
+        for tab in range(3):
+            fits(t.app(nick), f"help tab {tab}")
+            await t.press(nick, "right")
+        await t.press(nick, "escape")
+        for _ in range(300):
+            if getattr(t.manager.room(t.room_id), "status", None) != "playing":
+                break
+            t.clock.advance(20)
+        await t.settle()
+        assert isinstance(t.app(nick).screen, ResultsScreen)
+        fits(t.app(nick), "results")
+        for who in (nick, LONG[1]):
+            await t.press(who, "enter")
+            fits(t.app(who), f"finished room ({who})")
