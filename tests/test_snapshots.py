@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import textual
 
+from engine import Options
 from seotda_tui.testing import Table
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -72,3 +73,19 @@ async def test_table_showdown_80x24() -> None:
         screen._flash(None)  # the banner has its own test; the snapshot shows what stays
         await t.settle()
         check("showdown_80x24", t.app("철수").export_screenshot(title="섯다"), t.text("철수"))
+
+
+TEN = ["영희", "철수", "민수", "지영", "가나다라마바사아", "하늘", "바다", "산들", "구름", "별빛"]
+
+
+@pytest.mark.parametrize("viewer", ["철수", "구경꾼"])
+async def test_ten_seats_and_a_spectator_mid_hand_80x24(viewer: str) -> None:
+    """The fullest table at the smallest size, as a waiting player and as a spectator: the
+    pot, whose turn it is and every seat stay on screen (issue #16, item 1)."""
+    async with Table.open(TEN, options=Options(), seed=7, spectators=["구경꾼"]) as t:
+        for _ in range(3):
+            await t.press(t.actor, "2")
+        screen = t.text(viewer)
+        assert "판돈" in screen and "차례" in screen
+        check(f"ten_seats_{'player' if viewer == '철수' else 'spectator'}_80x24",
+              t.app(viewer).export_screenshot(title="섯다"), screen)  # fmt: skip
