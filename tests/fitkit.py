@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
 from seotda_tui.widgets.actions import ActionBar
-from seotda_tui.widgets.seats import SeatBoxes, SeatInfo, badges_text
+from seotda_tui.widgets.seats import BOX_TEXT_CELLS, SeatBoxes, SeatInfo, badge_lines, bet_text
 from seotda_tui.widgets.textlines import TextLines
 from seotda_tui.widgets.texts import chips
 
@@ -35,7 +35,11 @@ def _box_texts(i: SeatInfo) -> list[str]:
     texts = [i.name + (" 선" if i.dealer else "")]
     if i.stack is not None:
         texts.append(f"{chips(i.stack)}칩")
-    texts.append(i.hand_name or badges_text(i.badges))
+    if i.hand_name:
+        texts.append(i.hand_name)
+    else:  # as render_seat_box lays them: the bet line too when it is free
+        free = 2 if i.folded or not bet_text(i)[0] else 1
+        texts.append(" ".join(badge_lines(i.badges, BOX_TEXT_CELLS, free)))
     return texts
 
 

@@ -437,11 +437,14 @@ class TableScreen(TableActions):
     def _show_waiting(self, room: RoomSummary) -> None:
         self.query_one(SeatList).set_seats(waiting_seats(room, self.nickname))
         self.query_one(PotView).set(amount=None)
-        rules = "\n".join(room_rules_lines(room.options, max(24, self.table_width - 4)))
-        self.query_one("#mine", Line).show(("■ 이 방의 규칙 (i 자세히)\n", "bold"), rules)
+        result = self.latest.result if self.latest else None
+        if result is None:
+            rules = "\n".join(room_rules_lines(room.options, max(24, self.table_width - 4)))
+            self.query_one("#mine", Line).show(("■ 이 방의 규칙 (i 자세히)\n", "bold"), rules)
+        else:  # the last game's ranking comes first at 80×24; the rules stay one key away
+            self.query_one("#mine", Line).show("")
         self.query_one("#me-line", Line).show("")
         self.query_one(HandCards).show([])
-        result = self.latest.result if self.latest else None
         self.query_one("#banner", Line).show(*result_parts(result, room.options))
         gauge = self.query_one(StatusGauge)
         gauge.show(waiting_status(room, self.nickname, self.table_width))

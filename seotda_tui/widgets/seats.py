@@ -149,20 +149,7 @@ class SeatRow(Widget):
         return line
 
 
-def badges_text(badges: tuple[str, ...], cells: int = BOX_TEXT_CELLS) -> str:
-    """ "[나감] [자리 비움]", or as many badges as fit ``cells`` and "+N" for the rest: a box's
-    text column is short, and a badge cut in half ("[자리") says nothing."""
-    shown = list(badges)
-    while shown:
-        more = len(badges) - len(shown)
-        text = " ".join(f"[{b}]" for b in shown) + (f" +{more}" if more else "")
-        if cell_len(text) <= cells:
-            return text
-        shown.pop()
-    return f"+{len(badges)}" if badges else ""
-
-
-def _bet_text(i: SeatInfo) -> tuple[str, str]:
+def bet_text(i: SeatInfo) -> tuple[str, str]:
     if i.payout:
         return f"승 +{chips(i.payout)}", "bold green"
     if i.action and i.bet:
@@ -198,7 +185,7 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     card_w = max(cards, 2) * card_dimensions("compact", card_style)[0]
     texts: list[tuple[str, str]] = [
         (f"{chips(i.stack)}칩" if i.stack is not None else "", ""),
-        _bet_text(i),
+        bet_text(i),
     ]
     first = _badge_style(i.badges[0]) if i.badges else ""
     if i.hand_name:
