@@ -23,6 +23,7 @@ from typing import NamedTuple
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 from rich.style import Style
 
@@ -83,12 +84,15 @@ def assert_depth(depth: str, output: bytes, where: str) -> None:
         assert forms.keys() - {"default"}, f"{where}: no colours at all for {depth}"
 
 
-_COUNTDOWN = re.compile(r"[━─#=.-]*\s*\d+초")  # the bar: box drawing, or ASCII
+_COUNTDOWN = re.compile(r"[━─#=.-]*\s*\d+초|[━─#=]{4,}")  # the bar (box drawing or ASCII)
+_CUT = re.compile(r"기리: \S+(?: \S+)*")  # the 2 s cut line of each deal (§5.1), on the real clock
 
 
 def screen_text(client: SSHClient) -> str:
-    """The screen, with the turn countdown (its bar and seconds) masked."""
-    return _COUNTDOWN.sub("<남은 시간>", client.text)
+    """The screen, with what moves with the clock masked: the turn countdown (its bar and
+    seconds; watchers see the bar alone) and the cut line shown for 2 s at a deal."""
+    text = _CUT.sub(lambda m: " " * cell_len(m.group()), _COUNTDOWN.sub("<남은 시간>", client.text))
+    return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
 class Terminal(NamedTuple):
