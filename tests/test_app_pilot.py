@@ -86,6 +86,9 @@ async def test_create_form_covers_every_option_and_shows_engine_errors() -> None
         form.set_value("card_mode", "three")
         form.set_value("hints", False)
         await settle(pilot)
+        # a Button ignores clicks for 0.2 s after a press (its "-active" effect): wait it out
+        while form.query_one("#form-create").has_class("-active"):
+            await pilot.pause(0.05)
         await pilot.click("#form-create")
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
