@@ -20,8 +20,8 @@ from types import SimpleNamespace
 
 from textual.pilot import Pilot
 
-from seotda_tui.app import make_app_factory
-from seotda_tui.clock import FakeClock
+from seotda_tui.ui.app import make_app_factory
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms import RoomManager
 from seotda_tui.testing import Table
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from engine import Game, Options
-from seotda_tui.clock import FakeClock, LoopClock
-from seotda_tui.journal import Journal
+from seotda_tui.rooms.clock import FakeClock, LoopClock
+from seotda_tui.rooms.journal import Journal
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager, RoomUpdate
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine import DECK, Options, OptionsError
-from seotda_tui.clock import FakeClock
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 
 

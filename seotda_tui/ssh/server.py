@@ -1,7 +1,7 @@
 """The asyncssh server: one Textual app per SSH session, all in one event loop.
 
-Auth decisions live in :mod:`seotda_tui.auth`, the per-channel life in
-:mod:`seotda_tui.session`, rate limits in :mod:`seotda_tui.limits`; this module
+Auth decisions live in :mod:`seotda_tui.ssh.auth`, the per-channel life in
+:mod:`seotda_tui.ssh.session`, rate limits in :mod:`seotda_tui.ssh.limits`; this module
 wires them to asyncssh, keeps the registry of who is connected, applies the
 connection limits and starts/stops the listener.
 
@@ -10,7 +10,7 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
 1. TCP accept (``connection_made``): an address in the auth-failure jail, or over
    its connection rate (``connect_rate``/``connect_burst``), is disconnected at
    once, before any key exchange. Otherwise it is a *pending login*
-   (:class:`~seotda_tui.admission.PendingLogins`): at most ``max_pending_logins_per_ip``
+   (:class:`~seotda_tui.ssh.admission.PendingLogins`): at most ``max_pending_logins_per_ip``
    from one address, ``max_pending_logins`` in all (a newcomer from a quieter address
    evicts the busiest address's oldest one). Pending logins never count against
    ``max_sessions``.
@@ -42,13 +42,13 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
-from . import tuning
+from .. import tuning
 from .admission import PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, Identity, KeylessLogin, Proof, Verdict
-from .config import Settings
+from ..config import Settings
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
-from .logs import log_event
+from ..logs import log_event
 from .session import DisconnectReason, GameSession, SessionContext
 from .store import NicknameStore
 

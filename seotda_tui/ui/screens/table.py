@@ -25,10 +25,10 @@ from textual.widget import Widget
 
 from engine import DECK, Options
 
-from ..chat import ChatMessage
-from ..room_pause import PAUSED_NOTICE
+from ...rooms.chat import ChatMessage
+from ...rooms.pause import PAUSED_NOTICE
 from ..room_rules import room_rules_lines
-from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
+from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
 from ..widgets.chatline import ChatLine, message_text
@@ -358,7 +358,7 @@ class TableScreen(TableActions):
 
     @property
     def paused(self) -> bool:
-        """The room waits for its journal (:mod:`seotda_tui.room_pause`): nothing can be done."""
+        """The room waits for its journal (:mod:`seotda_tui.rooms.pause`): nothing can be done."""
         return self.latest is not None and self.latest.paused
 
     def legal(self) -> list[dict[str, Any]]:

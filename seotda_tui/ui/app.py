@@ -21,11 +21,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
-from . import tuning
-from .chat import ChatHub
-from .rooms import RoomManager
+from .. import tuning
+from ..rooms.chat import ChatHub
+from ..rooms import RoomManager
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("seotda_tui.app")  # its name before the move into ui/
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110

@@ -1,9 +1,9 @@
 """The room manager's side of the game journal: record games safely, find the ones to resume.
 
-:class:`GameRecorder` wraps a :class:`~seotda_tui.journal.Journal` so that a failing disk never
+:class:`GameRecorder` wraps a :class:`~seotda_tui.rooms.journal.Journal` so that a failing disk never
 raises into a room: each write returns whether it was committed, and the room manager applies
 nothing a player could see unless it was (the room pauses instead, see
-:mod:`seotda_tui.room_pause`), so a restart always resumes from a log without holes.
+:mod:`seotda_tui.rooms.pause`), so a restart always resumes from a log without holes.
 
 :func:`prune_journal` drops long-finished games (the server runs it at start-up and hourly).
 
@@ -23,10 +23,10 @@ from engine import Game, Options
 
 from .clock import Cancellable, Clock
 from .journal import Journal, JournaledGame
-from .logs import log_event
+from ..logs import log_event
 
 if TYPE_CHECKING:
-    from .rooms import Room
+    from .manager import Room
 
 log = logging.getLogger("seotda.rooms")
 
@@ -62,7 +62,7 @@ class GameRecorder:
     """Never raises: each write says whether it was committed; failures are logged, throttled.
 
     The caller decides what a failed write means (the room manager pauses the room, see
-    :mod:`seotda_tui.room_pause`). While the journal keeps failing, one ``journal_error`` line
+    :mod:`seotda_tui.rooms.pause`). While the journal keeps failing, one ``journal_error`` line
     is logged at the first failure and then at most one every :data:`LOG_EVERY` seconds
     (with how many failures it stands for); the first write that works again logs
     ``journal_recovered``. Rooms log their own pause and resume at most once a
@@ -259,7 +259,7 @@ class JournalResume:
             room_id = self._new_room_id()
         seats = {s.id: s for s in game.state.seats}
         seated = [p for p in players if seats[p].status != "left"]
-        from .rooms import PLAYING, Room  # (rooms imports this module)
+        from .manager import PLAYING, Room  # (rooms imports this module)
 
         room = Room(room_id, name, None, options, players=seated, status=PLAYING, game=game)
         room.left = [p for p in players if seats[p].status == "left"]

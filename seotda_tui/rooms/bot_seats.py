@@ -4,7 +4,7 @@ A bot is a seat like any other. Its driver (:class:`BotPlayer`) holds no game: i
 the room under the bot's nickname, so the manager pushes it exactly what a person in that seat
 would get (``game.view(bot)`` plus public events), and it answers with ``manager.act``, the same
 call a person's screen makes. After each push that asks something of the bot it waits a short,
-human-like moment (0.8–2.0 s on the manager's clock) and then asks :func:`seotda_tui.bots.decide`.
+human-like moment (0.8–2.0 s on the manager's clock) and then asks :func:`seotda_tui.rooms.bots.decide`.
 
 Both the delay and the decision are deterministic from the game's seed and what the bot can see,
 so a game with bots replays the same way (and its journal is the same) for the same seed and the
@@ -27,7 +27,7 @@ from . import bots
 from .clock import Cancellable, Clock
 
 if TYPE_CHECKING:
-    from .rooms import Room, RoomManager, RoomUpdate
+    from .manager import Room, RoomManager, RoomUpdate
 
 log = logging.getLogger("seotda.rooms")
 
@@ -256,6 +256,6 @@ class BotSeats:
 
 
 def _room_error(message: str) -> Exception:
-    from .rooms import RoomError  # (rooms imports this module)
+    from .manager import RoomError  # (rooms imports this module)
 
     return RoomError(message)

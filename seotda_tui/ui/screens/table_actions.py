@@ -1,6 +1,6 @@
 """The table's keys: betting hotkeys, the 3-card choice, prompts, chat, and leaving.
 
-A mixin of :class:`~seotda_tui.screens.table.TableScreen`, kept apart so each module stays
+A mixin of :class:`~seotda_tui.ui.screens.table.TableScreen`, kept apart so each module stays
 small; it only reads the screen's state and calls the manager.
 """
 
@@ -14,8 +14,8 @@ from textual.binding import Binding, BindingType
 
 from engine import Options
 
-from ..room_bots import BOT_TAGS
-from ..rooms import RoomError, RoomUpdate
+from ...rooms.bot_seats import BOT_TAGS
+from ...rooms import RoomError, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine

@@ -13,8 +13,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
-from ..chat import LOBBY, ChatMessage
-from ..rooms import RoomError, RoomSummary
+from ...rooms.chat import LOBBY, ChatMessage
+from ...rooms import RoomError, RoomSummary
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.roomlist import RoomList
 from ..widgets.texts import first_fit, option_summary

@@ -11,7 +11,7 @@ stops, the bots stop, and the manager's own engine changes (``leave``/``disconne
 and the timeout whose write failed) wait in ``Room.backlog``. The manager retries on its clock
 after :data:`RETRY_STEPS` (1, 2, 5, then every 10 s): it writes the backlog in order, applying each
 change once written (a change the game no longer takes is dropped), or, with nothing waiting, makes
-one probe write to the game's own record (:meth:`~seotda_tui.journal.Journal.probe`). Once that works the room plays on
+one probe write to the game's own record (:meth:`~seotda_tui.rooms.journal.Journal.probe`). Once that works the room plays on
 where it stopped, with a fresh full turn.
 
 A game whose start cannot be written does not start (the host gets :data:`START_REFUSED`); a
@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 from engine import Game, IllegalAction
 
 from .clock import Cancellable, Clock
-from .logs import log_event
+from ..logs import log_event
 
 if TYPE_CHECKING:
-    from .room_journal import GameRecorder
-    from .rooms import Room
+    from .recording import GameRecorder
+    from .manager import Room
 
 log = logging.getLogger("seotda.rooms")
 

@@ -3,7 +3,7 @@
 Why it exists: sessions must never hold a ``Game`` (it contains everyone's cards). The manager owns
 the games, the seed randomness and the clock, and pushes each subscribed session only its own
 redacted ``game.view(viewer)`` plus the public events of each change. No Textual here: pure asyncio
-timers behind an injectable :class:`~seotda_tui.clock.Clock`, so it is unit-tested with a fake clock.
+timers behind an injectable :class:`~seotda_tui.rooms.clock.Clock`, so it is unit-tested with a fake clock.
 
 API (all synchronous; call from the event loop's thread)::
 
@@ -50,7 +50,7 @@ Journal (optional): on ``start`` the game's options, seed, seats and bots go to 
 engine change that is applied — a player's action, a timeout (``player=None``), and the manager's
 own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect, and
 is applied only if that write commits: otherwise the room pauses until the journal can be written
-again (:mod:`seotda_tui.room_pause`: ``act`` refuses, ``RoomUpdate.paused`` is set, no timers, no
+again (:mod:`seotda_tui.rooms.pause`: ``act`` refuses, ``RoomUpdate.paused`` is set, no timers, no
 bots; a start that cannot be written raises ``RoomError``). A refused action records nothing; the
 game's end records the result (the seed is used and kept as text, ``str(seed_source())``, so the
 replay deals the same cards). With a journal the constructor
@@ -61,9 +61,9 @@ fresh full one: time spent while the server was down is not charged) and the bot
 server's event loop runs (at once if it already does, else on the first manager call made from
 inside it). Seats whose grace had already run out before the crash stay disconnected in the engine.
 
-Bots (:mod:`seotda_tui.room_bots`): the host adds them to free seats before a game; they are seats
+Bots (:mod:`seotda_tui.rooms.bot_seats`): the host adds them to free seats before a game; they are seats
 like people's (``RoomSummary.players``, and ``RoomSummary.bots`` says which), but play through a
-:class:`~seotda_tui.room_bots.BotPlayer` that subscribes under the bot's name, sees only its own
+:class:`~seotda_tui.rooms.bot_seats.BotPlayer` that subscribes under the bot's name, sees only its own
 view and calls ``act``. Bots are never hosts and never keep a room open: a room with no human and
 no spectator closes, and when no human in the game is left with a connection and a chance (every
 one has left, been eliminated, or is offline past the grace), the manager sends the engine
@@ -86,10 +86,10 @@ from engine import Game, IllegalAction, Options, OptionsError
 
 from .clock import Cancellable, Clock, LoopClock
 from .journal import Journal
-from .logs import log_event
-from .room_bots import BotPlayer, BotSeats
-from .room_journal import GameRecorder, JournalResume, game_key
-from .room_pause import PAUSED_REASON, START_REFUSED, StorageFaults
+from ..logs import log_event
+from .bot_seats import BotPlayer, BotSeats
+from .recording import GameRecorder, JournalResume, game_key
+from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
 
 log = logging.getLogger("seotda.rooms")
 
@@ -224,7 +224,7 @@ class Room:
 
 def _clean_name(name: str, host: str) -> str:
     try:
-        from .sanitize import clean_text
+        from ..sanitize import clean_text
     except ImportError:  # pragma: no cover - sanitize ships with the server
         cleaned = "".join(ch for ch in name if ch.isprintable()).strip()[:ROOM_NAME_CELLS]
     else:
@@ -538,7 +538,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
     # ------------------------------------------------------------------ internals
     def _engine(self, room: Room, nick: str, action: dict[str, Any]) -> list[dict[str, Any]]:
         """A manager-originated engine action; refusals (e.g. the game just ended) are ignored,
-        and while the journal fails it waits (see :mod:`seotda_tui.room_pause`)."""
+        and while the journal fails it waits (see :mod:`seotda_tui.rooms.pause`)."""
         return self._manager_change(room, nick, action)
 
     def _fix_host(self, room: Room) -> list[dict[str, Any]]:

@@ -30,9 +30,9 @@ import asyncssh
 from textual.app import App
 
 from .auth import Identity, Proof
-from .driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
+from ..ui.driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
 from .limits import InputLimiter
-from .logs import log_event
+from ..logs import log_event
 
 if TYPE_CHECKING:
     from .server import ServerState
