@@ -32,7 +32,8 @@ from .config import KEYS, ConfigError, Settings, load_settings, text_value
 from .ssh.hostkey import HostKeyError, check_host_key_files
 from .logs import log_event, setup_logging
 from .sanitize import validate_nickname
-from .ssh.server import AppFactory, ServerConfig, start_server
+from .ssh.server import ServerConfig, start_server
+from .ssh.state import AppFactory
 from .ssh.store import DB_NAME, NicknameStore
 
 log = logging.getLogger("seotda")

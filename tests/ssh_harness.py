@@ -43,8 +43,8 @@ from seotda_tui.ssh.auth import (
     Identity,
 )
 from seotda_tui.config import load_settings
-from seotda_tui.ssh.server import AppFactory, ServerConfig, ServerHandle, start_server
-from seotda_tui.ssh.session import DisconnectReason, SessionContext
+from seotda_tui.ssh.server import ServerConfig, ServerHandle, start_server
+from seotda_tui.ssh.state import AppFactory, DisconnectReason, SessionContext
 
 DEFAULT_TIMEOUT = 10.0  # generous: a busy CI box, not a speed target
 

@@ -20,7 +20,7 @@ from seotda_tui.ssh.auth import Identity
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ssh.server import ServerState
-from seotda_tui.ssh.session import SessionContext
+from seotda_tui.ssh.state import SessionContext
 
 from .ssh_harness import (
     ProbeApp,

@@ -23,7 +23,7 @@ from seotda_tui.ssh import passphrase as pp
 from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ssh.auth import Identity
 from seotda_tui.rooms import RoomManager
-from seotda_tui.ssh.session import SessionContext
+from seotda_tui.ssh.state import SessionContext
 from seotda_tui.ssh.store import NicknameStore
 
 from .ssh_harness import (

@@ -15,7 +15,7 @@ from seotda_tui.ssh.limits import (
     TokenBucket,
     address_key,
 )
-from seotda_tui.ssh.session import DisconnectReason
+from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, attempt, key_pair, keys_text, ssh_server, wait_until
 

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-from seotda_tui.ssh.session import DisconnectReason
+from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, SSHHarness, connect
 

@@ -12,7 +12,7 @@ import pytest
 from textual.geometry import Size
 
 from seotda_tui.ssh.hostkey import HOST_KEY_NAME, HostKeyError
-from seotda_tui.ssh.session import DisconnectReason
+from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, SSHHarness, key_pair, keys_text, ssh_server, wait_until
 

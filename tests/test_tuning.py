@@ -16,7 +16,7 @@ from textual.events import Key
 from textual.screen import Screen
 
 from seotda_tui import tuning
-from seotda_tui.ssh.session import SessionContext
+from seotda_tui.ssh.state import SessionContext
 
 from .ssh_harness import ProbeApp, ProbeFactory, ssh_server
 

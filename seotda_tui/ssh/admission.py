@@ -25,8 +25,8 @@ from typing import Any, Generic, TypeVar
 
 import asyncssh
 
-from .limits import Clock, address_key
 from ..logs import log_event
+from .limits import Clock, address_key
 
 K = TypeVar("K", bound=Hashable)
 

@@ -37,8 +37,8 @@ from pathlib import Path
 
 import asyncssh
 
-from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from ..sanitize import clean_text, validate_nickname
+from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from .skeleton import skeleton
 from .store import Holder, NicknameStore
 
