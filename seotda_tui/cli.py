@@ -29,9 +29,9 @@ from typing import NoReturn, cast
 import asyncssh
 
 from .config import KEYS, ConfigError, Settings, load_settings, text_value
-from .ssh.hostkey import HostKeyError, check_host_key_files
 from .logs import log_event, setup_logging
 from .sanitize import validate_nickname
+from .ssh.hostkey import HostKeyError, check_host_key_files
 from .ssh.server import ServerConfig, start_server
 from .ssh.state import AppFactory
 from .ssh.store import DB_NAME, NicknameStore
@@ -49,9 +49,9 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
     Returns the factory and the manager's ``close``, run after the last session ended at
     shutdown.
     """
-    from seotda_tui.ui.app import make_app_factory
-    from seotda_tui.rooms.journal import Journal
     from seotda_tui.rooms import RoomManager
+    from seotda_tui.rooms.journal import Journal
+    from seotda_tui.ui.app import make_app_factory
 
     # The journal: every game is recorded as it is played; a restart resumes unfinished ones.
     manager = RoomManager(

@@ -43,10 +43,10 @@ from engine import DECK, Game, Options
 from engine.cards import card_id
 
 from . import tuning
-from .ui.app import SeotdaApp, make_app_factory
+from .rooms import RoomManager
 from .rooms.chat import ChatHub
 from .rooms.clock import FakeClock
-from .rooms import RoomManager
+from .ui.app import SeotdaApp, make_app_factory
 
 __all__ = ["Table", "card", "screen_text"]
 

@@ -35,6 +35,7 @@ from textual.widgets import Static
 from wcwidth import wcwidth
 
 from seotda_tui import tuning
+from seotda_tui.config import load_settings
 from seotda_tui.ssh.auth import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
@@ -42,7 +43,6 @@ from seotda_tui.ssh.auth import (
     SERVER_PASSWORD_PROMPT,
     Identity,
 )
-from seotda_tui.config import load_settings
 from seotda_tui.ssh.server import ServerConfig, ServerHandle, start_server
 from seotda_tui.ssh.state import AppFactory, DisconnectReason, SessionContext
 

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine import DECK, Options
-from seotda_tui.ui.app import SeotdaApp, make_app_factory
-from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.ui.app import SeotdaApp, make_app_factory
 from seotda_tui.ui.screens.create_room import CreateRoomScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.results import ResultsScreen

@@ -27,9 +27,9 @@ from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 from rich.style import Style
 
+from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ui.colour_isolation import colour_lowering
-from seotda_tui.rooms import RoomManager
 
 from .ssh_harness import SSHClient, ssh_server
 from .test_ssh_table import game_of, quiet

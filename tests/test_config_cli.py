@@ -14,8 +14,8 @@ import pytest
 
 from engine import Options
 from seotda_tui import cli
-from seotda_tui.ssh.auth import Identity
 from seotda_tui.config import KEYS, Settings, load_settings
+from seotda_tui.ssh.auth import Identity
 from seotda_tui.ssh.hostkey import HOST_KEY_NAME
 from seotda_tui.ssh.server import ServerConfig
 

@@ -17,13 +17,13 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.screen import Screen
 
-from seotda_tui.ui.app import make_app_factory
-from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.testing import Table
+from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ui.screens.create_room import CreateRoomScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
-from seotda_tui.testing import Table
 from seotda_tui.ui.widgets.actions import ActionBar, PromptBar
 from seotda_tui.ui.widgets.gauge import gauge_text
 from seotda_tui.ui.widgets.hand import HandCard, HandCards

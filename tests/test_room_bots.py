@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from engine import Options
+from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms import bot_seats as room_bots
+from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
 from seotda_tui.rooms.bots import decide
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
-from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
-from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.sanitize import validate_nickname
 
 

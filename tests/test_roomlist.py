@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual import events
 
-from seotda_tui.ui.app import SeotdaApp
 from seotda_tui.rooms import RoomSummary
+from seotda_tui.ui.app import SeotdaApp
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.roomlist import RoomList

@@ -194,9 +194,9 @@ async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit
     from textual import events
     from textual.widgets import Input
 
-    from seotda_tui.ui.app import make_app_factory
-    from seotda_tui.rooms.clock import FakeClock
     from seotda_tui.rooms import ROOM_NAME_CELLS, RoomManager
+    from seotda_tui.rooms.clock import FakeClock
+    from seotda_tui.ui.app import make_app_factory
     from seotda_tui.ui.screens.create_room import CreateRoomScreen
 
     manager = RoomManager(clock=FakeClock(), seed_source=lambda: 1)
@@ -232,11 +232,11 @@ async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit
 async def test_q_in_the_lobby_asks_before_disconnecting() -> None:
     from types import SimpleNamespace
 
-    from seotda_tui.ui.app import make_app_factory
-    from seotda_tui.rooms.clock import FakeClock
     from seotda_tui.rooms import RoomManager
-    from seotda_tui.ui.screens.lobby import LobbyScreen
+    from seotda_tui.rooms.clock import FakeClock
     from seotda_tui.testing import screen_text
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.lobby import LobbyScreen
 
     app = make_app_factory(RoomManager(clock=FakeClock()))(SimpleNamespace(nickname="영희"), None)
     async with app.run_test(size=(80, 24)) as pilot:

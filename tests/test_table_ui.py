@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 
 from engine import Options
+from seotda_tui.testing import Table
 from seotda_tui.ui.app import SeotdaApp
 from seotda_tui.ui.screens import table as table_module
 from seotda_tui.ui.screens.help import HelpScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.results import ResultsScreen
 from seotda_tui.ui.screens.table import TableScreen
-from seotda_tui.testing import Table
 from seotda_tui.ui.widgets.actions import ActionBar
 from seotda_tui.ui.widgets.card import CardView
 from seotda_tui.ui.widgets.chatline import ChatInput

@@ -3,14 +3,14 @@
 Callers (the UI, the tests) import from here; the modules inside are the manager's own.
 """
 
-from .manager import (
+from .manager import RoomManager
+from .model import (
     FINISHED,
     PLAYING,
     ROOM_NAME_CELLS,
     WAITING,
     Room,
     RoomError,
-    RoomManager,
     RoomSummary,
     RoomUpdate,
 )
