@@ -65,7 +65,7 @@ class RoomUpdate:
     result: dict[str, Any] | None  # the last finished game's result
     snapshot: bool = False  # first push after subscribing
     closed: bool = False  # the room is gone
-    paused: bool = False  # the journal cannot be written: no play until it can (room_pause)
+    paused: bool = False  # the journal cannot be written: no play until it can (rooms/pause.py)
 
 
 class SeatDriver(Protocol):
@@ -106,7 +106,7 @@ class Room:
     seed: str = ""  # the current game's seed
     game_no: int = 0  # games started in this room (journal key = f"{id}-{game_no}")
     journal_key: str | None = None
-    paused_since: float | None = None  # the clock's time the journal first failed (room_pause)
+    paused_since: float | None = None  # the clock's time the journal first failed (rooms/pause.py)
     backlog: list[tuple[str | None, dict[str, Any]]] = field(default_factory=list)
     retry_timer: Cancellable | None = None
     retry_count: int = 0
