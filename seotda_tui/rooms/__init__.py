@@ -1,6 +1,8 @@
 """Rooms: the shared in-process manager that drives the engine, and what its callers may use.
 
-Callers (the UI, the tests) import from here; the modules inside are the manager's own.
+Callers (the UI, the tests) import from here: the manager, and the plain data it takes and
+gives (``RoomSummary``, ``RoomUpdate``, ``RoomError``, the statuses). ``Room``, its mutable
+state, stays inside (:mod:`.model`).
 """
 
 from .manager import RoomManager
@@ -9,7 +11,6 @@ from .model import (
     PLAYING,
     ROOM_NAME_CELLS,
     WAITING,
-    Room,
     RoomError,
     RoomSummary,
     RoomUpdate,
@@ -20,7 +21,6 @@ __all__ = [
     "PLAYING",
     "ROOM_NAME_CELLS",
     "WAITING",
-    "Room",
     "RoomError",
     "RoomManager",
     "RoomSummary",

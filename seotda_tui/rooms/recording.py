@@ -243,7 +243,7 @@ class JournalResume:
         game: Game,
     ) -> Room:
         room_id, game_no = split_key(key)
-        if room_id in taken:
+        while room_id in taken:
             room_id = new_room_id()
         seats = {s.id: s for s in game.state.seats}
         seated = [p for p in players if seats[p].status != "left"]
