@@ -41,6 +41,7 @@ lint: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev]'
 	$(BIN)/ruff check engine seotda_tui tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports  # the layer contracts in pyproject.toml (also tests/test_architecture.py)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

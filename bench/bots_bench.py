@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Game, Options  # noqa: E402
-from seotda_tui.bots import decide  # noqa: E402
+from seotda_tui.rooms.bots import decide  # noqa: E402
 
 SEATS = {"strong": "strong", "cautious": "cautious", "random": "random"}
 

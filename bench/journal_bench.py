@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Game, Options  # noqa: E402
-from seotda_tui.journal import Journal  # noqa: E402
+from seotda_tui.rooms.journal import Journal  # noqa: E402
 
 
 def mid_hand_games(players: int, count: int = 200) -> list[tuple[Game, str, dict[str, object]]]:

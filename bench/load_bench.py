@@ -70,7 +70,7 @@ from wcwidth import wcswidth
 ROOT = Path(__file__).resolve().parents[1]
 
 # ----------------------------------------------------------------------------- screen markers
-# Texts the server's screens show (seotda_tui/screens/*.py, widgets/texts.py). Keep the most
+# Texts the server's screens show (seotda_tui/ui/screens/*.py, widgets/texts.py). Keep the most
 # stable, short ones here; if the UI wording changes, this is the only place to update.
 LOBBY_MARK = "님 환영해요"  # lobby title "섯다 로비 · {nick}님 환영해요 · ..."
 FORM_MARK = "Esc 취소"  # create-room form title

@@ -20,10 +20,10 @@ from types import SimpleNamespace
 
 from textual.pilot import Pilot
 
-from seotda_tui.app import make_app_factory
-from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.testing import Table
+from seotda_tui.ui.app import make_app_factory
 
 SIZE = (100, 30)
 WARM_UP = 5

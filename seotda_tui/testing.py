@@ -2,7 +2,7 @@
 
 For testers (and the project's own UI tests). :meth:`Table.open` builds a
 :class:`~seotda_tui.rooms.RoomManager` on a fake clock, seats the players, starts the game with a
-fixed seed, and runs one :class:`~seotda_tui.app.SeotdaApp` per player (and per spectator) under
+fixed seed, and runs one :class:`~seotda_tui.ui.app.SeotdaApp` per player (and per spectator) under
 ``App.run_test``, exactly as the SSH server would run them, so pressing keys in one player's app
 changes what the others see::
 
@@ -43,10 +43,10 @@ from engine import DECK, Game, Options
 from engine.cards import card_id
 
 from . import tuning
-from .app import SeotdaApp, make_app_factory
-from .chat import ChatHub
-from .clock import FakeClock
 from .rooms import RoomManager
+from .rooms.chat import ChatHub
+from .rooms.clock import FakeClock
+from .ui.app import SeotdaApp, make_app_factory
 
 __all__ = ["Table", "card", "screen_text"]
 
@@ -211,7 +211,7 @@ class Table:
                 )
             await table.settle()
             for nick in spectators:
-                from .screens.table import TableScreen
+                from .ui.screens.table import TableScreen
 
                 apps[nick].push_screen(TableScreen(room.id))
             await table.settle()

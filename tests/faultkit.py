@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from seotda_tui.journal import Journal
+from seotda_tui.rooms.journal import Journal
 
 DISK_FULL = "database or disk is full"
 _WRITES = ("INSERT", "UPDATE", "DELETE")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from seotda_tui import journal
-from seotda_tui.__main__ import main
+from seotda_tui.cli import main
+from seotda_tui.rooms import journal
 
 
 def inject(flag: Path) -> None:

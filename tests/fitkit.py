@@ -19,10 +19,10 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
-from seotda_tui.widgets.actions import ActionBar
-from seotda_tui.widgets.seats import BOX_TEXT_CELLS, SeatBoxes, SeatInfo, badge_lines, bet_text
-from seotda_tui.widgets.textlines import TextLines
-from seotda_tui.widgets.texts import chips
+from seotda_tui.ui.widgets.actions import ActionBar
+from seotda_tui.ui.widgets.seats import BOX_TEXT_CELLS, SeatBoxes, SeatInfo, badge_lines, bet_text
+from seotda_tui.ui.widgets.textlines import TextLines
+from seotda_tui.ui.widgets.texts import chips
 
 _SPACE = re.compile(r"\s+")
 

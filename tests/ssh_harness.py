@@ -35,16 +35,16 @@ from textual.widgets import Static
 from wcwidth import wcwidth
 
 from seotda_tui import tuning
-from seotda_tui.auth import (
+from seotda_tui.config import load_settings
+from seotda_tui.ssh.auth import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
     PASSPHRASE_PROMPT,
     SERVER_PASSWORD_PROMPT,
     Identity,
 )
-from seotda_tui.config import load_settings
-from seotda_tui.server import AppFactory, ServerConfig, ServerHandle, start_server
-from seotda_tui.session import DisconnectReason, SessionContext
+from seotda_tui.ssh.server import ServerConfig, ServerHandle, start_server
+from seotda_tui.ssh.state import AppFactory, DisconnectReason, SessionContext
 
 DEFAULT_TIMEOUT = 10.0  # generous: a busy CI box, not a speed target
 

@@ -14,13 +14,13 @@ from typing import Any
 import asyncssh
 import pytest
 
-from seotda_tui.admission import PendingLogins, RefusalLog
-from seotda_tui.app import make_app_factory
-from seotda_tui.auth import Identity
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
-from seotda_tui.server import ServerState
-from seotda_tui.session import SessionContext
+from seotda_tui.ssh.admission import PendingLogins, RefusalLog
+from seotda_tui.ssh.auth import Identity
+from seotda_tui.ssh.server import ServerState
+from seotda_tui.ssh.state import SessionContext
+from seotda_tui.ui.app import make_app_factory
 
 from .ssh_harness import (
     ProbeApp,

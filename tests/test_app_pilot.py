@@ -7,16 +7,16 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine import DECK, Options
-from seotda_tui.app import SeotdaApp, make_app_factory
-from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomManager
-from seotda_tui.screens.create_room import CreateRoomScreen
-from seotda_tui.screens.lobby import LobbyScreen
-from seotda_tui.screens.results import ResultsScreen
-from seotda_tui.screens.table import TableScreen
-from seotda_tui.widgets.actions import ActionBar
-from seotda_tui.widgets.hand import HandCards
-from seotda_tui.widgets.texts import BET_ORDER
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.ui.app import SeotdaApp, make_app_factory
+from seotda_tui.ui.screens.create_room import CreateRoomScreen
+from seotda_tui.ui.screens.lobby import LobbyScreen
+from seotda_tui.ui.screens.results import ResultsScreen
+from seotda_tui.ui.screens.table import TableScreen
+from seotda_tui.ui.widgets.actions import ActionBar
+from seotda_tui.ui.widgets.hand import HandCards
+from seotda_tui.ui.widgets.texts import BET_ORDER
 
 SIZE = (80, 24)
 
@@ -409,7 +409,7 @@ async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
     """Rare phases, driven with synthetic views: each prompt maps to one engine action."""
     import dataclasses
 
-    from seotda_tui.screens.base import Pushed
+    from seotda_tui.ui.screens.base import Pushed
 
     m = manager()
     room = m.create_room("영희", "판", {})
@@ -501,7 +501,7 @@ async def test_motd_and_idle_exemption_through_the_factory() -> None:
 
 def test_table_text_from_a_real_view() -> None:
     """The pure view → text layer: badges, hidden cards, pot and banners."""
-    from seotda_tui.screens import table_text as tt
+    from seotda_tui.ui.screens import table_text as tt
 
     m = manager()
     room = m.create_room("영희", "판", {})
@@ -532,7 +532,7 @@ def test_table_text_from_a_real_view() -> None:
 
 
 def test_korean_object_particle() -> None:
-    from seotda_tui.widgets.texts import object_particle
+    from seotda_tui.ui.widgets.texts import object_particle
 
     assert [object_particle(w) for w in ("삥", "콜", "체크", "따당", "하프", "풀")] == [
         "삥을",
@@ -576,7 +576,7 @@ async def test_ten_seats_fit_80x24() -> None:
 def test_lobby_rows_number_rooms_instead_of_showing_internal_ids() -> None:
     from engine import Options
     from seotda_tui.rooms import RoomManager
-    from seotda_tui.screens.lobby import row_cells
+    from seotda_tui.ui.screens.lobby import row_cells
 
     manager = RoomManager()
     room = manager.create_room("영희", "영희의 방", Options())

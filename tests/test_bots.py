@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import Game, Options
-from seotda_tui.bots import LEVELS, decide, hand_equity
+from seotda_tui.rooms.bots import LEVELS, decide, hand_equity
 
 from .gamekit import random_options
 

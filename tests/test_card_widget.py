@@ -1,4 +1,4 @@
-"""Card rendering (seotda_tui/widgets/card.py): cell widths, labels, marks, widget clicks."""
+"""Card rendering (seotda_tui/ui/widgets/card.py): cell widths, labels, marks, widget clicks."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 
 from engine import DECK, Card
-from seotda_tui.widgets.card import (
+from seotda_tui.ui.widgets.card import (
     ASCII_CODES,
     DIMENSIONS,
     KEY_YEOL_MONTHS,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import wcwidth
 from rich.cells import cell_len
 
-from seotda_tui.chat import EMPTY, LOBBY, MAX_CELLS, TOO_FAST, ChatHub, ChatMessage
-from seotda_tui.clock import FakeClock
+from seotda_tui.rooms.chat import EMPTY, LOBBY, MAX_CELLS, TOO_FAST, ChatHub, ChatMessage
+from seotda_tui.rooms.clock import FakeClock
 
 
 def hub(clock: FakeClock | None = None, **kwargs: object) -> ChatHub:

@@ -6,7 +6,7 @@ in exactly its own form (the program's colours are all RGB, so a 256-colour clie
 ``31`` was served a 16-colour rendering, and a 16-colour client that gets ``38;5`` a 256-colour
 one). Text: every client's pyte screen must be what the same client sees when both players of
 the run are terminals like it (depth, size, display mode; countdowns masked). The colour tests
-fail without ``seotda_tui/colour_isolation.py``; sizes and display modes were already kept
+fail without ``seotda_tui/ui/colour_isolation.py``; sizes and display modes were already kept
 apart (their memos are keyed by width and mode) and are checked here so they stay so.
 """
 
@@ -27,9 +27,9 @@ from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 from rich.style import Style
 
-from seotda_tui.app import make_app_factory
-from seotda_tui.colour_isolation import colour_lowering
 from seotda_tui.rooms import RoomManager
+from seotda_tui.ui.app import make_app_factory
+from seotda_tui.ui.colour_isolation import colour_lowering
 
 from .ssh_harness import SSHClient, ssh_server
 from .test_ssh_table import game_of, quiet

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from engine import Options
-from seotda_tui import __main__ as cli
-from seotda_tui.auth import Identity
+from seotda_tui import cli
 from seotda_tui.config import KEYS, Settings, load_settings
-from seotda_tui.hostkey import HOST_KEY_NAME
-from seotda_tui.server import ServerConfig
+from seotda_tui.ssh.auth import Identity
+from seotda_tui.ssh.hostkey import HOST_KEY_NAME
+from seotda_tui.ssh.server import ServerConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "deploy" / "seotda.toml.example"

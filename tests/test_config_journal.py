@@ -9,7 +9,7 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui.config import ConfigError, Settings, load_settings
-from seotda_tui.journal import Journal
+from seotda_tui.rooms.journal import Journal
 
 from .gamekit import random_action
 

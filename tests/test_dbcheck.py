@@ -17,8 +17,8 @@ import pytest
 
 from engine import Options
 from seotda_tui.dbcheck import DamagedDatabase, check_database
-from seotda_tui.journal import Journal
-from seotda_tui.store import DB_NAME
+from seotda_tui.rooms.journal import Journal
+from seotda_tui.ssh.store import DB_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = 4096

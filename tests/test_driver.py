@@ -19,8 +19,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Size
 from textual.widgets import Static
 
-from seotda_tui.colour_isolation import client_color_system
-from seotda_tui.driver import (
+from seotda_tui.ui.colour_isolation import client_color_system
+from seotda_tui.ui.driver import (
     MAX_COLUMNS,
     MAX_ROWS,
     ChannelLink,

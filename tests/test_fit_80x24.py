@@ -7,13 +7,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine import Options
-from seotda_tui.app import make_app_factory
 from seotda_tui.rooms import RoomManager
-from seotda_tui.screens.confirm import ConfirmScreen
-from seotda_tui.screens.create_room import CreateRoomScreen
-from seotda_tui.screens.help import HelpScreen
-from seotda_tui.screens.results import ResultsScreen
 from seotda_tui.testing import Table
+from seotda_tui.ui.app import make_app_factory
+from seotda_tui.ui.screens.confirm import ConfirmScreen
+from seotda_tui.ui.screens.create_room import CreateRoomScreen
+from seotda_tui.ui.screens.help import HelpScreen
+from seotda_tui.ui.screens.results import ResultsScreen
 
 from .fitkit import cuts
 from .test_table_text import LONG, WATCHER

@@ -19,12 +19,12 @@ from typing import Any
 import asyncssh
 import pytest
 
-from seotda_tui import passphrase as pp
-from seotda_tui.app import make_app_factory
-from seotda_tui.auth import Identity
 from seotda_tui.rooms import RoomManager
-from seotda_tui.session import SessionContext
-from seotda_tui.store import NicknameStore
+from seotda_tui.ssh import passphrase as pp
+from seotda_tui.ssh.auth import Identity
+from seotda_tui.ssh.state import SessionContext
+from seotda_tui.ssh.store import NicknameStore
+from seotda_tui.ui.app import make_app_factory
 
 from .ssh_harness import (
     ProbeFactory,

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from engine import Game, Options
-from seotda_tui import __main__ as cli
-from seotda_tui.clock import FakeClock
+from seotda_tui import cli
 from seotda_tui.config import ConfigError, Settings, load_settings
-from seotda_tui.journal import Journal
 from seotda_tui.logs import record_fields
-from seotda_tui.room_journal import prune_journal
 from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.recording import prune_journal
 
 DAY = 86400.0
 PLAYERS = ["a", "b"]

@@ -8,14 +8,14 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from seotda_tui.limits import (
+from seotda_tui.ssh.limits import (
     AuthJail,
     ConnectLimiter,
     InputLimiter,
     TokenBucket,
     address_key,
 )
-from seotda_tui.session import DisconnectReason
+from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, attempt, key_pair, keys_text, ssh_server, wait_until
 
@@ -395,8 +395,8 @@ async def test_a_single_1mib_write_is_dropped_and_paste_mode_ends(tmp_path: Path
 
 async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Path) -> None:
     """The game's app factory registers idle_exempt: being in a room counts as busy."""
-    from seotda_tui.app import make_app_factory
     from seotda_tui.rooms import RoomManager
+    from seotda_tui.ui.app import make_app_factory
 
     manager = RoomManager(seed_source=lambda: 7)
     factory = make_app_factory(manager)

@@ -25,17 +25,17 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from engine import Options
-from seotda_tui.app import SeotdaApp, make_app_factory
-from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomManager
-from seotda_tui.screens.confirm import ConfirmScreen
-from seotda_tui.screens.create_room import CreateRoomScreen
-from seotda_tui.screens.help import HelpScreen
-from seotda_tui.screens.lobby import LobbyScreen
-from seotda_tui.screens.results import ResultsScreen
-from seotda_tui.screens.table import TableScreen
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.testing import Table
-from seotda_tui.widgets.chatline import ChatLine
+from seotda_tui.ui.app import SeotdaApp, make_app_factory
+from seotda_tui.ui.screens.confirm import ConfirmScreen
+from seotda_tui.ui.screens.create_room import CreateRoomScreen
+from seotda_tui.ui.screens.help import HelpScreen
+from seotda_tui.ui.screens.lobby import LobbyScreen
+from seotda_tui.ui.screens.results import ResultsScreen
+from seotda_tui.ui.screens.table import TableScreen
+from seotda_tui.ui.widgets.chatline import ChatLine
 
 from .ssh_harness import ssh_server, wait_until
 

@@ -17,18 +17,18 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.screen import Screen
 
-from seotda_tui.app import make_app_factory
-from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomManager
-from seotda_tui.screens.create_room import CreateRoomScreen
-from seotda_tui.screens.lobby import LobbyScreen
-from seotda_tui.screens.table import TableScreen
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.testing import Table
-from seotda_tui.widgets.actions import ActionBar, PromptBar
-from seotda_tui.widgets.gauge import gauge_text
-from seotda_tui.widgets.hand import HandCard, HandCards
-from seotda_tui.widgets.handlog import HandLog
-from seotda_tui.widgets.textlines import SPAN_GAP, changed_spans, text_cells
+from seotda_tui.ui.app import make_app_factory
+from seotda_tui.ui.screens.create_room import CreateRoomScreen
+from seotda_tui.ui.screens.lobby import LobbyScreen
+from seotda_tui.ui.screens.table import TableScreen
+from seotda_tui.ui.widgets.actions import ActionBar, PromptBar
+from seotda_tui.ui.widgets.gauge import gauge_text
+from seotda_tui.ui.widgets.hand import HandCard, HandCards
+from seotda_tui.ui.widgets.handlog import HandLog
+from seotda_tui.ui.widgets.textlines import SPAN_GAP, changed_spans, text_cells
 
 SIZE = (100, 30)  # the log is hidden below 110 columns
 
@@ -235,7 +235,7 @@ async def test_the_longest_prompt_row_fits_80_columns() -> None:
 async def test_the_screens_of_a_table_share_each_seat_s_box_rows() -> None:
     """Each screen shows the other seats, so the grids differ, but a seat's box is the same
     on every other screen: its rows are rendered once for the table, not once per screen."""
-    from seotda_tui.widgets import seats
+    from seotda_tui.ui.widgets import seats
 
     async with Table.open(["a", "b", "c"], seed=5, size=SIZE) as t:
         seats._BOX_ROWS.clear()
@@ -254,7 +254,7 @@ async def test_a_bet_repaints_only_the_cells_of_the_boxes_that_changed(
 ) -> None:
     from textual.geometry import Region
 
-    from seotda_tui.widgets.seats import SeatBoxes, box_width
+    from seotda_tui.ui.widgets.seats import SeatBoxes, box_width
 
     regions: dict[int, list[Region]] = {}
 

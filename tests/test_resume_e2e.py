@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import DECK
-from seotda_tui.journal import Journal
-from seotda_tui.widgets.texts import chips
+from seotda_tui.rooms.journal import Journal
+from seotda_tui.ui.widgets.texts import chips
 
 from .ssh_harness import SSHClient, connect
 

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from engine import Options
-from seotda_tui import room_bots
-from seotda_tui.bots import decide
-from seotda_tui.clock import FakeClock
-from seotda_tui.journal import Journal
-from seotda_tui.room_bots import BOT_DELAY, BotPlayer
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms import bot_seats as room_bots
+from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
+from seotda_tui.rooms.bots import decide
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.journal import Journal
 from seotda_tui.sanitize import validate_nickname
 
 
@@ -336,8 +336,8 @@ def test_load_smoke_two_full_tables_of_people_and_bots() -> None:
 async def test_host_seats_and_removes_bots_with_plus_and_minus() -> None:
     from types import SimpleNamespace
 
-    from seotda_tui.app import make_app_factory
-    from seotda_tui.screens.table import TableScreen
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.table import TableScreen
 
     m, _clock = manager()
     room = m.create_room("영희", "봇 방", Options())

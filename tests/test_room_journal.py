@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from engine import Game, Options
-from seotda_tui.clock import FakeClock, LoopClock
-from seotda_tui.journal import Journal
 from seotda_tui.logs import record_fields
-from seotda_tui.rooms import RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms.clock import FakeClock, LoopClock
+from seotda_tui.rooms.journal import Journal
 
 from .gamekit import random_action
 
@@ -296,6 +296,26 @@ def test_resume_arms_timers_once_the_event_loop_runs(tmp_path: Path) -> None:
 
     asyncio.run(inside())
     assert isinstance(m2.clock, LoopClock)
+
+
+def test_removing_a_bot_arms_resumed_rooms_like_every_other_call(tmp_path: Path) -> None:
+    """remove_bot used to skip the step every other public call takes first (arming the rooms
+    resumed before the loop ran), so their grace timers and deadlines waited for another call."""
+    m = manager_for(tmp_path, FakeClock())
+    room_id = open_room(m, "ab", turn_seconds=15)
+    m.start(room_id, "a")
+    m2 = RoomManager(journal=Journal(tmp_path / "g.sqlite3"), reconnect_grace=60)
+    summary = m2.room(room_id)
+    assert summary is not None and summary.grace == ()  # nothing armed without a loop
+
+    async def inside() -> None:
+        with pytest.raises(RoomError):
+            m2.remove_bot("no-such-room", "a")  # the first call from inside the loop
+        summary = m2.room(room_id)
+        assert summary is not None and {nick for nick, _ in summary.grace} == {"a", "b"}
+        m2.close()
+
+    asyncio.run(inside())
 
 
 def test_a_journaled_game_that_had_ended_is_closed_not_resumed(tmp_path: Path) -> None:

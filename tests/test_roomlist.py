@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from textual import events
 
-from seotda_tui.app import SeotdaApp
 from seotda_tui.rooms import RoomSummary
-from seotda_tui.screens.lobby import LobbyScreen
-from seotda_tui.screens.table import TableScreen
-from seotda_tui.widgets.roomlist import RoomList
+from seotda_tui.ui.app import SeotdaApp
+from seotda_tui.ui.screens.lobby import LobbyScreen
+from seotda_tui.ui.screens.table import TableScreen
+from seotda_tui.ui.widgets.roomlist import RoomList
 
 from .test_app_pilot import SIZE, app_for, manager, screen_text, settle
 

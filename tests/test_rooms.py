@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from engine import DECK, Options, OptionsError
-from seotda_tui.clock import FakeClock
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms.clock import FakeClock
 
 
 class Inbox:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-from seotda_tui.session import DisconnectReason
+from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, SSHHarness, connect
 
@@ -151,7 +151,7 @@ async def test_sigterm_with_many_players_keeps_the_ten_seconds(tmp_path: Path) -
 async def test_the_watchdog_ends_a_process_whose_loop_never_yields(tmp_path: Path) -> None:
     """The last resort of the 10 s promise: a thread, so a main thread stuck in pure Python
     (here a busy loop, in the server hundreds of apps' callbacks) cannot hold it up."""
-    code = "from seotda_tui.__main__ import _arm_watchdog\n_arm_watchdog(0.3)\nwhile 1: pass\n"
+    code = "from seotda_tui.cli import _arm_watchdog\n_arm_watchdog(0.3)\nwhile 1: pass\n"
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", code, cwd=ROOT, stderr=asyncio.subprocess.PIPE
     )

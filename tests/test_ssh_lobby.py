@@ -7,8 +7,8 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 from engine import DECK
-from seotda_tui.app import make_app_factory
 from seotda_tui.rooms import RoomManager
+from seotda_tui.ui.app import make_app_factory
 
 from .ssh_harness import SSHClient, ssh_server
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from seotda_tui.app import make_app_factory
 from seotda_tui.rooms import RoomManager
-from seotda_tui.widgets.chatline import KEYS_LOBBY
+from seotda_tui.ui.app import make_app_factory
+from seotda_tui.ui.widgets.chatline import KEYS_LOBBY
 
 from .ssh_harness import ProbeFactory, SSHClient, SSHHarness, ssh_server
 

@@ -11,8 +11,8 @@ import asyncssh
 import pytest
 from textual.geometry import Size
 
-from seotda_tui.hostkey import HOST_KEY_NAME, HostKeyError
-from seotda_tui.session import DisconnectReason
+from seotda_tui.ssh.hostkey import HOST_KEY_NAME, HostKeyError
+from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, SSHHarness, key_pair, keys_text, ssh_server, wait_until
 

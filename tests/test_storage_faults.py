@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from engine import Game, Options
-from seotda_tui.clock import FakeClock
-from seotda_tui.journal import Journal
 from seotda_tui.logs import record_fields
-from seotda_tui.room_pause import PAUSED_NOTICE, PAUSED_REASON, RETRY_STEPS, START_REFUSED
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.pause import PAUSED_NOTICE, PAUSED_REASON, RETRY_STEPS, START_REFUSED
 from seotda_tui.testing import Table
 
 from .faultkit import FailingConnection, faulty_journal

@@ -6,7 +6,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from seotda_tui.store import DB_NAME, Holder, NicknameStore
+from seotda_tui.ssh.store import DB_NAME, Holder, NicknameStore
 
 
 def test_unbound_name_has_no_key(tmp_path: Path) -> None:

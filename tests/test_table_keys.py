@@ -33,7 +33,7 @@ async def test_help_switches_tabs_and_scrolls_with_the_keys_its_footer_names() -
     from textual.containers import VerticalScroll
     from textual.widgets import TabbedContent
 
-    from seotda_tui.screens.help import HelpScreen
+    from seotda_tui.ui.screens.help import HelpScreen
 
     async with Table.open(["a", "b"], seed=5) as t:
         await t.press("a", "question_mark")
@@ -83,8 +83,8 @@ async def play_out(t: Table) -> None:
 
 
 async def test_a_spectator_who_keeps_the_results_open_sees_only_the_newest_one() -> None:
-    from seotda_tui.screens.results import ResultsScreen
-    from seotda_tui.screens.table import TableScreen
+    from seotda_tui.ui.screens.results import ResultsScreen
+    from seotda_tui.ui.screens.table import TableScreen
 
     async with Table.open(["a", "b"], spectators=["c"], seed=3, options={"handLimit": 10}) as t:
         await play_out(t)
@@ -174,7 +174,7 @@ async def test_a_lapsed_rebuy_window_is_explained_to_the_busted_player() -> None
 
 # ---------------------------------------------------------------------- 15. stale messages
 async def test_a_lobby_error_clears_after_a_few_seconds_on_the_apps_clock() -> None:
-    from seotda_tui.screens.lobby import LobbyScreen
+    from seotda_tui.ui.screens.lobby import LobbyScreen
 
     async with Table.open(["a", "b"], spectators=["c"], seed=5) as t:
         await t.press("c", "q")  # a spectator leaves at once
@@ -194,10 +194,10 @@ async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit
     from textual import events
     from textual.widgets import Input
 
-    from seotda_tui.app import make_app_factory
-    from seotda_tui.clock import FakeClock
     from seotda_tui.rooms import ROOM_NAME_CELLS, RoomManager
-    from seotda_tui.screens.create_room import CreateRoomScreen
+    from seotda_tui.rooms.clock import FakeClock
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.create_room import CreateRoomScreen
 
     manager = RoomManager(clock=FakeClock(), seed_source=lambda: 1)
     app = make_app_factory(manager)(SimpleNamespace(nickname="영희"), None)
@@ -232,11 +232,11 @@ async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit
 async def test_q_in_the_lobby_asks_before_disconnecting() -> None:
     from types import SimpleNamespace
 
-    from seotda_tui.app import make_app_factory
-    from seotda_tui.clock import FakeClock
     from seotda_tui.rooms import RoomManager
-    from seotda_tui.screens.lobby import LobbyScreen
+    from seotda_tui.rooms.clock import FakeClock
     from seotda_tui.testing import screen_text
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.lobby import LobbyScreen
 
     app = make_app_factory(RoomManager(clock=FakeClock()))(SimpleNamespace(nickname="영희"), None)
     async with app.run_test(size=(80, 24)) as pilot:

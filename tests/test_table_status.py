@@ -126,7 +126,7 @@ RULED = Options(
 def test_the_rules_lines_name_every_rule_and_fit_80_columns() -> None:
     from rich.cells import cell_len
 
-    from seotda_tui.room_rules import RULES_CELLS, room_rules_lines
+    from seotda_tui.ui.room_rules import RULES_CELLS, room_rules_lines
 
     from .gamekit import random_options
 
@@ -150,7 +150,7 @@ def test_the_rules_lines_name_every_rule_and_fit_80_columns() -> None:
 
 
 def rules_on_screen(t: Table, nick: str) -> list[str]:
-    from seotda_tui.room_rules import rule_topics
+    from seotda_tui.ui.room_rules import rule_topics
 
     screen = t.text(nick)
     options = t.manager.room(t.room_id).options
@@ -160,7 +160,7 @@ def rules_on_screen(t: Table, nick: str) -> list[str]:
 
 async def test_the_rules_show_in_the_waiting_room_at_the_table_and_in_help() -> None:
     async with Table.open(["a", "b"], options=RULED, seed=2, start=False) as t:
-        from seotda_tui.screens.table import TableScreen
+        from seotda_tui.ui.screens.table import TableScreen
 
         t.app("b").push_screen(TableScreen(t.room_id))
         await t.settle()
@@ -201,7 +201,7 @@ async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_
 
 
 async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None:
-    from seotda_tui.screens.table_text import FIRST_HAND_HINT, FIRST_TIP_HANDS
+    from seotda_tui.ui.screens.table_text import FIRST_HAND_HINT, FIRST_TIP_HANDS
 
     options = Options(deal_mode="oneRound", hand_limit=10)
     async with Table.open(["a", "b"], options=options, seed=4) as t:
@@ -220,7 +220,7 @@ async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None
 
 
 async def test_each_deal_shows_the_cut_for_a_moment() -> None:
-    from seotda_tui.screens.table import CUT_SECONDS
+    from seotda_tui.ui.screens.table import CUT_SECONDS
 
     async with Table.open(["a", "b", "c"], options=Options(deal_mode="oneRound"), seed=4) as t:
         t.play_until(lambda g: g.state.hand.hand_no == 2)

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import Options
-from seotda_tui.app import make_app_factory
 from seotda_tui.rooms import RoomManager
 from seotda_tui.testing import Table
-from seotda_tui.widgets.seats import SeatBoxes, box_width
+from seotda_tui.ui.app import make_app_factory
+from seotda_tui.ui.widgets.seats import SeatBoxes, box_width
 
 from .ssh_harness import ssh_server
 

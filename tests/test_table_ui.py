@@ -7,19 +7,19 @@ from typing import Any
 import pytest
 
 from engine import Options
-from seotda_tui.app import SeotdaApp
-from seotda_tui.screens import table as table_module
-from seotda_tui.screens.help import HelpScreen
-from seotda_tui.screens.lobby import LobbyScreen
-from seotda_tui.screens.results import ResultsScreen
-from seotda_tui.screens.table import TableScreen
 from seotda_tui.testing import Table
-from seotda_tui.widgets.actions import ActionBar
-from seotda_tui.widgets.card import CardView
-from seotda_tui.widgets.chatline import ChatInput
-from seotda_tui.widgets.hand import HandCards
-from seotda_tui.widgets.pot import PotView
-from seotda_tui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
+from seotda_tui.ui.app import SeotdaApp
+from seotda_tui.ui.screens import table as table_module
+from seotda_tui.ui.screens.help import HelpScreen
+from seotda_tui.ui.screens.lobby import LobbyScreen
+from seotda_tui.ui.screens.results import ResultsScreen
+from seotda_tui.ui.screens.table import TableScreen
+from seotda_tui.ui.widgets.actions import ActionBar
+from seotda_tui.ui.widgets.card import CardView
+from seotda_tui.ui.widgets.chatline import ChatInput
+from seotda_tui.ui.widgets.hand import HandCards
+from seotda_tui.ui.widgets.pot import PotView
+from seotda_tui.ui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
 
 
 def buttons(t: Table, nick: str) -> dict[str, tuple[str, bool]]:

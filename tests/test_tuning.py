@@ -16,7 +16,7 @@ from textual.events import Key
 from textual.screen import Screen
 
 from seotda_tui import tuning
-from seotda_tui.session import SessionContext
+from seotda_tui.ssh.state import SessionContext
 
 from .ssh_harness import ProbeApp, ProbeFactory, ssh_server
 
@@ -145,7 +145,7 @@ def test_stock_keeps_only_the_guards(fresh: None, caplog: pytest.LogCaptureFixtu
 
 
 def test_the_setting_reaches_install(tmp_path: Path) -> None:
-    from seotda_tui.__main__ import parse_args, settings_from
+    from seotda_tui.cli import parse_args, settings_from
 
     args = parse_args(["--stock-textual", "--hostkey-dir", str(tmp_path)])
     assert settings_from(args, {}).stock_textual is True
@@ -163,7 +163,7 @@ def test_without_the_colour_depth_guard_clients_still_get_only_their_depth(
     from rich.console import Console
     from textual.app import App
 
-    from seotda_tui.driver import ChannelLink, prepare_app
+    from seotda_tui.ui.driver import ChannelLink, prepare_app
 
     monkeypatch.delattr(Console, "_color_system", raising=False)
     real = Console.__init__

@@ -9,7 +9,7 @@ from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
 from textual.color import Color
 
-import seotda_tui.app  # noqa: F401  (applies the change on import)
+import seotda_tui.ui.app  # noqa: F401  (applies the change on import)
 from seotda_tui.tuning.unpinned_caches import unpin_instance_caches
 
 

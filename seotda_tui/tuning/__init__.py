@@ -51,7 +51,7 @@ Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallbac
 
 ``colour_depth``
     Sets ``Console._color_system`` (one render depth for every session; the driver lowers each
-    frame to its client's, see ``seotda_tui/colour_isolation.py``) and appends Textual's
+    frame to its client's, see ``seotda_tui/ui/colour_isolation.py``) and appends Textual's
     ``NoColor`` to ``App._filters`` for NO_COLOR clients. Fallback: the depth rich chose from
     the server's environment, the same for all; the lowering still applies.
 

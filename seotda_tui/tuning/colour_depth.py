@@ -3,8 +3,8 @@ also get Textual's ``NoColor`` filter.
 
 Why: rich keeps a style's SGR codes on the ``Style`` and Textual a row's escapes on the
 ``Strip``, for whichever console rendered them first, and sessions share both; so every console
-renders at :data:`~seotda_tui.colour_isolation.RENDER_COLOR_SYSTEM` and the driver lowers each
-frame to its own client's depth (:mod:`seotda_tui.colour_isolation`). rich has no public way to
+renders at :data:`~seotda_tui.ui.colour_isolation.RENDER_COLOR_SYSTEM` and the driver lowers each
+frame to its own client's depth (:mod:`seotda_tui.ui.colour_isolation`). rich has no public way to
 set a console's depth after it was made (Textual makes the console), hence ``Console._color_system``;
 the filter goes on ``App._filters``. A guard, not a speed-up: ``stock_textual`` leaves it on.
 Fallback: every console keeps the depth rich chose from the server's own environment (still one

@@ -3,7 +3,7 @@
 Why it exists: sessions must never hold a ``Game`` (it contains everyone's cards). The manager owns
 the games, the seed randomness and the clock, and pushes each subscribed session only its own
 redacted ``game.view(viewer)`` plus the public events of each change. No Textual here: pure asyncio
-timers behind an injectable :class:`~seotda_tui.clock.Clock`, so it is unit-tested with a fake clock.
+timers behind an injectable :class:`~seotda_tui.rooms.clock.Clock`, so it is unit-tested with a fake clock.
 
 API (all synchronous; call from the event loop's thread)::
 
@@ -50,7 +50,7 @@ Journal (optional): on ``start`` the game's options, seed, seats and bots go to 
 engine change that is applied — a player's action, a timeout (``player=None``), and the manager's
 own ``leave``/``disconnect``/``reconnect`` — is appended *before* anyone is pushed its effect, and
 is applied only if that write commits: otherwise the room pauses until the journal can be written
-again (:mod:`seotda_tui.room_pause`: ``act`` refuses, ``RoomUpdate.paused`` is set, no timers, no
+again (:mod:`seotda_tui.rooms.pause`: ``act`` refuses, ``RoomUpdate.paused`` is set, no timers, no
 bots; a start that cannot be written raises ``RoomError``). A refused action records nothing; the
 game's end records the result (the seed is used and kept as text, ``str(seed_source())``, so the
 replay deals the same cards). With a journal the constructor
@@ -61,13 +61,20 @@ fresh full one: time spent while the server was down is not charged) and the bot
 server's event loop runs (at once if it already does, else on the first manager call made from
 inside it). Seats whose grace had already run out before the crash stay disconnected in the engine.
 
-Bots (:mod:`seotda_tui.room_bots`): the host adds them to free seats before a game; they are seats
+Bots (:mod:`seotda_tui.rooms.bot_seats`): the host adds them to free seats before a game; they are seats
 like people's (``RoomSummary.players``, and ``RoomSummary.bots`` says which), but play through a
-:class:`~seotda_tui.room_bots.BotPlayer` that subscribes under the bot's name, sees only its own
+:class:`~seotda_tui.rooms.bot_seats.BotPlayer` that subscribes under the bot's name, sees only its own
 view and calls ``act``. Bots are never hosts and never keep a room open: a room with no human and
 no spectator closes, and when no human in the game is left with a connection and a chance (every
 one has left, been eliminated, or is offline past the grace), the manager sends the engine
 ``disconnect`` for every bot, which ends the game (reason ``disconnected``).
+
+The manager is one class that owns three collaborators, each given only what it needs (no mixins
+reaching for each other's private methods): :class:`~.bot_seats.BotSeats` (bot seats and their
+drivers, which see the manager as a ``BotTable``: ``subscribe_room`` and ``act``),
+:class:`~.pause.StorageFaults` (write-or-pause and its retries) and
+:class:`~.recording.JournalResume` (rooms rebuilt from the journal). What they share is the
+:class:`~.model.Room`.
 """
 
 from __future__ import annotations
@@ -77,154 +84,40 @@ import itertools
 import logging
 import secrets
 import uuid
-from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Game, IllegalAction, Options, OptionsError
 
+from ..logs import log_event
+from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
 from .journal import Journal
-from .logs import log_event
-from .room_bots import BotPlayer, BotSeats
-from .room_journal import GameRecorder, JournalResume, game_key
-from .room_pause import PAUSED_REASON, START_REFUSED, StorageFaults
+from .model import (
+    FINISHED,
+    PLAYING,
+    ROOM_NAME_CELLS,
+    LobbyCallback,
+    Room,
+    RoomCallback,
+    RoomError,
+    RoomSummary,
+    RoomUpdate,
+)
+from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
+from .recording import NOT_ARMED, GameRecorder, JournalResume, game_key
 
 log = logging.getLogger("seotda.rooms")
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
-STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
-LOG_LIMIT = 300
 MAX_ROOMS = 100
 MAX_SPECTATORS = 30
-ROOM_NAME_CELLS = 20
 #: Engine actions only the manager may send; a session asking for them is refused.
 _MANAGER_ONLY = frozenset({"leave", "disconnect", "reconnect"})
 
 
-class RoomError(ValueError):
-    """A refused room operation; the message is Korean and shown to the player as is."""
-
-
-@dataclass(frozen=True)
-class RoomSummary:
-    """What the lobby and the room header show; public and cheap to compare."""
-
-    id: str
-    name: str
-    host: str | None
-    players: tuple[str, ...]  # seated, in join order (the game shuffles its own seat order)
-    max_players: int
-    spectators: tuple[str, ...]
-    status: str  # waiting | playing | finished
-    offline: tuple[str, ...]  # seated players whose session dropped ("연결 끊김")
-    left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
-    options: Options
-    bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
-    #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
-    grace: tuple[tuple[str, float], ...] = ()
-
-    @property
-    def status_label(self) -> str:
-        return STATUS_LABELS[self.status]
-
-    @property
-    def joinable(self) -> bool:
-        return self.status != PLAYING and len(self.players) < self.max_players
-
-
-@dataclass(frozen=True)
-class RoomUpdate:
-    """One push to one session: the room, this viewer's own view, and the change's events."""
-
-    room: RoomSummary
-    viewer: str | None  # whose view this is; None = the spectator view
-    view: dict[str, Any] | None  # None before the first game starts
-    events: tuple[dict[str, Any], ...]  # public events of this change (the whole log if snapshot)
-    deadline: float | None  # seconds left before the game acts for whoever it waits for
-    result: dict[str, Any] | None  # the last finished game's result
-    snapshot: bool = False  # first push after subscribing
-    closed: bool = False  # the room is gone
-    paused: bool = False  # the journal cannot be written: no play until it can (room_pause)
-
-
-RoomCallback = Callable[[RoomUpdate], None]
-LobbyCallback = Callable[[list[RoomSummary]], None]
-
-
-@dataclass
-class Room:
-    """Mutable room state; only the manager touches it."""
-
-    id: str
-    name: str
-    host: str | None
-    options: Options
-    players: list[str] = field(default_factory=list)
-    spectators: list[str] = field(default_factory=list)
-    status: str = WAITING
-    game: Game | None = None
-    offline: dict[str, Cancellable | None] = field(default_factory=dict)  # None = grace over
-    grace_ends: dict[str, float] = field(default_factory=dict)  # clock time each grace ends
-    left: list[str] = field(default_factory=list)
-    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
-    result: dict[str, Any] | None = None
-    timer: Cancellable | None = None
-    timer_seq: int = 0
-    deadline_at: float | None = None
-    pending_key: tuple[Any, ...] | None = None
-    pending_players: frozenset[str] = frozenset()
-    subscribers: dict[int, tuple[str, RoomCallback]] = field(default_factory=dict)
-    bots: dict[str, str] = field(default_factory=dict)  # bot nickname -> level, in seat order
-    bot_players: dict[str, BotPlayer] = field(default_factory=dict)
-    seed: str = ""  # the current game's seed
-    game_no: int = 0  # games started in this room (journal key = f"{id}-{game_no}")
-    journal_key: str | None = None
-    paused_since: float | None = None  # the clock's time the journal first failed (room_pause)
-    backlog: list[tuple[str | None, dict[str, Any]]] = field(default_factory=list)
-    retry_timer: Cancellable | None = None
-    retry_count: int = 0
-    pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
-    pause_logged_at: float | None = None
-
-    @property
-    def paused(self) -> bool:
-        return self.paused_since is not None
-
-    def humans(self) -> list[str]:
-        return [p for p in self.players if p not in self.bots]
-
-    def summary(self) -> RoomSummary:
-        return RoomSummary(
-            id=self.id,
-            name=self.name,
-            host=self.host,
-            players=tuple(self.players),
-            max_players=self.options.max_players,
-            spectators=tuple(self.spectators),
-            status=self.status,
-            offline=tuple(p for p in self.players if p in self.offline),
-            left=tuple(self.left),
-            options=self.options,
-            bots=tuple(p for p in self.players if p in self.bots),
-            grace=tuple(
-                (p, self.grace_ends[p])
-                for p in self.players
-                if self.offline.get(p) is not None and p in self.grace_ends
-            ),
-        )
-
-    def viewer_for(self, nick: str) -> str | None:
-        """A seated player of the current game sees their own cards; anyone else the public view."""
-        if self.game is not None and nick in self.players and nick in self.game.players:
-            return nick
-        return None
-
-
 def _clean_name(name: str, host: str) -> str:
     try:
-        from .sanitize import clean_text
+        from ..sanitize import clean_text
     except ImportError:  # pragma: no cover - sanitize ships with the server
         cleaned = "".join(ch for ch in name if ch.isprintable()).strip()[:ROOM_NAME_CELLS]
     else:
@@ -232,7 +125,7 @@ def _clean_name(name: str, host: str) -> str:
     return cleaned or f"{host}의 방"
 
 
-class RoomManager(BotSeats, JournalResume, StorageFaults):
+class RoomManager:
     """All rooms of one server. See the module docstring for the API and the rules it enforces."""
 
     def __init__(
@@ -258,9 +151,9 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         self._sub_ids = itertools.count(1)
         self._recorder = GameRecorder(journal) if journal is not None else None
         self._unarmed: list[str] = []  # resumed rooms whose timers and bots wait for the loop
-        self._unfinished: dict[str, dict[str, Any] | None] = {}  # game ends not yet written
-        self._finish_timer: Cancellable | None = None
-        self._finish_step = 0
+        # Its collaborators, each with the narrow view of the manager it needs:
+        self._bots = BotSeats(self, self.clock, self._engine)
+        self._faults = StorageFaults(self._recorder, self.clock, self._rooms.get, self._changed)
         if journal is not None:
             self.resume()
 
@@ -277,7 +170,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         self._where.clear()
         self._lobby_subs.clear()
         self._unarmed = []
-        self._stop_finish_retry()
+        self._faults.close()
         if self._recorder is not None:
             self._recorder.close()
             self._recorder = None
@@ -392,7 +285,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
             return
         if self._where.get(nick) == room_id:
             del self._where[nick]
-        events += self._fix_host(room)
+        events += room.fix_host()
         self._changed(room, events)
 
     def start(self, room_id: str, nick: str) -> None:
@@ -452,15 +345,74 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         if room.paused:
             return PAUSED_REASON
         try:
-            events = self._apply_journaled(room, nick, action)  # journaled before anyone sees it
+            events = self._faults.apply_journaled(room, nick, action)  # journaled first
         except IllegalAction as exc:
             return str(exc)
         if events is None:  # not written, so not applied
-            self._pause(room)
+            self._faults.pause(room)
             self._changed(room, [])
             return PAUSED_REASON
         self._changed(room, events)
         return None
+
+    # ------------------------------------------------------------------ bots
+    def add_bot(self, room_id: str, nick: str, level: str = DEFAULT_LEVEL) -> str:
+        """The host seats a bot (before a game starts); returns its nickname, e.g. ``봇1(신중)``."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        bot, events = self._bots.add(room, nick, level)
+        self._changed(room, events)
+        self._bots.start(room, bot)
+        return bot
+
+    def remove_bot(self, room_id: str, nick: str, bot: str | None = None) -> str:
+        """The host takes a bot's seat away (``None`` = the last bot added); returns its name."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        bot, events = self._bots.remove(room, nick, bot)
+        self._changed(room, events)
+        return bot
+
+    # ------------------------------------------------------------------ the journal
+    def resume(self) -> list[str]:
+        """Rebuild every unfinished journaled game into a room; returns their ids (see top)."""
+        if self._recorder is None:
+            return []
+        rooms = JournalResume(self._recorder).resume(self._rooms, self._new_room_id)
+        for room in rooms:
+            self._rooms[room.id] = room
+            for nick in room.humans():
+                self._where.setdefault(nick, room.id)
+        resumed = [room.id for room in rooms]
+        self._unarmed += resumed
+        self._arm_resumed()
+        self._push_lobby()
+        return resumed
+
+    def _arm_resumed(self) -> None:
+        """Start the grace timers, deadlines and bots of resumed rooms once the loop runs."""
+        if not self._unarmed:
+            return
+        try:
+            self.clock.time()
+        except RuntimeError:  # LoopClock before the event loop runs: try again on the next call
+            return
+        room_ids, self._unarmed = self._unarmed, []
+        for room_id in room_ids:
+            room = self._rooms.get(room_id)
+            if room is None or room.status != PLAYING:
+                continue
+            for nick, timer in list(room.offline.items()):
+                if timer is NOT_ARMED:
+                    room.offline[nick] = self._grace_timer(room_id, nick)
+            for bot in room.bots:
+                self._bots.start(room, bot)
+            self._changed(room, [], force=True)
+
+    def _grace_timer(self, room_id: str, nick: str) -> Cancellable:
+        """The grace timer of an offline seat; its end is kept for the table's countdown."""
+        self._rooms[room_id].grace_ends[nick] = self.clock.time() + self.reconnect_grace
+        return self.clock.call_later(self.reconnect_grace, lambda: self._grace_over(room_id, nick))
 
     # ------------------------------------------------------------------ sessions
     def session_connected(self, nick: str) -> str | None:
@@ -538,25 +490,15 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
     # ------------------------------------------------------------------ internals
     def _engine(self, room: Room, nick: str, action: dict[str, Any]) -> list[dict[str, Any]]:
         """A manager-originated engine action; refusals (e.g. the game just ended) are ignored,
-        and while the journal fails it waits (see :mod:`seotda_tui.room_pause`)."""
-        return self._manager_change(room, nick, action)
-
-    def _fix_host(self, room: Room) -> list[dict[str, Any]]:
-        if room.host in room.players and room.host not in room.bots:
-            return []
-        humans = room.humans()
-        online = [p for p in humans if p not in room.offline]
-        candidates = online or humans
-        new_host = candidates[0] if candidates else None
-        room.host = new_host
-        return [{"type": "host", "player": new_host}] if new_host else []
+        and while the journal fails it waits (see :mod:`seotda_tui.rooms.pause`)."""
+        return self._faults.manager_change(room, nick, action)
 
     def _finish(self, room: Room) -> list[dict[str, Any]]:
         """The game ended: keep the result, free the seats of players who are gone."""
         assert room.game is not None
         room.status = FINISHED
         room.result = copy.deepcopy(room.game.result())
-        self._record_finish(room.journal_key, room.result)
+        self._faults.record_finish(room.journal_key, room.result)
         room.journal_key = None
         log_event(
             log,
@@ -566,7 +508,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
             reason=(room.result or {}).get("reason"),
             hands=room.game.state.hands_played,
         )
-        self._cancel_timer(room)
+        room.cancel_timer()
         for nick, timer in list(room.offline.items()):
             if timer is not None:
                 timer.cancel()
@@ -575,32 +517,24 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
                 del self._where[nick]
         room.offline.clear()
         room.left = []
-        return [{"type": "roomFinished"}, *self._fix_host(room)]
+        return [{"type": "roomFinished"}, *room.fix_host()]
 
     def _stop_room(self, room: Room) -> None:
         """Stop everything a room runs on the clock: its bots, its deadline, its grace timers."""
         for bot in list(room.bot_players.values()):
             bot.stop()
         room.bot_players.clear()
-        self._cancel_timer(room)
-        self._stop_retry(room)
+        room.cancel_timer()
+        self._faults.stop_retry(room)
         for timer in room.offline.values():
             if timer is not None:
                 timer.cancel()
-
-    def _cancel_timer(self, room: Room) -> None:
-        if room.timer is not None:
-            room.timer.cancel()
-        room.timer = None
-        room.deadline_at = None
-        room.pending_key = None
-        room.pending_players = frozenset()
 
     def _schedule(self, room: Room, force: bool = False) -> None:
         """Arm the engine's deadline; a simultaneous phase keeps its deadline as players answer."""
         game = room.game
         if game is None or game.finished:
-            self._cancel_timer(room)
+            room.cancel_timer()
             return
         pending = game.pending()
         hand = game.state.hand
@@ -617,7 +551,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         if same and not force and room.timer is not None:
             room.pending_players = players
             return
-        self._cancel_timer(room)
+        room.cancel_timer()
         seconds = pending["seconds"]
         if seconds is None:
             return
@@ -633,7 +567,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
             return  # a stale timer that was replaced (or a closed room)
         room.timer = None
         try:
-            events = self._manager_change(room, None, {})  # journaled before anyone sees it
+            events = self._faults.manager_change(room, None, {})  # journaled first
         except Exception:  # noqa: BLE001 - an engine bug must not kill the loop's timer callback
             log_event(log, "timeout_failed", level=logging.ERROR, exc_info=True, room=room_id)
             events = []
@@ -644,7 +578,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         events = copy.deepcopy(events)
         playing = room.status == PLAYING and not room.paused  # a paused room waits for the disk
         if playing:
-            events += copy.deepcopy(self._humans_gone(room))
+            events += copy.deepcopy(self._bots.humans_gone(room))
             playing = not room.paused  # (the bots' disconnect may be what could not be written)
         if playing and room.game is not None and room.game.finished:
             events += self._finish(room)
@@ -661,7 +595,7 @@ class RoomManager(BotSeats, JournalResume, StorageFaults):
         log_event(log, "room_closed", room=room.id, games=room.game_no)
         if room.status == PLAYING:
             # (only while paused: otherwise a running game keeps its humans' seats until it ends)
-            self._record_finish(room.journal_key, {"aborted": "roomClosed"})
+            self._faults.record_finish(room.journal_key, {"aborted": "roomClosed"})
         self._stop_room(room)
         self._rooms.pop(room.id, None)
         for nick in [n for n, r in self._where.items() if r == room.id]:

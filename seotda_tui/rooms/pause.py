@@ -2,7 +2,7 @@
 
 Why: a change players saw but the journal lacks is lost at the next crash, and every change after
 it replays wrongly. So each engine change of a journaled game goes through
-:meth:`StorageFaults._apply_journaled`: snapshot the game (``game.to_dict()``, ~0.1 ms, see
+:meth:`StorageFaults.apply_journaled`: snapshot the game (``game.to_dict()``, ~0.1 ms, see
 BENCHMARKS.md), apply, write; when the write fails the snapshot comes back and nothing is pushed.
 
 A failed write pauses the room (``Room.paused_since``; ``RoomUpdate.paused`` tells the screens,
@@ -11,7 +11,7 @@ stops, the bots stop, and the manager's own engine changes (``leave``/``disconne
 and the timeout whose write failed) wait in ``Room.backlog``. The manager retries on its clock
 after :data:`RETRY_STEPS` (1, 2, 5, then every 10 s): it writes the backlog in order, applying each
 change once written (a change the game no longer takes is dropped), or, with nothing waiting, makes
-one probe write to the game's own record (:meth:`~seotda_tui.journal.Journal.probe`). Once that works the room plays on
+one probe write to the game's own record (:meth:`~seotda_tui.rooms.journal.Journal.probe`). Once that works the room plays on
 where it stopped, with a fresh full turn.
 
 A game whose start cannot be written does not start (the host gets :data:`START_REFUSED`); a
@@ -22,17 +22,15 @@ restart would close that game anyway: its replay ends finished).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine import Game, IllegalAction
 
+from ..logs import log_event
 from .clock import Cancellable, Clock
-from .logs import log_event
-
-if TYPE_CHECKING:
-    from .room_journal import GameRecorder
-    from .rooms import Room
+from .model import Room
+from .recording import GameRecorder
 
 log = logging.getLogger("seotda.rooms")
 
@@ -55,21 +53,34 @@ def retry_delay(step: int) -> float:
 
 
 class StorageFaults:
-    """The room manager's write-or-pause methods (a mixin of :class:`~seotda_tui.rooms.RoomManager`)."""
+    """The room manager's write-or-pause rules (the manager owns one, with its journal).
 
-    if TYPE_CHECKING:
-        clock: Clock
-        _rooms: dict[str, Room]
-        _recorder: GameRecorder | None
-        _unfinished: dict[str, dict[str, Any] | None]
-        _finish_timer: Cancellable | None
-        _finish_step: int
+    ``rooms`` finds a room by id (None once closed); ``changed(room, events, force)`` is the
+    manager's push after a change, here after a retry.
+    """
 
-        def _changed(self, room: Room, events: Events, force: bool = False) -> None: ...
-        def _cancel_timer(self, room: Room) -> None: ...
+    def __init__(
+        self,
+        recorder: GameRecorder | None,
+        clock: Clock,
+        rooms: Callable[[str], Room | None],
+        changed: Callable[[Room, Events, bool], None],
+    ) -> None:
+        self._recorder = recorder
+        self.clock = clock
+        self._rooms = rooms
+        self._changed = changed
+        self._unfinished: dict[str, dict[str, Any] | None] = {}  # game ends not yet written
+        self._finish_timer: Cancellable | None = None
+        self._finish_step = 0
+
+    def close(self) -> None:
+        """Server shutdown: no more retries of game ends (the journal is being closed)."""
+        self._stop_finish_retry()
+        self._recorder = None
 
     # ------------------------------------------------------------------ one change
-    def _apply_journaled(
+    def apply_journaled(
         self, room: Room, nick: str | None, action: Mapping[str, Any]
     ) -> Events | None:
         """Apply one engine change and journal it; ``None`` = not written, the game as before.
@@ -88,31 +99,31 @@ class StorageFaults:
         vars(game).update(vars(Game.from_dict(snapshot)))
         return None
 
-    def _manager_change(self, room: Room, nick: str | None, action: dict[str, Any]) -> Events:
+    def manager_change(self, room: Room, nick: str | None, action: dict[str, Any]) -> Events:
         """A change the manager makes (timeout, leave, disconnect, reconnect): applied once
         written; while the room is paused (or this write fails) it waits in the backlog."""
         if room.paused_since is not None:
             room.backlog.append((nick, action))
             return []
         try:
-            events = self._apply_journaled(room, nick, action)
+            events = self.apply_journaled(room, nick, action)
         except IllegalAction as exc:
             log.debug("engine refused %s for %s: %s", action, nick, exc)
             return []
         if events is None:
             room.backlog.append((nick, action))
-            self._pause(room)
+            self.pause(room)
             return []
         return events
 
     # ------------------------------------------------------------------ pause and resume
-    def _pause(self, room: Room) -> None:
+    def pause(self, room: Room) -> None:
         """Stop the room's clock-driven play; the caller pushes the change (``paused``)."""
         if room.paused_since is not None:
             return
         room.paused_since = self.clock.time()
         room.retry_count = 0
-        self._cancel_timer(room)
+        room.cancel_timer()
         # a nearly full disk may take some writes and refuse others: one pause line (and its
         # resume line) a room per GameRecorder.LOG_EVERY, however often it pauses
         assert self._recorder is not None
@@ -133,7 +144,7 @@ class StorageFaults:
         room.retry_timer = self.clock.call_later(delay, lambda: self._retry(room_id))
 
     def _retry(self, room_id: str) -> None:
-        room = self._rooms.get(room_id)
+        room = self._rooms(room_id)
         if room is None or room.paused_since is None or room.game is None:
             return
         room.retry_timer = None
@@ -142,7 +153,7 @@ class StorageFaults:
         while room.backlog and not room.game.finished:
             nick, action = room.backlog[0]
             try:
-                applied = self._apply_journaled(room, nick, action)
+                applied = self.apply_journaled(room, nick, action)
             except IllegalAction:
                 applied, written = [], False  # the game no longer takes it: nothing to write
             except Exception:  # noqa: BLE001 - an engine bug must not kill the timer callback
@@ -173,15 +184,15 @@ class StorageFaults:
             room.paused_since = None
         else:
             self._arm_retry(room)
-        self._changed(room, events, force=True)  # force: a fresh full turn after the pause
+        self._changed(room, events, True)  # force: a fresh full turn after the pause
 
-    def _stop_retry(self, room: Room) -> None:
+    def stop_retry(self, room: Room) -> None:
         if room.retry_timer is not None:
             room.retry_timer.cancel()
         room.retry_timer = None
 
     # ------------------------------------------------------------------ the game's end
-    def _record_finish(self, key: str | None, result: dict[str, Any] | None) -> None:
+    def record_finish(self, key: str | None, result: dict[str, Any] | None) -> None:
         """Write the game's end now, or keep it and retry on :data:`RETRY_STEPS`."""
         if self._recorder is None or key is None:
             return

@@ -1,9 +1,9 @@
 """The room manager's side of the game journal: record games safely, find the ones to resume.
 
-:class:`GameRecorder` wraps a :class:`~seotda_tui.journal.Journal` so that a failing disk never
+:class:`GameRecorder` wraps a :class:`~seotda_tui.rooms.journal.Journal` so that a failing disk never
 raises into a room: each write returns whether it was committed, and the room manager applies
 nothing a player could see unless it was (the room pauses instead, see
-:mod:`seotda_tui.room_pause`), so a restart always resumes from a log without holes.
+:mod:`seotda_tui.rooms.pause`), so a restart always resumes from a log without holes.
 
 :func:`prune_journal` drops long-finished games (the server runs it at start-up and hourly).
 
@@ -17,16 +17,13 @@ import copy
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import Game, Options
 
-from .clock import Cancellable, Clock
+from ..logs import log_event
 from .journal import Journal, JournaledGame
-from .logs import log_event
-
-if TYPE_CHECKING:
-    from .rooms import Room
+from .model import PLAYING, Room
 
 log = logging.getLogger("seotda.rooms")
 
@@ -62,7 +59,7 @@ class GameRecorder:
     """Never raises: each write says whether it was committed; failures are logged, throttled.
 
     The caller decides what a failed write means (the room manager pauses the room, see
-    :mod:`seotda_tui.room_pause`). While the journal keeps failing, one ``journal_error`` line
+    :mod:`seotda_tui.rooms.pause`). While the journal keeps failing, one ``journal_error`` line
     is logged at the first failure and then at most one every :data:`LOG_EVERY` seconds
     (with how many failures it stands for); the first write that works again logs
     ``journal_recovered``. Rooms log their own pause and resume at most once a
@@ -180,32 +177,21 @@ NOT_ARMED = _NotArmed()
 
 
 class JournalResume:
-    """The room manager's journal methods (a mixin of :class:`~seotda_tui.rooms.RoomManager`)."""
+    """Rebuilds the journal's unfinished games into rooms, for the manager that owns it.
 
-    if TYPE_CHECKING:
-        clock: Clock
-        reconnect_grace: float
-        _rooms: dict[str, Room]
-        _where: dict[str, str]
-        _recorder: GameRecorder | None
-        _unarmed: list[str]
+    The manager places the rooms (and their players) and arms their timers and bots.
+    """
 
-        def _new_room_id(self) -> str: ...
-        def _fix_host(self, room: Room) -> list[dict[str, Any]]: ...
-        def _start_bot(self, room: Room, bot: str) -> None: ...
-        def _grace_over(self, room_id: str, nick: str) -> None: ...
-        def _push_lobby(self) -> None: ...
-        def _changed(
-            self, room: Room, events: list[dict[str, Any]], force: bool = False
-        ) -> None: ...
+    def __init__(self, recorder: GameRecorder) -> None:
+        self._recorder = recorder
 
-    def resume(self) -> list[str]:
-        """Rebuild every unfinished journaled game into a room; returns their ids (see top)."""
-        if self._recorder is None:
-            return []
-        resumed: list[str] = []
+    def resume(self, rooms: Mapping[str, Room], new_room_id: Callable[[], str]) -> list[Room]:
+        """Rebuild every unfinished journaled game into a room, beside ``rooms`` (see the
+        manager's docstring); ``new_room_id`` names one whose id is taken."""
+        resumed: list[Room] = []
+        taken = set(rooms)
         for saved in self._recorder.open_games():
-            if any(r.journal_key == saved.room_id for r in self._rooms.values()):
+            if any(r.journal_key == saved.room_id for r in rooms.values()):
                 continue  # already running (resume called twice)
             try:
                 game = saved.rebuild()
@@ -219,6 +205,8 @@ class JournalResume:
                 self._recorder.finish(saved.room_id, copy.deepcopy(game.result()))
                 continue
             room = self._restore(
+                taken,
+                new_room_id,
                 saved.room_id,
                 saved.name,
                 saved.host,
@@ -228,7 +216,8 @@ class JournalResume:
                 saved.bots,
                 game,
             )
-            resumed.append(room.id)
+            resumed.append(room)
+            taken.add(room.id)
             log_event(
                 log,
                 "game_resumed",
@@ -238,13 +227,12 @@ class JournalResume:
                 bots=len(room.bots),
                 actions=len(saved.log),
             )
-        self._unarmed += resumed
-        self._arm_resumed()
-        self._push_lobby()
         return resumed
 
+    @staticmethod
     def _restore(
-        self,
+        taken: set[str],
+        new_room_id: Callable[[], str],
         key: str,
         name: str,
         host: str,
@@ -255,12 +243,10 @@ class JournalResume:
         game: Game,
     ) -> Room:
         room_id, game_no = split_key(key)
-        if room_id in self._rooms:
-            room_id = self._new_room_id()
+        while room_id in taken:
+            room_id = new_room_id()
         seats = {s.id: s for s in game.state.seats}
         seated = [p for p in players if seats[p].status != "left"]
-        from .rooms import PLAYING, Room  # (rooms imports this module)
-
         room = Room(room_id, name, None, options, players=seated, status=PLAYING, game=game)
         room.left = [p for p in players if seats[p].status == "left"]
         room.bots = {p: bots[p] for p in seated if p in bots}
@@ -268,34 +254,7 @@ class JournalResume:
         for nick in room.humans():
             # grace not started yet (armed with the timers), or already over before the crash
             room.offline[nick] = NOT_ARMED if seats[nick].connected else None
-            self._where.setdefault(nick, room_id)
         room.host = host if host in room.humans() else None
-        self._fix_host(room)
+        room.fix_host()
         room.log.append({"type": "resumed"})
-        self._rooms[room_id] = room
         return room
-
-    def _arm_resumed(self) -> None:
-        """Start the grace timers, deadlines and bots of resumed rooms once the loop runs."""
-        if not self._unarmed:
-            return
-        try:
-            self.clock.time()
-        except RuntimeError:  # LoopClock before the event loop runs: try again on the next call
-            return
-        room_ids, self._unarmed = self._unarmed, []
-        for room_id in room_ids:
-            room = self._rooms.get(room_id)
-            if room is None or room.status != "playing":
-                continue
-            for nick, timer in list(room.offline.items()):
-                if timer is NOT_ARMED:
-                    room.offline[nick] = self._grace_timer(room_id, nick)
-            for bot in room.bots:
-                self._start_bot(room, bot)
-            self._changed(room, [], force=True)
-
-    def _grace_timer(self, room_id: str, nick: str) -> Cancellable:
-        """The grace timer of an offline seat; its end is kept for the table's countdown."""
-        self._rooms[room_id].grace_ends[nick] = self.clock.time() + self.reconnect_grace
-        return self.clock.call_later(self.reconnect_grace, lambda: self._grace_over(room_id, nick))

@@ -17,8 +17,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input
 
-from ..chat import ChatMessage
-from ..sanitize import BIDI_CONTROLS, strip_escapes
+from ...rooms.chat import ChatMessage
+from ...sanitize import BIDI_CONTROLS, strip_escapes
 
 KEYS_TABLE = "? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨"
 KEYS_LOBBY = "? 도움말 · t 채팅 · a ASCII · b 큰 글씨"

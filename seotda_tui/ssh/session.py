@@ -17,25 +17,20 @@ Per-session limits (from the server's :class:`~seotda_tui.config.Settings`):
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import time
 from codecs import getincrementaldecoder
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import asyncssh
 from textual.app import App
 
+from ..logs import log_event
+from ..ui.driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
 from .auth import Identity, Proof
-from .driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
 from .limits import InputLimiter
-from .logs import log_event
-
-if TYPE_CHECKING:
-    from .server import ServerState
+from .state import DisconnectReason, SessionContext, SessionHost
 
 log = logging.getLogger("seotda.session")
 
@@ -49,17 +44,6 @@ NO_PTY_MESSAGE = (
     "섯다는 터미널(PTY)이 있는 대화형 접속에서만 할 수 있어요. "
     "명령 없이 'ssh -p <포트> 닉네임@서버' 로 접속해 주세요 (필요하면 -t 옵션).\n"
 )
-
-
-class DisconnectReason(StrEnum):
-    """Why a session ended; handed to disconnect callbacks."""
-
-    CLIENT_LEFT = "client_left"  # connection closed or dropped by the player's side
-    REPLACED = "replaced"  # the same nickname connected again elsewhere
-    APP_EXITED = "app_exited"  # the app ended itself (e.g. the player quit)
-    APP_CRASHED = "app_crashed"  # an exception escaped the app
-    SERVER_SHUTDOWN = "server_shutdown"
-    IDLE = "idle"  # no input for idle_timeout seconds (and not idle-exempt)
 
 
 _GOODBYES: dict[DisconnectReason, str] = {
@@ -80,52 +64,6 @@ def _duration_text(seconds: float) -> str:
 
 
 IDLE_WARNING = "{left} 뒤에 자동으로 접속이 끊겨요 (입력 없음). 아무 키나 누르면 계속돼요."
-
-DisconnectCallback = Callable[[DisconnectReason], Awaitable[None] | None]
-
-
-@dataclass(eq=False)
-class SessionContext:
-    """What the app layer may know about its session (passed to the app factory)."""
-
-    identity: Identity
-    term_type: str
-    color_system: str | None  # "truecolor" | "256" | "standard" | None
-    size: tuple[int, int]  # at connect time; the app's own size tracks resizes
-    env: Mapping[str, str]  # variables the client sent: untrusted
-    reason: DisconnectReason | None = None
-    idle_exempt: Callable[[], bool] | None = None
-    """Set by the app: returns True while the player must not be dropped for idleness.
-
-    Consulted only when the idle timer is due (``idle_timeout - idle_warning`` after
-    the last input, and again at ``idle_timeout``), never per keystroke, so it may do a
-    little work. True counts as activity: the idle clock restarts at that check (no
-    warning, no disconnect). So a player is dropped no sooner than a full
-    ``idle_timeout`` after the last check that found them exempt. Example, exempt
-    while in a room (what ``app.make_app_factory`` does)::
-
-        ctx.idle_exempt = lambda: manager.room_of(nickname) is not None
-
-    It runs on the event loop; an exception in it counts as "exempt" (and is logged).
-    """
-    _callbacks: list[DisconnectCallback] = field(default_factory=list, repr=False)
-
-    def add_disconnect_callback(self, callback: DisconnectCallback) -> None:
-        """Call ``callback(reason)`` once, after this session's app has finished.
-
-        For a replaced session it runs before the replacing app starts.
-        """
-        self._callbacks.append(callback)
-
-    async def _fire(self, reason: DisconnectReason) -> None:
-        self.reason = reason
-        for callback in self._callbacks:
-            try:
-                result = callback(reason)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                log.exception("연결 종료 콜백에서 오류가 났어요 (%s)", self.identity.nickname)
 
 
 class _PasswordPrompt:
@@ -166,7 +104,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def __init__(
         self,
-        state: ServerState,
+        state: SessionHost,
         username: str,
         key_fp: str | None,
         peer_ip: str,

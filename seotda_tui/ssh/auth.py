@@ -9,7 +9,7 @@ credential gets it (its live session, its held seat) again:
   the server explains and asks twice), asked for on every later keyless login.
 
 A new name (one nothing holds yet) that looks like a registered or connected one
-(same UTS #39 skeleton, :mod:`seotda_tui.skeleton`) is refused. SSH auth can't
+(same UTS #39 skeleton, :mod:`seotda_tui.ssh.skeleton`) is refused. SSH auth can't
 carry a long message, so a name that can't be used at all (invalid, look-alike,
 or held by a key the client didn't offer) is let through auth without any
 credential and the session prints the Korean reason before closing
@@ -37,8 +37,8 @@ from pathlib import Path
 
 import asyncssh
 
+from ..sanitize import clean_text, validate_nickname
 from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
-from .sanitize import clean_text, validate_nickname
 from .skeleton import skeleton
 from .store import Holder, NicknameStore
 

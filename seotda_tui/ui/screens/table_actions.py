@@ -1,6 +1,6 @@
 """The table's keys: betting hotkeys, the 3-card choice, prompts, chat, and leaving.
 
-A mixin of :class:`~seotda_tui.screens.table.TableScreen`, kept apart so each module stays
+A mixin of :class:`~seotda_tui.ui.screens.table.TableScreen`, kept apart so each module stays
 small; it only reads the screen's state and calls the manager.
 """
 
@@ -14,8 +14,8 @@ from textual.binding import Binding, BindingType
 
 from engine import Options
 
-from ..room_bots import BOT_TAGS
-from ..rooms import RoomError, RoomUpdate
+from ...rooms import RoomError, RoomUpdate
+from ...rooms.bot_seats import BOT_TAGS
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
@@ -280,10 +280,8 @@ class TableActions(BaseScreen):
 
     def action_rules(self) -> None:
         """The room's rules (help's 규칙 tab, which starts with them): never cut at 80 columns."""
-        from .help import HelpScreen
-
         options, hand = self.help_context()
-        self.app.push_screen(HelpScreen(options, hand, tab="help-rules-pane"))
+        self.seotda.open_help(options, hand, tab="help-rules-pane")
 
     def action_toggle_log(self) -> None:
         self.log_shown = not self._log_visible()
@@ -293,8 +291,6 @@ class TableActions(BaseScreen):
 
     # ------------------------------------------------------------------ leaving
     def action_leave(self) -> None:
-        from .confirm import ConfirmScreen, leave_question
-
         line = self.query_one(ChatLine)
         if line.typing:  # Esc in the chat input closes it, nothing more
             line.close()
@@ -302,8 +298,7 @@ class TableActions(BaseScreen):
         view = self.view
         if self.in_game and view is not None:
             seat = self._own_seat(view) or {}
-            question = leave_question(seat.get("status"))
-            self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
+            self.seotda.confirm_leave(seat.get("status"), self._leave_confirmed)
         else:
             self._leave_confirmed(True)
 
@@ -318,15 +313,5 @@ class TableActions(BaseScreen):
 
     def _close(self) -> None:
         """Back to the lobby (also from under a modal that is still open). The lobby is not
-        kept under the table (see ``LobbyScreen._open``), so a fresh one replaces the table."""
-        from .lobby import LobbyScreen
-
-        while self.app.screen is not self and len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
-        if self.app.screen is not self:
-            return
-        stack = self.app.screen_stack
-        if len(stack) > 1 and isinstance(stack[-2], LobbyScreen):
-            self.app.pop_screen()
-        else:
-            self.app.switch_screen(LobbyScreen())
+        kept under the table (see ``SeotdaApp.open_table``), so a fresh one replaces the table."""
+        self.seotda.open_lobby(self)

@@ -2,8 +2,8 @@
 
 A nickname is held by one credential: the SSH key that first used it ("trust on
 first use"), or, for a keyless player, the passphrase they chose on first use
-(only its salted scrypt hash is kept, see :mod:`seotda_tui.passphrase`). Each row
-also keeps the name's look-alike skeleton (:mod:`seotda_tui.skeleton`), indexed,
+(only its salted scrypt hash is kept, see :mod:`seotda_tui.ssh.passphrase`). Each row
+also keeps the name's look-alike skeleton (:mod:`seotda_tui.ssh.skeleton`), indexed,
 so "is there already a name that looks like this one" is one lookup.
 
 The queries are tiny and local, so they run synchronously on the event loop. The

@@ -13,8 +13,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
-from ..chat import LOBBY, ChatMessage
-from ..rooms import RoomError, RoomSummary
+from ...rooms import RoomError, RoomSummary
+from ...rooms.chat import LOBBY, ChatMessage
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.roomlist import RoomList
 from ..widgets.texts import first_fit, option_summary
@@ -189,13 +189,11 @@ class LobbyScreen(BaseScreen):
         self.action_join()
 
     def action_create(self) -> None:
-        from .create_room import CreateRoomScreen
-
         def created(room_id: str | None) -> None:
             if room_id:
                 self._open(room_id)
 
-        self.app.push_screen(CreateRoomScreen(), created)
+        self.seotda.create_room(created)
 
     def action_join(self) -> None:
         self._enter(self.manager.join)
@@ -217,19 +215,14 @@ class LobbyScreen(BaseScreen):
         self._open(room_id)
 
     def _open(self, room_id: str) -> None:
-        from .table import TableScreen
-
         self.say("")
-        # the table replaces the lobby rather than covering it: an unseen lobby would keep its
-        # widgets and caches (~a fifth of a session's memory) for the whole game
-        self.app.switch_screen(TableScreen(room_id))
+        self.seotda.open_table(room_id)
 
     def action_quit(self) -> None:
         """Ask first: one stray q (or ㅂ) would otherwise end the whole SSH session."""
-        from .confirm import ConfirmScreen
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.app.exit()
 
-        self.app.push_screen(ConfirmScreen("접속을 끊고 나갈까요?"), answered)
+        self.seotda.confirm("접속을 끊고 나갈까요?", answered)

@@ -20,8 +20,8 @@ from textual.widgets import Button, Input, Label, Static
 from engine import Options, OptionsError
 from engine.options import SPECS
 
-from ..rooms import ROOM_NAME_CELLS, RoomError
-from ..sanitize import truncate_cells
+from ...rooms import ROOM_NAME_CELLS, RoomError
+from ...sanitize import truncate_cells
 from ..widgets.choice import Choice
 from ..widgets.texts import CHOICE_LABELS
 from .base import BaseScreen

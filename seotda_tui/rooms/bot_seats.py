@@ -4,7 +4,7 @@ A bot is a seat like any other. Its driver (:class:`BotPlayer`) holds no game: i
 the room under the bot's nickname, so the manager pushes it exactly what a person in that seat
 would get (``game.view(bot)`` plus public events), and it answers with ``manager.act``, the same
 call a person's screen makes. After each push that asks something of the bot it waits a short,
-human-like moment (0.8–2.0 s on the manager's clock) and then asks :func:`seotda_tui.bots.decide`.
+human-like moment (0.8–2.0 s on the manager's clock) and then asks :func:`seotda_tui.rooms.bots.decide`.
 
 Both the delay and the decision are deterministic from the game's seed and what the bot can see,
 so a game with bots replays the same way (and its journal is the same) for the same seed and the
@@ -20,14 +20,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from . import bots
 from .clock import Cancellable, Clock
-
-if TYPE_CHECKING:
-    from .rooms import Room, RoomManager, RoomUpdate
+from .model import PLAYING, Room, RoomCallback, RoomError, RoomUpdate
 
 log = logging.getLogger("seotda.rooms")
 
@@ -82,12 +80,26 @@ def _turn_key(view: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
+class BotTable(Protocol):
+    """What a bot's driver uses of the room manager: what a person's screen uses."""
+
+    def subscribe_room(
+        self, room_id: str, nick: str, callback: RoomCallback
+    ) -> Callable[[], None]: ...
+
+    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None: ...
+
+
+#: A manager-originated engine change for a seat (journaled; waits while the room is paused).
+EngineChange = Callable[[Room, str, dict[str, Any]], list[dict[str, Any]]]
+
+
 class BotPlayer:
     """Plays one bot's seat in one room. Create it after the bot took its seat; ``stop()`` it."""
 
     def __init__(
         self,
-        manager: RoomManager,
+        manager: BotTable,
         clock: Clock,
         room_id: str,
         nick: str,
@@ -129,7 +141,7 @@ class BotPlayer:
             return
         self._update = update
         view = update.view
-        if update.room.status != "playing" or update.paused:  # (paused: the journal failed)
+        if update.room.status != PLAYING or update.paused:  # (paused: the journal failed)
             self._cancel()
             return
         if view is None or update.viewer != self.nick:
@@ -163,75 +175,68 @@ class BotPlayer:
 
 
 class BotSeats:
-    """The room manager's bot methods (a mixin of :class:`~seotda_tui.rooms.RoomManager`)."""
+    """The room manager's bot seats: who sits where, and the drivers that play them.
 
-    if TYPE_CHECKING:
-        clock: Clock
+    The manager owns one; it checks the room exists and pushes the change (the events returned).
+    """
 
-        def _get(self, room_id: str) -> Room: ...
-        def _arm_resumed(self) -> None: ...
-        def _changed(
-            self, room: Room, events: list[dict[str, Any]], force: bool = False
-        ) -> None: ...
-        def _engine(
-            self, room: Room, nick: str, action: dict[str, Any]
-        ) -> list[dict[str, Any]]: ...
+    def __init__(self, table: BotTable, clock: Clock, engine: EngineChange) -> None:
+        self._table = table
+        self._clock = clock
+        self._engine = engine
 
-    def add_bot(self, room_id: str, nick: str, level: str = DEFAULT_LEVEL) -> str:
-        """The host seats a bot (before a game starts); returns its nickname, e.g. ``봇1(신중)``."""
-        self._arm_resumed()
-        room = self._get(room_id)
+    def add(self, room: Room, nick: str, level: str) -> tuple[str, list[dict[str, Any]]]:
+        """The host seats a bot (before a game starts): its nickname, e.g. ``봇1(신중)``, and
+        the events. Start its driver (:meth:`start`) once the change is pushed."""
         if level not in BOT_TAGS:
-            raise _room_error("그런 봇은 없어요")
+            raise RoomError("그런 봇은 없어요")
         if nick != room.host:
-            raise _room_error("방장만 봇을 넣을 수 있어요")
-        if room.status == "playing":
-            raise _room_error("게임 중에는 봇을 넣을 수 없어요")
+            raise RoomError("방장만 봇을 넣을 수 있어요")
+        if room.status == PLAYING:
+            raise RoomError("게임 중에는 봇을 넣을 수 없어요")
         if len(room.players) >= room.options.max_players:
-            raise _room_error(f"자리가 없어요 (최대 {room.options.max_players}명)")
+            raise RoomError(f"자리가 없어요 (최대 {room.options.max_players}명)")
         bot = next_bot_name(room.players, level)
         room.players.append(bot)
         room.bots[bot] = level
-        self._changed(room, [{"type": "join", "player": bot, "bot": level}])
-        self._start_bot(room, bot)
-        return bot
+        return bot, [{"type": "join", "player": bot, "bot": level}]
 
-    def remove_bot(self, room_id: str, nick: str, bot: str | None = None) -> str:
-        """The host takes a bot's seat away (``None`` = the last bot added); returns its name."""
-        room = self._get(room_id)
+    def remove(self, room: Room, nick: str, bot: str | None) -> tuple[str, list[dict[str, Any]]]:
+        """The host takes a bot's seat away (``None`` = the last bot added): its name and the
+        events."""
         if nick != room.host:
-            raise _room_error("방장만 봇을 뺄 수 있어요")
-        if room.status == "playing":
-            raise _room_error("게임 중에는 봇을 뺄 수 없어요")
+            raise RoomError("방장만 봇을 뺄 수 있어요")
+        if room.status == PLAYING:
+            raise RoomError("게임 중에는 봇을 뺄 수 없어요")
         seated = [p for p in room.players if p in room.bots]
         if bot is None:
             if not seated:
-                raise _room_error("뺄 봇이 없어요")
+                raise RoomError("뺄 봇이 없어요")
             bot = seated[-1]
         elif bot not in seated:
-            raise _room_error("그 자리는 봇이 아니에요")
+            raise RoomError("그 자리는 봇이 아니에요")
         driver = room.bot_players.pop(bot, None)
         if driver is not None:
             driver.stop()
         room.players.remove(bot)
         del room.bots[bot]
-        self._changed(room, [{"type": "leaveRoom", "player": bot, "bot": True}])
-        return bot
+        return bot, [{"type": "leaveRoom", "player": bot, "bot": True}]
 
-    def _start_bot(self, room: Room, bot: str) -> None:
+    def start(self, room: Room, bot: str) -> None:
+        """(Re)start the driver of ``room``'s bot seat ``bot``."""
         old = room.bot_players.pop(bot, None)
         if old is not None:
             old.stop()
         room.bot_players[bot] = BotPlayer(
-            self,  # type: ignore[arg-type]  # the mixin is only ever part of a RoomManager
-            self.clock,
+            self._table,
+            self._clock,
             room.id,
             bot,
             room.bots[bot],
             lambda: bot_salt(room.seed),
         )
 
-    def _humans_gone(self, room: Room) -> list[dict[str, Any]]:
+    def humans_gone(self, room: Room) -> list[dict[str, Any]]:
         """Bots never keep a game going alone: with no human still in it, disconnect the bots."""
         game = room.game
         if not room.bots or game is None or game.finished:
@@ -253,9 +258,3 @@ class BotSeats:
             ):
                 events += self._engine(room, seat.id, {"type": "disconnect"})
         return events
-
-
-def _room_error(message: str) -> Exception:
-    from .rooms import RoomError  # (rooms imports this module)
-
-    return RoomError(message)

@@ -33,15 +33,15 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
-from . import tuning
+from .. import tuning
+from ..tuning.colour_depth import set_colour_depth
+from ..tuning.crash_report import WithheldReport
+from ..tuning.stray_output import capture_stray_output
 from .colour_isolation import (
     RENDER_COLOR_SYSTEM,
     colour_lowering,
     remember_client_color_system,
 )
-from .tuning.colour_depth import set_colour_depth
-from .tuning.crash_report import WithheldReport
-from .tuning.stray_output import capture_stray_output
 
 log = logging.getLogger("seotda.driver")
 

@@ -2,7 +2,7 @@
 
 Two names whose skeletons are equal look the same on screen ("vіctim" with a
 Cyrillic і, "victim" with a Latin i), so a new name is refused when its skeleton
-is that of a name already in use (see :mod:`seotda_tui.auth`).
+is that of a name already in use (see :mod:`seotda_tui.ssh.auth`).
 
 The data is Unicode's own ``confusables.txt``, as shipped (in JSON) by the
 ``confusable-homoglyphs`` package: pure Python, installs anywhere, and its data

@@ -25,10 +25,10 @@ from textual.widget import Widget
 
 from engine import DECK, Options
 
-from ..chat import ChatMessage
-from ..room_pause import PAUSED_NOTICE
+from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
+from ...rooms.chat import ChatMessage
+from ...rooms.pause import PAUSED_NOTICE
 from ..room_rules import room_rules_lines
-from ..rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
 from ..widgets.chatline import ChatLine, message_text
@@ -283,9 +283,7 @@ class TableScreen(TableActions):
         self._feedback(update)
         self._maybe_show_result(previous, update)
         if update.room.status == PLAYING and (previous is None or previous.room.status != PLAYING):
-            from .results import new_game_started
-
-            new_game_started(self.app)
+            self.seotda.new_game_started()
         self.paint_now()
 
     def _flash(self, text: str | None) -> None:
@@ -329,9 +327,7 @@ class TableScreen(TableActions):
         if not was_playing and not update.snapshot:
             return
         self._shown_result = result
-        from .results import open_results
-
-        open_results(self.app, result, update.room.options, self._after_result)
+        self.seotda.show_result(result, update.room.options, self._after_result)
 
     def _after_result(self, to_lobby: bool | None) -> None:
         if to_lobby:  # (asks first if a new game started meanwhile)
@@ -358,7 +354,7 @@ class TableScreen(TableActions):
 
     @property
     def paused(self) -> bool:
-        """The room waits for its journal (:mod:`seotda_tui.room_pause`): nothing can be done."""
+        """The room waits for its journal (:mod:`seotda_tui.rooms.pause`): nothing can be done."""
         return self.latest is not None and self.latest.paused
 
     def legal(self) -> list[dict[str, Any]]:

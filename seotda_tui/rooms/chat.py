@@ -30,9 +30,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .sanitize import clean_text
+from ..sanitize import clean_text
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("seotda_tui.chat")  # its name before the move into rooms/
 
 LOBBY = "lobby"
 MAX_CELLS = 200

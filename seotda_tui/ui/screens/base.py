@@ -11,12 +11,12 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from .. import tuning
-from ..tuning.paint_now import paint_now
+from ... import tuning
+from ...tuning.paint_now import paint_now
 
 if TYPE_CHECKING:
-    from ..app import SeotdaApp
-    from ..rooms import RoomManager
+    from ...rooms import RoomManager
+    from .host import ScreenHost
 
 TOO_SMALL = "창을 키워 주세요\n(80×24 이상이어야 해요)"
 
@@ -59,7 +59,7 @@ class BaseScreen(Screen[Any]):
         depends on it."""
 
     @property
-    def seotda(self) -> SeotdaApp:
+    def seotda(self) -> ScreenHost:
         return self.app  # type: ignore[return-value]
 
     @property

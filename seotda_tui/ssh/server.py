@@ -1,7 +1,7 @@
 """The asyncssh server: one Textual app per SSH session, all in one event loop.
 
-Auth decisions live in :mod:`seotda_tui.auth`, the per-channel life in
-:mod:`seotda_tui.session`, rate limits in :mod:`seotda_tui.limits`; this module
+Auth decisions live in :mod:`seotda_tui.ssh.auth`, the per-channel life in
+:mod:`seotda_tui.ssh.session`, rate limits in :mod:`seotda_tui.ssh.limits`; this module
 wires them to asyncssh, keeps the registry of who is connected, applies the
 connection limits and starts/stops the listener.
 
@@ -10,7 +10,7 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
 1. TCP accept (``connection_made``): an address in the auth-failure jail, or over
    its connection rate (``connect_rate``/``connect_burst``), is disconnected at
    once, before any key exchange. Otherwise it is a *pending login*
-   (:class:`~seotda_tui.admission.PendingLogins`): at most ``max_pending_logins_per_ip``
+   (:class:`~seotda_tui.ssh.admission.PendingLogins`): at most ``max_pending_logins_per_ip``
    from one address, ``max_pending_logins`` in all (a newcomer from a quieter address
    evicts the busiest address's oldest one). Pending logins never count against
    ``max_sessions``.
@@ -31,30 +31,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
-import weakref
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import asyncssh
-from textual.app import App
 
-from . import tuning
+from .. import tuning
+from ..config import Settings
+from ..logs import log_event
 from .admission import PendingLogins, RefusalLog, RefusedSession
-from .auth import AuthPolicy, Identity, KeylessLogin, Proof, Verdict
-from .config import Settings
+from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
-from .logs import log_event
-from .session import DisconnectReason, GameSession, SessionContext
+from .log_bridge import attribute_log_context, install_asyncssh_bridge
+from .session import GameSession
+from .state import AppFactory, DisconnectReason, SessionRegistry
 from .store import NicknameStore
 
 log = logging.getLogger("seotda.server")
-
-AppFactory = Callable[[Identity, SessionContext], App[Any]]
 
 _AUTH_FAIL_DELAY = 0.3  # seconds; slows down password guessing
 _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
@@ -97,28 +93,6 @@ class ServerConfig:
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
-
-
-class SessionRegistry:
-    """Live sessions by nickname, so a second login can replace the first."""
-
-    def __init__(self) -> None:
-        self._by_name: dict[str, GameSession] = {}
-
-    async def claim(self, nickname: str, session: GameSession) -> None:
-        """Make ``session`` the holder of ``nickname``; end (and await) any previous one."""
-        previous = self._by_name.get(nickname)
-        self._by_name[nickname] = session
-        if previous is not None and previous is not session:
-            log_event(log, "replaced", user=nickname, ip=session.peer_ip, old_ip=previous.peer_ip)
-            await previous.kick(DisconnectReason.REPLACED)
-
-    def release(self, nickname: str, session: GameSession) -> None:
-        if self._by_name.get(nickname) is session:
-            del self._by_name[nickname]
-
-    def nicknames(self) -> list[str]:
-        return sorted(self._by_name)
 
 
 @dataclass(eq=False)
@@ -209,76 +183,6 @@ class ServerState:
         return False
 
 
-# -- asyncssh's own refusals, into our log --------------------------------------------------
-
-# Connections by asyncssh's log context ("conn=12"), so its log lines can be attributed.
-_BY_CONTEXT: weakref.WeakValueDictionary[str, _PlayerConnection] = weakref.WeakValueDictionary()
-_CONTEXT_RE = re.compile(r"^\[(conn=\d+)")
-# asyncssh refuses these itself (we never get a callback), and says so in its debug log.
-_ASYNCSSH_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"Received unknown channel request: (?P<what>.+)$"), "channel_request"),
-    (re.compile(r"Open failed for channel type (?P<what>\S+):"), "channel_type"),
-    (re.compile(r"Received unknown global request: (?P<what>.+)$"), "global_request"),
-    (re.compile(r"X11 forwarding request denied"), "x11_forwarding"),
-    (re.compile(r"Agent forwarding request denied"), "agent_forwarding"),
-)
-# Refused by our own callbacks (and logged there), or routine for OpenSSH clients.
-_NOT_REPORTED = {
-    "session",
-    "direct-tcpip",
-    "direct-streamlocal@openssh.com",
-    "tun@openssh.com",
-    "no-more-sessions@openssh.com",
-    "keepalive@openssh.com",
-    "hostkeys-00@openssh.com",
-}
-
-
-class _AsyncsshBridge(logging.Handler):
-    """Handler on the ``asyncssh`` logger: its refusals become ``refused`` events, its
-    warnings and errors go on to ``seotda.ssh``, and the rest (debug chatter that would
-    include environment variables) is dropped."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-            if record.levelno >= logging.WARNING:
-                logging.getLogger("seotda.ssh").log(
-                    record.levelno, "%s", text, exc_info=record.exc_info
-                )
-                return
-            for pattern, reason in _ASYNCSSH_REFUSALS:
-                match = pattern.search(text)
-                if match is None:
-                    continue
-                what = match.groupdict().get("what")
-                if what in _NOT_REPORTED:
-                    return
-                ctx = _CONTEXT_RE.match(text)
-                conn = _BY_CONTEXT.get(ctx.group(1)) if ctx else None
-                fields: dict[str, Any] = {"reason": reason}
-                if what:
-                    fields["what"] = what[:64]
-                if conn is not None:
-                    fields.update(user=conn.username, ip=conn.peer_ip)
-                log_event(log, "refused", **fields)
-                return
-        except Exception:
-            self.handleError(record)
-
-
-_bridge = _AsyncsshBridge()
-
-
-def install_asyncssh_bridge() -> None:
-    """Route asyncssh's logger through :class:`_AsyncsshBridge` (idempotent)."""
-    ssh_log = logging.getLogger("asyncssh")
-    if _bridge not in ssh_log.handlers:
-        ssh_log.addHandler(_bridge)
-    ssh_log.setLevel(logging.DEBUG)  # its refusals are debug lines; the bridge filters
-    ssh_log.propagate = False
-
-
 # -- one TCP connection --------------------------------------------------------------------
 
 
@@ -312,7 +216,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         state.connections.add(conn)
         context = getattr(conn.logger, "_context", "")
         if context:
-            _BY_CONTEXT[context] = self
+            attribute_log_context(context, self)
         reason = state.check_new_connection(self.peer_ip)
         evicted: _PlayerConnection | None = None
         if reason is None:

@@ -11,7 +11,7 @@
   are counted and summarised at most once a minute (``event=refused_summary``), so one jailed
   address hammering the port costs a line a minute, not a line per connection.
 
-Both are keyed by :func:`~seotda_tui.limits.address_key` (IPv6 by /64), run on the event loop
+Both are keyed by :func:`~seotda_tui.ssh.limits.address_key` (IPv6 by /64), run on the event loop
 thread only, and keep bounded tables.
 """
 
@@ -25,8 +25,8 @@ from typing import Any, Generic, TypeVar
 
 import asyncssh
 
+from ..logs import log_event
 from .limits import Clock, address_key
-from .logs import log_event
 
 K = TypeVar("K", bound=Hashable)
 

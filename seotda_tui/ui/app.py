@@ -14,18 +14,24 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
+from textual.screen import Screen
 
-from . import tuning
-from .chat import ChatHub
-from .rooms import RoomManager
+from engine import Options
 
-log = logging.getLogger(__name__)
+from .. import tuning
+from ..rooms import RoomManager
+from ..rooms.chat import ChatHub
+
+if TYPE_CHECKING:
+    from .screens.host import ScreenHost
+
+log = logging.getLogger("seotda_tui.app")  # its name before the move into ui/
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 110
@@ -155,6 +161,68 @@ class SeotdaApp(App[None]):
                 options, hand = screen.help_context()
                 break
         self.push_screen(HelpScreen(options, hand))
+
+    # ------------------------------------------------------------------ navigation
+    # The screens ask for these (see screens/host.py); no screen imports another.
+    def open_table(self, room_id: str) -> None:
+        from .screens.table import TableScreen
+
+        # the table replaces the lobby rather than covering it: an unseen lobby would keep its
+        # widgets and caches (~a fifth of a session's memory) for the whole game
+        self.switch_screen(TableScreen(room_id))
+
+    def open_lobby(self, table: Screen[Any]) -> None:
+        """The lobby is not kept under the table (see ``open_table``), so a fresh one
+        replaces the table."""
+        from .screens.lobby import LobbyScreen
+
+        while self.screen is not table and len(self.screen_stack) > 1:
+            self.pop_screen()
+        if self.screen is not table:
+            return
+        stack = self.screen_stack
+        if len(stack) > 1 and isinstance(stack[-2], LobbyScreen):
+            self.pop_screen()
+        else:
+            self.switch_screen(LobbyScreen())
+
+    def create_room(self, then: Callable[[str | None], None]) -> None:
+        from .screens.create_room import CreateRoomScreen
+
+        self.push_screen(CreateRoomScreen(), then)
+
+    def confirm(self, question: str, then: Callable[[bool | None], None]) -> None:
+        from .screens.confirm import ConfirmScreen
+
+        self.push_screen(ConfirmScreen(question), then)
+
+    def confirm_leave(self, seat_status: str | None, then: Callable[[bool | None], None]) -> None:
+        from .screens.confirm import leave_question
+
+        self.confirm(leave_question(seat_status), then)
+
+    def open_help(self, options: Options, hand: str | None, tab: str) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(options, hand, tab=tab))
+
+    def show_result(
+        self, result: dict[str, Any], options: Options, then: Callable[[bool | None], None]
+    ) -> None:
+        from .screens.results import open_results
+
+        open_results(self, result, options, then)
+
+    def new_game_started(self) -> None:
+        from .screens.results import new_game_started
+
+        new_game_started(self)
+
+
+if TYPE_CHECKING:
+
+    def _as_screens_see_it(app: SeotdaApp) -> ScreenHost:
+        return app  # mypy checks here that the app is all that screens/host.py says
 
 
 def make_app_factory(

@@ -13,7 +13,7 @@ from typing import Any
 from engine import DECK, Options, evaluate
 from engine.hands import plain_value
 
-from ..rooms import FINISHED, RoomSummary
+from ...rooms import FINISHED, RoomSummary
 from ..widgets.seats import SeatInfo
 from ..widgets.texts import (
     ACTION_NAMES,

@@ -1,0 +1,382 @@
+"""``seotda-server`` / ``python -m seotda_tui``: start the SSH game server.
+
+Settings come from (later wins) built-in defaults < ``--config FILE`` (TOML) < ``SEOTDA_*``
+environment variables < command-line flags; every setting is all three (see
+:mod:`seotda_tui.config` and ``deploy/seotda.toml.example``). The environment is read once,
+here, at start-up. ``--check-config`` prints the effective settings (password masked) and
+exits 0, or prints what is wrong and exits 2. ``--release-nickname NAME`` frees a nickname
+in the configured ``data_dir`` (its SSH key binding or passphrase) so the next first login
+may take it; safe while the server runs (the store is read per login).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import inspect
+import logging
+import os
+import signal
+import sqlite3
+import sys
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import NoReturn, cast
+
+import asyncssh
+
+from .config import KEYS, ConfigError, Settings, load_settings, text_value
+from .logs import log_event, setup_logging
+from .sanitize import validate_nickname
+from .ssh.hostkey import HostKeyError, check_host_key_files
+from .ssh.server import ServerConfig, start_server
+from .ssh.state import AppFactory
+from .ssh.store import DB_NAME, NicknameStore
+
+log = logging.getLogger("seotda")
+
+Cleanup = Callable[[], Awaitable[None] | None]
+
+
+def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
+    """The real game: one RoomManager shared by every player's SeotdaApp.
+
+    The manager gets ``reconnect_grace`` and ``room_defaults``, the apps the ``motd``
+    (and they register the idle-exempt hook themselves, see ``app.make_app_factory``).
+    Returns the factory and the manager's ``close``, run after the last session ended at
+    shutdown.
+    """
+    from seotda_tui.rooms import RoomManager
+    from seotda_tui.rooms.journal import Journal
+    from seotda_tui.ui.app import make_app_factory
+
+    # The journal: every game is recorded as it is played; a restart resumes unfinished ones.
+    manager = RoomManager(
+        reconnect_grace=settings.reconnect_grace,
+        room_defaults=settings.room_defaults,
+        journal=Journal(journal_path(settings)),
+    )
+    factory = make_app_factory(manager, motd=settings.motd)
+    return cast(AppFactory, factory), manager.close
+
+
+def journal_path(settings: Settings) -> Path:
+    return settings.data_dir / "games.sqlite3"
+
+
+def check_data_files(settings: Settings) -> str | None:
+    """The journal and the nickname store, checked before anything opens them: the one-line
+    message for the first damaged one (see :mod:`seotda_tui.dbcheck`), or None."""
+    from seotda_tui.dbcheck import DamagedDatabase, check_database
+    from seotda_tui.ssh.store import DB_NAME
+
+    for path in (journal_path(settings), settings.data_dir / DB_NAME):
+        try:
+            check_database(path)
+        except DamagedDatabase as exc:
+            return str(exc)
+    return None
+
+
+def unopenable_message(path: Path, exc: BaseException) -> str:
+    """One line for a data file that is sound (see :func:`check_data_files`) but cannot be
+    opened or set up: a full disk, a read-only or foreign-owned data dir."""
+    detail = " ".join(str(exc).split())[:120]
+    return (
+        f"데이터 파일을 열 수 없어요 (cannot open database): {path} ({detail}). "
+        "디스크 공간과 폴더 권한을 확인해 주세요 (check free disk space and permissions)."
+    )
+
+
+#: How often the running server drops games finished more than ``journal_keep_days`` ago.
+JOURNAL_PRUNE_SECONDS = 3600.0
+
+
+@contextlib.asynccontextmanager
+async def journal_pruning(
+    settings: Settings, every: float = JOURNAL_PRUNE_SECONDS
+) -> AsyncIterator[None]:
+    """Prune the journal now (before anyone connects: a first big prune blocks nobody), then
+    every ``every`` seconds until the server stops.
+
+    Its own connection to the journal file, because the room manager's is out of reach here;
+    both are only used from the event loop's thread, so their transactions never overlap.
+    """
+    if settings.journal_keep_days <= 0:
+        yield
+        return
+    from seotda_tui.rooms.journal import Journal
+    from seotda_tui.rooms.recording import prune_journal
+
+    journal = Journal(journal_path(settings))
+    prune_journal(journal, settings.journal_keep_days)
+
+    async def hourly() -> None:
+        while True:
+            await asyncio.sleep(every)
+            prune_journal(journal, settings.journal_keep_days)
+
+    task = asyncio.create_task(hourly(), name="journal-prune")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        journal.close()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="seotda-server",
+        description="섯다 SSH 서버: 친구들이 ssh 로 접속해서 함께 섯다를 쳐요. "
+        "설정 우선순위: 기본값 < --config 파일 < SEOTDA_* 환경 변수 < 명령행 옵션.",
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="TOML 설정 파일")
+    parser.add_argument(
+        "--check-config",
+        action="store_true",
+        help="설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요",
+    )
+    parser.add_argument(
+        "--release-nickname",
+        metavar="NAME",
+        help="닉네임의 SSH 키 등록이나 비밀번호를 지워서 다시 처음처럼 쓸 수 있게 하고 끝내요 "
+        "(서버가 돌고 있어도 돼요)",
+    )
+    defaults = Settings()
+    for key in KEYS:
+        sample = getattr(defaults, key.name)
+        shown = "" if sample in (None, "") else f" (기본 {sample})"
+        switch = {"nargs": "?", "const": "true"} if isinstance(sample, bool) else {}
+        parser.add_argument(
+            "--" + key.name.replace("_", "-"),
+            dest=key.name,
+            default=None,
+            metavar="VALUE",
+            help=f"{key.help}{shown}; 환경 변수 SEOTDA_{key.name.upper()}",
+            **switch,  # type: ignore[arg-type]
+        )
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def settings_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
+    """Merge file < environment < flags (flags arrive as text and are typed like the env)."""
+    flags = {
+        key.name: text_value(key.name, raw)
+        for key in KEYS
+        if (raw := getattr(args, key.name)) is not None
+    }
+    settings = load_settings(args.config, environ, flags)
+    check_files(settings)
+    return settings
+
+
+def check_files(settings: Settings) -> None:
+    """Problems with files the settings name, as ConfigErrors naming the setting."""
+    if settings.authorized_keys is not None:
+        try:
+            asyncssh.read_authorized_keys(str(settings.authorized_keys))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(
+                f"authorized_keys: {settings.authorized_keys} 을(를) 읽을 수 없어요: {exc}"
+            ) from exc
+    try:
+        check_host_key_files(settings.hostkey_dir)
+    except HostKeyError as exc:
+        raise ConfigError(f"hostkey_dir: {exc}") from exc
+
+
+def release_nickname(settings: Settings, name: str) -> int:
+    """``--release-nickname``: free ``name`` in the store; 0 if it was held, 1 if unknown."""
+    try:
+        nickname = validate_nickname(name)  # the form it was stored in (NFC, jamo)
+    except ValueError:
+        nickname = name
+    holder = None
+    if (settings.data_dir / DB_NAME).exists():  # else nothing is registered: don't create it
+        store = NicknameStore(settings.data_dir)
+        try:
+            holder = store.release(nickname)
+        finally:
+            store.close()
+    if holder is None:
+        print(f"'{nickname}' 닉네임은 등록되어 있지 않아요 (unknown nickname).", file=sys.stderr)
+        return 1
+    what = "SSH 키 등록 (SSH key binding)" if holder.key_fingerprint else "비밀번호 (passphrase)"
+    print(
+        f"'{nickname}' 닉네임을 해제했어요: {what}을(를) 지웠어요. 다음에 처음 접속하는 사람이 "
+        f"쓸 수 있어요. (Released nickname '{nickname}'.)"
+    )
+    return 0
+
+
+#: The promise: SIGTERM → process gone within this many seconds, whatever the load.
+SHUTDOWN_SECONDS = 10.0
+# Kept back from the budget for what comes after the shutdown proper (the journal pruner
+# stopping, asyncio.run's own teardown, the process exit, a loop busy when the signal came).
+_EXIT_MARGIN = 1.0
+# Kept back from the server's close for the cleanup (the room manager's close).
+_CLEANUP_SLICE = 0.5
+# When the watchdog ends the process if the polite shutdown has not (seconds after the signal).
+_WATCHDOG_AT = SHUTDOWN_SECONDS - 0.5
+
+_watchdog: threading.Timer | None = None
+
+
+def _arm_watchdog(seconds: float) -> None:
+    """Exit (0, as for a finished shutdown) in ``seconds`` whatever the event loop is doing.
+
+    A thread, because the case it is for is a loop too busy to keep its own deadlines: e.g.
+    hundreds of apps ending at once on a slow shared CPU, each a queue of callbacks that the
+    shutdown coroutine waits behind. Whatever is cut short then is no worse than a crash,
+    which the journal and the store survive (SQLite transactions).
+    """
+    global _watchdog
+
+    def overrun() -> None:
+        log_event(log, "shutdown_overrun", level=logging.WARNING, seconds=SHUTDOWN_SECONDS)
+        for handler in logging.getLogger().handlers:
+            with contextlib.suppress(Exception):
+                handler.flush()
+        os._exit(0)
+
+    _watchdog = threading.Timer(seconds, overrun)
+    _watchdog.daemon = True
+    _watchdog.start()
+
+
+def _disarm_watchdog() -> None:
+    global _watchdog
+    if _watchdog is not None:
+        _watchdog.cancel()
+        _watchdog = None
+
+
+async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
+    """Run until SIGINT/SIGTERM, then shut down politely (within ``SHUTDOWN_SECONDS``).
+
+    Meanwhile the game journal is pruned at start-up and hourly (see :func:`journal_pruning`).
+    """
+    async with journal_pruning(config.settings):
+        await _serve_until_signal(config, cleanup)
+
+
+async def _serve_until_signal(config: ServerConfig, cleanup: Cleanup | None) -> None:
+    handle = await start_server(config)
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[float] = loop.create_future()
+
+    def on_signal() -> None:  # the budget starts when the signal arrives
+        if not stop.done():
+            stop.set_result(loop.time())
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, on_signal)
+    try:
+        await stop
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        # One budget for every step below, counted from the signal.
+        since = stop.result() if stop.done() and not stop.cancelled() else loop.time()
+        _arm_watchdog(max(0.0, since + _WATCHDOG_AT - loop.time()))
+        deadline = since + SHUTDOWN_SECONDS - _EXIT_MARGIN
+        log_event(log, "signal", action="shutdown")
+        await handle.close(timeout=max(0.0, deadline - _CLEANUP_SLICE - loop.time()))
+        if cleanup is not None:
+            try:
+                result = cleanup()
+                if inspect.isawaitable(result):
+                    await asyncio.wait_for(result, max(0.0, deadline - loop.time()))
+            except Exception:
+                log_event(log, "cleanup_error", level=logging.ERROR, exc_info=True)
+
+
+#: Many Textual apps hold millions of objects; with CPython's default thresholds (700, 10, 10)
+#: full collections ran every few seconds and froze the loop for every player for up to 1.9 s
+#: (BENCHMARKS.md). A large last threshold makes full collections rare; the first two bound
+#: the young generations (≤ 100 k objects), so a collection pauses everyone for ≤ ~0.17 s
+#: (``(50_000, 20, …)`` let them reach 1 M objects and 0.6 s pauses, for the same total cost,
+#: though with ~15–25 % less memory: shorter-lived cycles died young; BENCHMARKS.md).
+#: This is the server process's own setting, made once at start-up, never per session.
+GC_THRESHOLDS = (10_000, 10, 1000)
+
+
+def tune_garbage_collector() -> None:
+    """Raise the thresholds, and move what start-up made (modules, classes, the parsed
+    configuration — ~0.5 M objects that live as long as the process) out of the collected
+    generations, so a full collection walks only the sessions' objects."""
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.collect()
+    gc.freeze()
+
+
+def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    # Captured before any Textual app exists: apps redirect sys.stdout/sys.stderr
+    # process-wide while they run, so logging must hold on to the real stream.
+    real_stderr = sys.stderr
+    env = dict(os.environ if environ is None else environ)  # read once, here
+    args = parse_args(argv)
+    try:
+        settings = settings_from(args, env)
+    except ConfigError as exc:
+        print(f"설정 오류: {exc}", file=real_stderr)
+        return 2
+    if args.check_config:
+        print(settings.describe())
+        return 0
+    damaged = check_data_files(settings)
+    if damaged is not None:
+        print(damaged, file=real_stderr)
+        return 1
+    if args.release_nickname is not None:
+        return release_nickname(settings, args.release_nickname)
+    setup_logging(real_stderr, settings.log_level, settings.log_format)
+    try:
+        factory, cleanup = build_app_factory(settings)
+    except ImportError as exc:
+        log_event(log, "startup_failed", level=logging.ERROR, reason="app_missing", error=str(exc))
+        return 2
+    except (sqlite3.Error, OSError) as exc:  # e.g. a full disk or a read-only data dir
+        print(unopenable_message(journal_path(settings), exc), file=real_stderr)
+        return 1
+    config = ServerConfig(app_factory=factory, settings=settings)
+    tune_garbage_collector()
+    try:
+        asyncio.run(serve(config, cleanup))
+    except HostKeyError as exc:
+        log_event(log, "startup_failed", level=logging.ERROR, reason="hostkey", error=str(exc))
+        return 1
+    except sqlite3.Error as exc:  # the nickname store could not be opened
+        from seotda_tui.ssh.store import DB_NAME
+
+        print(unopenable_message(settings.data_dir / DB_NAME, exc), file=real_stderr)
+        return 1
+    except (OSError, ValueError) as exc:  # port in use, unreadable --authorized-keys, ...
+        log_event(log, "startup_failed", level=logging.ERROR, reason="error", error=str(exc))
+        return 1
+    finally:
+        _disarm_watchdog()  # only now: it also covers asyncio.run's own teardown
+    return 0
+
+
+def run() -> NoReturn:
+    """The ``seotda-server`` program: :func:`main`, then exit without tearing the interpreter
+    down. By then the store and the journal are closed and the log is flushed; what is left
+    is freeing hundreds of MB of objects one by one, which took 1.5–2 s after a shutdown with
+    200–300 sessions (BENCHMARKS.md) and would eat into the 10 s promise for nothing."""
+    code = main()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(Exception):
+            if stream is not None:
+                stream.flush()
+    os._exit(code)

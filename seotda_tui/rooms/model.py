@@ -1,0 +1,167 @@
+"""What the room manager and its callers exchange: plain, frozen data (and the room itself).
+
+:class:`RoomSummary` and :class:`RoomUpdate` are what callers get (immutable, cheap to compare);
+:class:`RoomError` is how a refusal reaches them. :class:`Room` is the manager's mutable state of
+one room: only :mod:`.manager` and its collaborators (bots, journal, storage faults) touch it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import Game, Options
+
+from .clock import Cancellable
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
+LOG_LIMIT = 300
+ROOM_NAME_CELLS = 20
+
+
+class RoomError(ValueError):
+    """A refused room operation; the message is Korean and shown to the player as is."""
+
+
+@dataclass(frozen=True)
+class RoomSummary:
+    """What the lobby and the room header show; public and cheap to compare."""
+
+    id: str
+    name: str
+    host: str | None
+    players: tuple[str, ...]  # seated, in join order (the game shuffles its own seat order)
+    max_players: int
+    spectators: tuple[str, ...]
+    status: str  # waiting | playing | finished
+    offline: tuple[str, ...]  # seated players whose session dropped ("연결 끊김")
+    left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
+    options: Options
+    bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
+    #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
+    grace: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+    @property
+    def joinable(self) -> bool:
+        return self.status != PLAYING and len(self.players) < self.max_players
+
+
+@dataclass(frozen=True)
+class RoomUpdate:
+    """One push to one session: the room, this viewer's own view, and the change's events."""
+
+    room: RoomSummary
+    viewer: str | None  # whose view this is; None = the spectator view
+    view: dict[str, Any] | None  # None before the first game starts
+    events: tuple[dict[str, Any], ...]  # public events of this change (the whole log if snapshot)
+    deadline: float | None  # seconds left before the game acts for whoever it waits for
+    result: dict[str, Any] | None  # the last finished game's result
+    snapshot: bool = False  # first push after subscribing
+    closed: bool = False  # the room is gone
+    paused: bool = False  # the journal cannot be written: no play until it can (rooms/pause.py)
+
+
+class SeatDriver(Protocol):
+    """What a room keeps of the driver that plays one of its bot seats."""
+
+    def stop(self) -> None: ...
+
+
+RoomCallback = Callable[[RoomUpdate], None]
+LobbyCallback = Callable[[list[RoomSummary]], None]
+
+
+@dataclass
+class Room:
+    """Mutable room state; only the manager touches it."""
+
+    id: str
+    name: str
+    host: str | None
+    options: Options
+    players: list[str] = field(default_factory=list)
+    spectators: list[str] = field(default_factory=list)
+    status: str = WAITING
+    game: Game | None = None
+    offline: dict[str, Cancellable | None] = field(default_factory=dict)  # None = grace over
+    grace_ends: dict[str, float] = field(default_factory=dict)  # clock time each grace ends
+    left: list[str] = field(default_factory=list)
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
+    result: dict[str, Any] | None = None
+    timer: Cancellable | None = None
+    timer_seq: int = 0
+    deadline_at: float | None = None
+    pending_key: tuple[Any, ...] | None = None
+    pending_players: frozenset[str] = frozenset()
+    subscribers: dict[int, tuple[str, RoomCallback]] = field(default_factory=dict)
+    bots: dict[str, str] = field(default_factory=dict)  # bot nickname -> level, in seat order
+    bot_players: dict[str, SeatDriver] = field(default_factory=dict)  # (bot_seats.BotPlayer)
+    seed: str = ""  # the current game's seed
+    game_no: int = 0  # games started in this room (journal key = f"{id}-{game_no}")
+    journal_key: str | None = None
+    paused_since: float | None = None  # the clock's time the journal first failed (rooms/pause.py)
+    backlog: list[tuple[str | None, dict[str, Any]]] = field(default_factory=list)
+    retry_timer: Cancellable | None = None
+    retry_count: int = 0
+    pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
+    pause_logged_at: float | None = None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_since is not None
+
+    def humans(self) -> list[str]:
+        return [p for p in self.players if p not in self.bots]
+
+    def summary(self) -> RoomSummary:
+        return RoomSummary(
+            id=self.id,
+            name=self.name,
+            host=self.host,
+            players=tuple(self.players),
+            max_players=self.options.max_players,
+            spectators=tuple(self.spectators),
+            status=self.status,
+            offline=tuple(p for p in self.players if p in self.offline),
+            left=tuple(self.left),
+            options=self.options,
+            bots=tuple(p for p in self.players if p in self.bots),
+            grace=tuple(
+                (p, self.grace_ends[p])
+                for p in self.players
+                if self.offline.get(p) is not None and p in self.grace_ends
+            ),
+        )
+
+    def viewer_for(self, nick: str) -> str | None:
+        """A seated player of the current game sees their own cards; anyone else the public view."""
+        if self.game is not None and nick in self.players and nick in self.game.players:
+            return nick
+        return None
+
+    def cancel_timer(self) -> None:
+        """Stop the engine's deadline (and forget the decision it was for)."""
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = None
+        self.deadline_at = None
+        self.pending_key = None
+        self.pending_players = frozenset()
+
+    def fix_host(self) -> list[dict[str, Any]]:
+        """A human host again if the host left (or was never one): the first online human."""
+        if self.host in self.players and self.host not in self.bots:
+            return []
+        humans = self.humans()
+        online = [p for p in humans if p not in self.offline]
+        candidates = online or humans
+        new_host = candidates[0] if candidates else None
+        self.host = new_host
+        return [{"type": "host", "player": new_host}] if new_host else []

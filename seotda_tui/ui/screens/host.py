@@ -1,0 +1,62 @@
+"""The app as screens see it: its shared services, and where a screen may ask to go.
+
+Screens never import each other (nor the app): to move, a screen asks the app through this
+interface, and the app (:class:`~seotda_tui.ui.app.SeotdaApp`) owns navigation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from textual.screen import Screen
+
+from engine import Options
+
+from ...rooms import RoomManager
+from ...rooms.chat import ChatHub
+
+
+class ScreenHost(Protocol):
+    """What a screen may use of its session's app, besides Textual's own ``App``."""
+
+    manager: RoomManager
+    chat: ChatHub
+    nickname: str
+    motd: str
+    clock: Callable[[], float]
+    hands_dealt: int
+
+    def open_table(self, room_id: str) -> None:
+        """The table of ``room_id`` replaces the current screen."""
+        ...
+
+    def open_lobby(self, table: Screen[Any]) -> None:
+        """Back from ``table`` to the lobby (also from under a modal still open over it)."""
+        ...
+
+    def create_room(self, then: Callable[[str | None], None]) -> None:
+        """The room form; ``then`` gets the new room's id, or None if none was made."""
+        ...
+
+    def confirm(self, question: str, then: Callable[[bool | None], None]) -> None:
+        """A yes/no question; ``then`` gets the answer."""
+        ...
+
+    def confirm_leave(self, seat_status: str | None, then: Callable[[bool | None], None]) -> None:
+        """Ask before leaving a running game (the question depends on the own seat's status)."""
+        ...
+
+    def open_help(self, options: Options, hand: str | None, tab: str) -> None:
+        """The help screen for a room's ``options``, opened at ``tab``."""
+        ...
+
+    def show_result(
+        self, result: dict[str, Any], options: Options, then: Callable[[bool | None], None]
+    ) -> None:
+        """A finished game's result (in the results screen already open, if there is one)."""
+        ...
+
+    def new_game_started(self) -> None:
+        """A results screen still open says that the live table is one key away."""
+        ...
