@@ -257,17 +257,16 @@ class JournalResume:
         room_id, game_no = split_key(key)
         if room_id in self._rooms:
             room_id = self._new_room_id()
-        seats = {s.id: s for s in game.state.seats}
-        seated = [p for p in players if seats[p].status != "left"]
+        seated = [p for p in players if game.seat_status(p) != "left"]
         from .rooms import PLAYING, Room  # (rooms imports this module)
 
         room = Room(room_id, name, None, options, players=seated, status=PLAYING, game=game)
-        room.left = [p for p in players if seats[p].status == "left"]
+        room.left = [p for p in players if game.seat_status(p) == "left"]
         room.bots = {p: bots[p] for p in seated if p in bots}
         room.seed, room.game_no, room.journal_key = seed, game_no, key
         for nick in room.humans():
             # grace not started yet (armed with the timers), or already over before the crash
-            room.offline[nick] = NOT_ARMED if seats[nick].connected else None
+            room.offline[nick] = NOT_ARMED if game.is_connected(nick) else None
             self._where.setdefault(nick, room_id)
         room.host = host if host in room.humans() else None
         self._fix_host(room)
