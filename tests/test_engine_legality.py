@@ -78,16 +78,19 @@ def _candidates(game: Game, pid: str) -> list[dict[str, Any]]:
     return actions
 
 
-def _listed(legal: list[dict[str, Any]], action: dict[str, Any], own: list[int]) -> bool:
+def _listing(
+    legal: list[dict[str, Any]], action: dict[str, Any], own: list[int]
+) -> dict[str, Any] | None:
+    """The ``legal_actions`` entry that allows ``action`` (a choice: any two own cards)."""
     for entry in legal:
         if entry["type"] != action["type"]:
             continue
         if "accept" in entry and entry["accept"] != action.get("accept"):
             continue
-        if action["type"] == "choose":
-            return all(i in own for i in action["cardIds"])
-        return True
-    return False
+        if action["type"] == "choose" and not all(i in own for i in action["cardIds"]):
+            return None
+        return entry
+    return None
 
 
 def _check_for(game: Game, pid: str, action: dict[str, Any]) -> Any:
@@ -120,7 +123,8 @@ def _check_state(game: Game, stats: dict[str, set[str]]) -> None:
         assert all(a["type"] in PLAYER_KINDS for a in legal)
         own = _own_cards(game, pid) if pid != "stranger" else []
         for action in _candidates(game, pid):
-            expected = _listed(legal, action, own)
+            entry = _listing(legal, action, own)
+            expected = entry is not None
             verdict = _check_for(game, pid, action)
             assert (verdict is None) == expected, (pid, action, legal, verdict)
             if not expected:
@@ -131,9 +135,8 @@ def _check_state(game: Game, stats: dict[str, set[str]]) -> None:
                 assert _plain(game) == before, f"refused {action} changed the state"
                 stats["refused"].add(info.value.code)
                 continue
+            assert entry is not None
             trial = Game.from_dict(snapshot)
-            entry = next(a for a in legal if a["type"] == action["type"] and (
-                "accept" not in a or a["accept"] == action.get("accept")))
             stack = next(s["stack"] for s in trial.view(pid)["seats"] if s["id"] == pid)
             events = trial.act(pid, action)
             assert events, action
@@ -164,7 +167,11 @@ def _check_state(game: Game, stats: dict[str, set[str]]) -> None:
 
 
 def _walk(
-    options: Options, seed: int, stats: dict[str, set[str]], max_steps: int = 4000, gusa: bool = False
+    options: Options,
+    seed: int,
+    stats: dict[str, set[str]],
+    max_steps: int = 4000,
+    gusa: bool = False,
 ) -> None:
     rng = random.Random(seed)
     ids = [f"p{i}" for i in range(rng.randint(3 if gusa else 2, min(5, options.max_players)))]
