@@ -221,18 +221,24 @@ class Game(HandFlow, Rematch, BetweenHands):
         """What ``player_id`` may do now, with the exact chips each action costs: every action
         whose ``check_*`` passes (a choice lists no card ids: any two of the own cards)."""
         actions: list[LegalAction] = []
-        if self._turn_refusal(player_id) is None:
+        # Only the kinds the current phase answers are asked (every other kind's check refuses
+        # by phase): a view asks this for every viewer, so the other checks are not run for
+        # nothing. tests/test_engine_legality.py holds the listing to every kind's check.
+        phase = self.state.phase if self.state.phase != "playing" else self._hand().phase
+        if phase == "betting" and self._turn_refusal(player_id) is None:
             actions += betting.legal_actions(self._bet_ctx(self._hand(), player_id))
-        if self.check_choose(player_id) is None:
+        elif phase == "choose" and self.check_choose(player_id) is None:
             actions.append({"type": "choose", "amount": 0})
-        for accept in (True, False):
-            if self.check_rejoin(player_id, accept) is None:
-                cost = self._hand().rejoin_cost if accept else 0
-                actions.append({"type": "rejoin", "accept": accept, "amount": cost})
-        for accept in (True, False):
-            if self.check_rebuy(player_id, accept) is None:
-                actions.append({"type": "rebuy", "accept": accept, "amount": 0})
-        if self.check_ready(player_id) is None:
+        elif phase == "rejoin":
+            for accept in (True, False):
+                if self.check_rejoin(player_id, accept) is None:
+                    cost = self._hand().rejoin_cost if accept else 0
+                    actions.append({"type": "rejoin", "accept": accept, "amount": cost})
+        elif phase == "rebuy":
+            for accept in (True, False):
+                if self.check_rebuy(player_id, accept) is None:
+                    actions.append({"type": "rebuy", "accept": accept, "amount": 0})
+        elif phase == "handEnd" and self.check_ready(player_id) is None:
             actions.append({"type": "ready", "amount": 0})
         return actions
 
@@ -273,9 +279,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         refusal = self._turn_refusal(player_id)
         if refusal is not None:
             return 0, refusal
-        hand = self.state.hand
-        assert hand is not None
-        return betting.check(kind, self._bet_ctx(hand, player_id))
+        return betting.check(kind, self._bet_ctx(self._hand(), player_id))
 
     def check_bet(self, player_id: str, kind: str) -> Refusal | None:
         """§5.4: a betting action (die, check, ping, call, raises); chips come from ``betting``."""

@@ -9,7 +9,7 @@ taken from the state), so a server can hand it to screens as is instead of deep-
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol
 
 from .cards import DECK
 from .hands import best_two, evaluate
@@ -19,7 +19,6 @@ from .state import GameState
 from .types import CardDict, HiddenCard, LegalAction, Pending, PotDict, SeatView, View
 
 _CARD = [c.to_dict() for c in DECK]
-_T = TypeVar("_T")
 
 
 class ViewSource(Protocol):
@@ -35,18 +34,14 @@ class ViewSource(Protocol):
     def pot_total(self) -> int: ...
 
 
-def _fresh(value: _T) -> _T:
+def _fresh(value: Any) -> Any:
     """A copy of JSON-shaped state (dicts, lists, tuples, scalars), cheaper than ``deepcopy``."""
-    return cast(_T, _copy(value))
-
-
-def _copy(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: _fresh(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [_fresh(v) for v in value]
     if isinstance(value, tuple):
-        return tuple(_copy(v) for v in value)
+        return tuple(_fresh(v) for v in value)
     return value
 
 
