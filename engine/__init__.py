@@ -23,5 +23,6 @@ __all__ = [
 
 from .errors import IllegalAction  # noqa: E402
 from .game import Game  # noqa: E402
+from .types import Refusal  # noqa: E402
 
-__all__ += ["Game", "IllegalAction"]
+__all__ += ["Game", "IllegalAction", "Refusal"]

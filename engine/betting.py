@@ -1,20 +1,22 @@
 """§5.4 한국식 판돈 베팅: the one place that decides whether a bet is legal, and its exact chips.
 
-``check`` returns the chips or the reason; ``verify`` raises it as ``IllegalAction``; ``can`` and
-``legal_actions`` ask ``check``. The game applies what ``verify`` returned and nothing else.
+``check`` returns the chips or the refusal; ``Game.check_bet`` (which adds whose turn it is) and
+``legal_actions`` ask it. The game applies the chips ``check`` returned and nothing else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
-from .errors import IllegalAction
+from .types import BetKind, LegalAction, Refusal
 
-BET_ACTIONS = ("die", "check", "ping", "call", "ddadang", "quarter", "half", "full")
-RAISES = frozenset({"ddadang", "quarter", "half", "full"})
+BET_KINDS: tuple[BetKind, ...] = get_args(BetKind)
+BET_ACTIONS: tuple[str, ...] = BET_KINDS  # (as plain names, for callers keyed by str)
+RAISES: frozenset[str] = frozenset({"ddadang", "quarter", "half", "full"})
 
 #: Korean names used in messages and on buttons.
-ACTION_NAMES = {
+ACTION_NAMES: dict[str, str] = {
     "die": "다이",
     "check": "체크",
     "ping": "삥",
@@ -59,55 +61,47 @@ def _raise_target(kind: str, ctx: BetContext) -> int:
     return amount
 
 
-def check(kind: str, ctx: BetContext) -> tuple[int, str | None]:
+def check(kind: str, ctx: BetContext) -> tuple[int, Refusal | None]:
     """``(chips, None)`` when ``kind`` is legal now (chips capped at the stack: all-in),
-    else ``(0, reason)``. Every betting rule of §5.4 is decided here and only here."""
+    else ``(0, refusal)``. Every betting rule of §5.4 is decided here and only here."""
     if kind == "die":
         return 0, None
     if kind == "check":
-        return (0, "누가 이미 걸어서 체크할 수 없어요") if ctx.opened else (0, None)
+        return (
+            (0, Refusal("alreadyOpened", "누가 이미 걸어서 체크할 수 없어요"))
+            if ctx.opened
+            else (0, None)
+        )
     if kind == "ping":
         if ctx.opened:
-            return 0, "누가 이미 걸어서 삥을 할 수 없어요"
+            return 0, Refusal("alreadyOpened", "누가 이미 걸어서 삥을 할 수 없어요")
         if ctx.acted:
-            return 0, "이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)"
+            return 0, Refusal("roundCapped", "이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)")
         if ctx.stack <= 0:
-            return 0, "칩이 없어 걸 수 없어요"
+            return 0, Refusal("noChips", "칩이 없어 걸 수 없어요")
         return min(ctx.base_unit, ctx.stack), None
     to_call = ctx.current_bet - ctx.committed_round
     if kind == "call":
         if to_call <= 0:
-            return 0, "맞출 금액이 없어요(체크 또는 삥)"
+            return 0, Refusal("nothingToCall", "맞출 금액이 없어요(체크 또는 삥)")
         return min(to_call, ctx.stack), None
     if kind in RAISES:
         if kind == "full" and ctx.max_raise != "full":
-            return 0, "이 방에서는 풀을 할 수 없어요(하프까지)"
+            return 0, Refusal("fullNotAllowed", "이 방에서는 풀을 할 수 없어요(하프까지)")
         if kind == "ddadang" and to_call <= 0:
-            return 0, "앞사람이 건 금액이 없어 따당을 할 수 없어요"
+            return 0, Refusal("nothingToDouble", "앞사람이 건 금액이 없어 따당을 할 수 없어요")
         if ctx.acted:
-            return 0, "이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)"
+            return 0, Refusal("roundCapped", "이번 라운드에는 더 올릴 수 없어요(콜 또는 다이)")
         if ctx.stack <= to_call:
-            return 0, "칩이 모자라 올릴 수 없어요(콜 또는 다이)"
+            return 0, Refusal("shortForRaise", "칩이 모자라 올릴 수 없어요(콜 또는 다이)")
         return min(_raise_target(kind, ctx), ctx.stack), None
-    return 0, "알 수 없는 베팅이에요"
+    return 0, Refusal("unknownBet", "알 수 없는 베팅이에요")
 
 
-def verify(kind: str, ctx: BetContext) -> int:
-    """Chips that ``kind`` costs now, or ``IllegalAction`` with the Korean reason."""
-    amount, reason = check(kind, ctx)
-    if reason is not None:
-        raise IllegalAction(reason)
-    return amount
-
-
-def can(kind: str, ctx: BetContext) -> bool:
-    return check(kind, ctx)[1] is None
-
-
-def legal_actions(ctx: BetContext) -> list[dict[str, object]]:
+def legal_actions(ctx: BetContext) -> list[LegalAction]:
     """Every legal betting action with the exact chips it costs, in the action bar's order."""
-    actions: list[dict[str, object]] = []
-    for kind in BET_ACTIONS:
+    actions: list[LegalAction] = []
+    for kind in BET_KINDS:
         amount, reason = check(kind, ctx)
         if reason is not None:
             continue

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from .core import LAST_STANDING_HAND_CAP, Event, GameCore
-from .errors import IllegalAction
 from .hands import HandRank
 from .pots import split_evenly
 from .result import build_result
 from .state import Hand, Seat
+from .types import Refusal
 
 
 class BetweenHands(GameCore):
@@ -64,11 +64,12 @@ class BetweenHands(GameCore):
             return 1
         return max(0, self.options.rebuy_limit - seat.rebuys)
 
-    def _verify_rebuy(self, seat: Seat, accept: bool) -> None:
+    def _rebuy_refusal(self, seat: Seat, accept: bool) -> Refusal | None:
         if self.state.phase != "rebuy" or seat.id not in self.state.rebuy_pending:
-            raise IllegalAction("지금은 리바이를 정할 때가 아니에요")
+            return Refusal("notRebuying", "지금은 리바이를 정할 때가 아니에요")
         if accept and self._rebuys_left(seat) <= 0:
-            raise IllegalAction("리바이 횟수를 다 썼어요")
+            return Refusal("noRebuysLeft", "리바이 횟수를 다 썼어요")
+        return None
 
     def _rebuy(self, seat: Seat, accept: bool) -> list[Event]:
         st = self.state

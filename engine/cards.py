@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .types import CardDict
+
 CardKind = Literal["gwang", "yeol", "normal"]
 
 #: Plant (꽃) of each month, §3.
@@ -47,7 +49,7 @@ class Card:
     def plant(self) -> str:
         return PLANTS[self.month]
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> CardDict:
         return {"id": self.id, "month": self.month, "kind": self.kind}
 
     def __str__(self) -> str:

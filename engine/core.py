@@ -8,15 +8,14 @@ short module, while the state stays one object.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from .options import Options
 from .rng import Rng
 from .state import GameState, Hand, Seat
-
-Event = dict[str, Any]
-Action = Mapping[str, Any]
+from .types import Action as Action
+from .types import Event as Event
 
 #: §8.5 deadlines in seconds.
 AWAY_SECONDS = 5

@@ -9,11 +9,11 @@ from __future__ import annotations
 from . import betting
 from .cards import DECK
 from .core import MAX_REMATCHES, Event, GameCore
-from .errors import IllegalAction
 from .hands import HandRank, evaluate
 from .pots import Pot, build_pots, split_evenly, uncalled_excess
 from .showdown import resolve_ranks
 from .state import Hand, RoundPlayer
+from .types import BetKind, Refusal, ShownHand
 
 
 class HandFlow(GameCore):
@@ -124,7 +124,7 @@ class HandFlow(GameCore):
             max_raise=self.options.max_raise,
         )
 
-    def _bet(self, hand: Hand, pid: str, kind: str, amount: int) -> list[Event]:
+    def _bet(self, hand: Hand, pid: str, kind: BetKind, amount: int) -> list[Event]:
         rp, seat = hand.players[pid], self._seats[pid]
         rp.last_action, rp.last_amount = kind, amount
         if kind == "die":
@@ -184,16 +184,19 @@ class HandFlow(GameCore):
             return events + self._start_round(hand, 1)
         return events + self._showdown(hand)
 
-    def _verify_choose(self, hand: Hand, pid: str, ids: list[int]) -> None:
+    @staticmethod
+    def _choose_refusal(hand: Hand, pid: str, ids: list[int] | None) -> Refusal | None:
+        """§5.3: who may pick two cards now; with ``ids``, also whether they are the player's."""
         if hand.phase != "choose":
-            raise IllegalAction("지금은 카드를 고를 때가 아니에요")
+            return Refusal("notChoosing", "지금은 카드를 고를 때가 아니에요")
         rp = hand.players.get(pid)
         if rp is None or rp.folded:
-            raise IllegalAction("이번 판에 참가하고 있지 않아요")
+            return Refusal("notInHand", "이번 판에 참가하고 있지 않아요")
         if rp.chosen is not None:
-            raise IllegalAction("이미 카드를 골랐어요")
-        if any(i not in rp.hand for i in ids):
-            raise IllegalAction("내 손패에 없는 카드예요")
+            return Refusal("alreadyChosen", "이미 카드를 골랐어요")
+        if ids is not None and any(i not in rp.hand for i in ids):
+            return Refusal("notYourCard", "내 손패에 없는 카드예요")
+        return None
 
     def _choose(self, hand: Hand, pid: str, ids: list[int]) -> list[Event]:
         rp = hand.players[pid]
@@ -211,7 +214,7 @@ class HandFlow(GameCore):
         """§6.3/§6.5: reveal, judge every pot among its eligible players, pay or keep for a rematch."""
         live = self._live(hand)
         ranks: dict[str, HandRank] = {}
-        reveal = []
+        reveal: list[ShownHand] = []
         for pid in live:
             a, b = (DECK[i] for i in self._cards_of(hand.players[pid]))
             rank = evaluate(a, b, self.options)

@@ -1,8 +1,12 @@
-"""§4–§8 the game as one pure state machine: ``Game.new``, ``apply``, ``timeout``, ``view``.
+"""§4–§8 the game as one pure state machine: ``Game.new``, ``act``, ``timeout``, ``view``.
 
-Every entry point verifies first and mutates after, so an ``IllegalAction`` leaves the state exactly
-as it was. Time belongs to the caller: ``pending()`` says whom the game waits for and for how many
-seconds, and the caller calls ``timeout()`` when that deadline passes.
+Entry points: ``act`` for a player's own decision; ``leave``/``disconnect``/``reconnect`` for what
+the room manager reports about a seat; ``timeout`` when a deadline passes; ``apply`` dispatches an
+action dict of any kind by its type (the journal's form). Legality has one source per kind: a
+``check_*`` returns the refusal or ``None``; the entry point refuses through it and
+``legal_actions`` is built from it (pokerkit's verify/can/apply triad). Every entry point checks
+first and mutates after, so an ``IllegalAction`` leaves the state exactly as it was. Time belongs
+to the caller: ``pending()`` says whom the game waits for and for how many seconds.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast, get_args
 
 from . import betting
 from .between_hands import BetweenHands
@@ -30,7 +34,17 @@ from .hands import best_two
 from .options import Options
 from .rematch import Rematch
 from .rng import Rng
-from .state import GameState, Seat, state_from_plain, to_plain
+from .state import GameState, Hand, Seat, state_from_plain, to_plain
+from .types import (
+    BetKind,
+    LegalAction,
+    Pending,
+    Refusal,
+    SeatStatus,
+    SystemKind,
+    View,
+)
+from .views import build_view
 
 _PAYLOAD: dict[str, tuple[str, ...]] = {
     **{kind: () for kind in betting.BET_ACTIONS},
@@ -42,28 +56,29 @@ _PAYLOAD: dict[str, tuple[str, ...]] = {
     "disconnect": (),
     "reconnect": (),
 }
+SYSTEM_KINDS: frozenset[str] = frozenset(get_args(SystemKind))
 
 
 def _parse(action: Any) -> tuple[str, dict[str, Any]]:
     """Shape check of a client's action: a dict with a known ``type`` and exactly its payload."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("행동 형식이 올바르지 않아요")
+        raise IllegalAction("행동 형식이 올바르지 않아요", "malformed")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _PAYLOAD:
-        raise IllegalAction("알 수 없는 행동이에요")
+        raise IllegalAction("알 수 없는 행동이에요", "unknownAction")
     wanted = _PAYLOAD[kind]
     extra = set(action) - {"type", *wanted}
     if extra:
-        raise IllegalAction("필요 없는 값이 함께 왔어요")
+        raise IllegalAction("필요 없는 값이 함께 왔어요", "extraField")
     payload: dict[str, Any] = {}
     for key in wanted:
         if key not in action:
             if kind == "choose":
-                raise IllegalAction("카드 두 장을 골라 주세요")
-            raise IllegalAction("받기/안 받기를 정해 주세요")
+                raise IllegalAction("카드 두 장을 골라 주세요", "needCards")
+            raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
         payload[key] = action[key]
     if kind in ("rejoin", "rebuy") and not isinstance(payload["accept"], bool):
-        raise IllegalAction("받기/안 받기를 정해 주세요")
+        raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
     if kind == "choose":
         ids = payload["cardIds"]
         if (
@@ -71,11 +86,16 @@ def _parse(action: Any) -> tuple[str, dict[str, Any]]:
             or len(ids) != 2
             or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids)
         ):
-            raise IllegalAction("카드 두 장을 골라 주세요")
+            raise IllegalAction("카드 두 장을 골라 주세요", "needCards")
         if ids[0] == ids[1]:
-            raise IllegalAction("같은 카드를 두 번 고를 수 없어요")
+            raise IllegalAction("같은 카드를 두 번 고를 수 없어요", "sameCard")
         payload["cardIds"] = [int(i) for i in ids]
     return kind, payload
+
+
+def _refuse(refusal: Refusal | None) -> None:
+    if refusal is not None:
+        raise IllegalAction.of(refusal)
 
 
 class Game(HandFlow, Rematch, BetweenHands):
@@ -144,10 +164,35 @@ class Game(HandFlow, Rematch, BetweenHands):
         """Player ids in seat order (clockwise)."""
         return [s.id for s in self.state.seats]
 
+    @property
+    def hands_played(self) -> int:
+        return self.state.hands_played
+
+    def seat_status(self, player_id: str) -> SeatStatus:
+        """§5.6–5.7: playing, busted (asked to rebuy), eliminated, or left the room."""
+        return self._seats[player_id].status
+
+    def is_connected(self, player_id: str) -> bool:
+        """False once the room manager reported the seat disconnected (or left)."""
+        return self._seats[player_id].connected
+
+    def decision_key(self) -> tuple[object, ...]:
+        """Names the decision the game waits for: a caller's deadline stays armed while the key
+        stays the same (a simultaneous phase keeps one deadline as players answer)."""
+        hand = self.state.hand
+        return (
+            self.pending()["phase"],
+            self.state.hands_played,
+            hand.hand_no if hand else None,
+            hand.rematch_no if hand else None,
+            hand.street if hand else None,
+            hand.phase if hand else None,
+        )
+
     def result(self) -> dict[str, Any] | None:
         return self.state.result
 
-    def pending(self) -> dict[str, Any]:
+    def pending(self) -> Pending:
         st, hand = self.state, self.state.hand
         if st.phase == "finished":
             return {"phase": "finished", "players": [], "seconds": None}
@@ -172,91 +217,183 @@ class Game(HandFlow, Rematch, BetweenHands):
         waiting = [p for p in self._ready_expected() if p not in hand.ready]
         return {"phase": "handEnd", "players": waiting, "seconds": HAND_END_SECONDS}
 
-    def legal_actions(self, player_id: str) -> list[dict[str, Any]]:
-        """What ``player_id`` may do now, with the exact chips each action costs."""
-        st, hand = self.state, self.state.hand
-        if st.phase == "finished" or player_id not in self._seats:
-            return []
-        seat = self._seats[player_id]
-        if st.phase == "rebuy":
-            if player_id not in st.rebuy_pending:
-                return []
-            return [
-                {"type": "rebuy", "accept": True, "amount": 0},
-                {"type": "rebuy", "accept": False, "amount": 0},
-            ]
-        assert hand is not None
-        if hand.phase == "betting":
-            if hand.actor != player_id:
-                return []
-            return betting.legal_actions(self._bet_ctx(hand, player_id))
-        if hand.phase == "choose":
-            return [{"type": "choose", "amount": 0}] if self._must_choose(hand, player_id) else []
-        if hand.phase == "rejoin":
-            if player_id not in hand.rejoin_pending:
-                return []
-            actions: list[dict[str, Any]] = []
-            if seat.stack >= hand.rejoin_cost:
-                actions.append({"type": "rejoin", "accept": True, "amount": hand.rejoin_cost})
-            actions.append({"type": "rejoin", "accept": False, "amount": 0})
-            return actions
-        if player_id in self._ready_expected() and player_id not in hand.ready:
-            return [{"type": "ready", "amount": 0}]
-        return []
+    def legal_actions(self, player_id: str) -> list[LegalAction]:
+        """What ``player_id`` may do now, with the exact chips each action costs: every action
+        whose ``check_*`` passes (a choice lists no card ids: any two of the own cards)."""
+        actions: list[LegalAction] = []
+        # Only the kinds the current phase answers are asked (every other kind's check refuses
+        # by phase): a view asks this for every viewer, so the other checks are not run for
+        # nothing. tests/test_engine_legality.py holds the listing to every kind's check.
+        phase = self.state.phase if self.state.phase != "playing" else self._hand().phase
+        if phase == "betting" and self._turn_refusal(player_id) is None:
+            actions += betting.legal_actions(self._bet_ctx(self._hand(), player_id))
+        elif phase == "choose" and self.check_choose(player_id) is None:
+            actions.append({"type": "choose", "amount": 0})
+        elif phase == "rejoin":
+            for accept in (True, False):
+                if self.check_rejoin(player_id, accept) is None:
+                    cost = self._hand().rejoin_cost if accept else 0
+                    actions.append({"type": "rejoin", "accept": accept, "amount": cost})
+        elif phase == "rebuy":
+            for accept in (True, False):
+                if self.check_rebuy(player_id, accept) is None:
+                    actions.append({"type": "rebuy", "accept": accept, "amount": 0})
+        elif phase == "handEnd" and self.check_ready(player_id) is None:
+            actions.append({"type": "ready", "amount": 0})
+        return actions
 
-    def view(self, viewer: str | None) -> dict[str, Any]:
-        from .views import build_view
-
+    def view(self, viewer: str | None) -> View:
         return build_view(self, viewer)
 
-    # ----------------------------------------------------------------- actions
-    def apply(self, player_id: str, action: Action) -> list[Event]:
-        """Apply one player's action; ``IllegalAction`` (Korean reason) changes nothing."""
-        kind, payload = _parse(action)
+    # ----------------------------------------------------------------- legality (one per kind)
+    def _seat_refusal(self, player_id: object) -> Refusal | None:
+        """Who may do anything at all: a seated player of a running game who has not left."""
         if not isinstance(player_id, str) or player_id not in self._seats:
-            raise IllegalAction("이 게임의 참가자가 아니에요")
+            return Refusal("notParticipant", "이 게임의 참가자가 아니에요")
         if self.state.phase == "finished":
-            raise IllegalAction("게임이 이미 끝났어요")
-        seat = self._seats[player_id]
-        if seat.status == "left":
-            raise IllegalAction("방을 나간 뒤에는 행동할 수 없어요")
-        if kind == "leave":
-            return self._leave(seat)
-        if kind == "disconnect":
-            if not seat.connected:
-                raise IllegalAction("이미 연결이 끊겨 있어요")
-            seat.connected = False
-            return [{"type": "disconnect", "player": seat.id}, *self._check_connected_end()]
-        if kind == "reconnect":
-            if seat.connected:
-                raise IllegalAction("이미 연결되어 있어요")
-            seat.connected = True
-            return [{"type": "reconnect", "player": seat.id}]
-        if kind == "rebuy":
-            self._verify_rebuy(seat, payload["accept"])
-            return self._touch(seat) + self._rebuy(seat, payload["accept"])
-        hand = self.state.hand
-        if self.state.phase != "playing" or hand is None:
-            raise IllegalAction("지금은 리바이를 기다리는 중이에요")
-        if kind in betting.BET_ACTIONS:
-            if hand.phase != "betting":
-                raise IllegalAction("지금은 베팅할 때가 아니에요")
-            if hand.actor != player_id:
-                raise IllegalAction("지금은 내 차례가 아니에요")
-            amount = betting.verify(kind, self._bet_ctx(hand, player_id))
-            return self._touch(seat) + self._bet(hand, player_id, kind, amount)
-        if kind == "choose":
-            self._verify_choose(hand, player_id, payload["cardIds"])
-            return self._touch(seat) + self._choose(hand, player_id, payload["cardIds"])
-        if kind == "rejoin":
-            self._verify_rejoin(hand, seat, payload["accept"])
-            return self._touch(seat) + self._rejoin(hand, seat, payload["accept"])
-        # ready
+            return Refusal("gameOver", "게임이 이미 끝났어요")
+        if self._seats[player_id].status == "left":
+            return Refusal("leftRoom", "방을 나간 뒤에는 행동할 수 없어요")
+        return None
+
+    def _hand_refusal(self, player_id: str) -> Refusal | None:
+        """The seat check, then: a hand is being played (not the between-hands rebuy wait)."""
+        refusal = self._seat_refusal(player_id)
+        if refusal is None and (self.state.phase != "playing" or self.state.hand is None):
+            return Refusal("rebuyWait", "지금은 리바이를 기다리는 중이에요")
+        return refusal
+
+    def _turn_refusal(self, player_id: str) -> Refusal | None:
+        """Whether it is ``player_id``'s betting turn (what every bet kind needs first)."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        hand = self._hand()
+        if hand.phase != "betting":
+            return Refusal("notBetting", "지금은 베팅할 때가 아니에요")
+        if hand.actor != player_id:
+            return Refusal("notYourTurn", "지금은 내 차례가 아니에요")
+        return None
+
+    def _bet_chips(self, player_id: str, kind: str) -> tuple[int, Refusal | None]:
+        refusal = self._turn_refusal(player_id)
+        if refusal is not None:
+            return 0, refusal
+        return betting.check(kind, self._bet_ctx(self._hand(), player_id))
+
+    def check_bet(self, player_id: str, kind: str) -> Refusal | None:
+        """§5.4: a betting action (die, check, ping, call, raises); chips come from ``betting``."""
+        return self._bet_chips(player_id, kind)[1]
+
+    def check_choose(self, player_id: str, card_ids: Sequence[int] | None = None) -> Refusal | None:
+        """§5.3: picking two of three cards; with ``card_ids`` also that both are the player's."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        ids = None if card_ids is None else list(card_ids)
+        return self._choose_refusal(self._hand(), player_id, ids)
+
+    def check_rejoin(self, player_id: str, accept: bool) -> Refusal | None:
+        """§5.5: answering the 구사 rejoin offer (accepting needs the cost in chips)."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        return self._rejoin_refusal(self._hand(), self._seats[player_id], accept)
+
+    def check_rebuy(self, player_id: str, accept: bool) -> Refusal | None:
+        """§5.6: answering the rebuy offer after a bust."""
+        return self._seat_refusal(player_id) or self._rebuy_refusal(self._seats[player_id], accept)
+
+    def check_ready(self, player_id: str) -> Refusal | None:
+        """§5.1.9: confirming the hand's result to go on."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        hand = self._hand()
         if hand.phase != "handEnd":
-            raise IllegalAction("지금은 준비할 때가 아니에요")
+            return Refusal("notHandEnd", "지금은 준비할 때가 아니에요")
         if player_id in hand.ready or player_id not in self._ready_expected():
-            raise IllegalAction("이미 준비했어요")
-        return self._touch(seat) + self._ready(hand, [player_id])
+            return Refusal("alreadyReady", "이미 준비했어요")
+        return None
+
+    def check_leave(self, player_id: str) -> Refusal | None:
+        return self._seat_refusal(player_id)
+
+    def check_disconnect(self, player_id: str) -> Refusal | None:
+        refusal = self._seat_refusal(player_id)
+        if refusal is None and not self._seats[player_id].connected:
+            return Refusal("alreadyDisconnected", "이미 연결이 끊겨 있어요")
+        return refusal
+
+    def check_reconnect(self, player_id: str) -> Refusal | None:
+        refusal = self._seat_refusal(player_id)
+        if refusal is None and self._seats[player_id].connected:
+            return Refusal("alreadyConnected", "이미 연결되어 있어요")
+        return refusal
+
+    # ----------------------------------------------------------------- player actions
+    def act(self, player_id: str, action: Action) -> list[Event]:
+        """One player's own decision; ``IllegalAction`` (Korean reason, code) changes nothing."""
+        kind, payload = _parse(action)
+        if kind in SYSTEM_KINDS:
+            raise IllegalAction("그 행동은 직접 할 수 없어요", "systemOnly")
+        return self._act(player_id, kind, payload)
+
+    def apply(self, player_id: str, action: Action) -> list[Event]:
+        """Any action dict, dispatched by its type: a player decision to ``act``, a system event
+        to ``leave``/``disconnect``/``reconnect`` (the journal replays through this)."""
+        kind, payload = _parse(action)
+        if kind == "leave":
+            return self.leave(player_id)
+        if kind == "disconnect":
+            return self.disconnect(player_id)
+        if kind == "reconnect":
+            return self.reconnect(player_id)
+        return self._act(player_id, kind, payload)
+
+    def _act(self, player_id: str, kind: str, payload: dict[str, Any]) -> list[Event]:
+        if kind == "rebuy":
+            _refuse(self.check_rebuy(player_id, payload["accept"]))
+            seat = self._seats[player_id]
+            return self._touch(seat) + self._rebuy(seat, payload["accept"])
+        if kind == "choose":
+            _refuse(self.check_choose(player_id, payload["cardIds"]))
+            return self._touch(self._seats[player_id]) + self._choose(
+                self._hand(), player_id, payload["cardIds"]
+            )
+        if kind == "rejoin":
+            _refuse(self.check_rejoin(player_id, payload["accept"]))
+            seat = self._seats[player_id]
+            return self._touch(seat) + self._rejoin(self._hand(), seat, payload["accept"])
+        if kind == "ready":
+            _refuse(self.check_ready(player_id))
+            return self._touch(self._seats[player_id]) + self._ready(self._hand(), [player_id])
+        amount, refusal = self._bet_chips(player_id, kind)
+        _refuse(refusal)
+        bet = cast(BetKind, kind)  # betting.check refused every other kind
+        return self._touch(self._seats[player_id]) + self._bet(self._hand(), player_id, bet, amount)
+
+    def _hand(self) -> Hand:
+        hand = self.state.hand
+        assert hand is not None
+        return hand
+
+    # ----------------------------------------------------------------- system events
+    def leave(self, player_id: str) -> list[Event]:
+        """§5.7: the player left the room: folds now, auto-dies in later hands."""
+        _refuse(self.check_leave(player_id))
+        return self._leave(self._seats[player_id])
+
+    def disconnect(self, player_id: str) -> list[Event]:
+        """The seat's reconnect grace ran out; with one connected player left the game ends."""
+        _refuse(self.check_disconnect(player_id))
+        self._seats[player_id].connected = False
+        return [{"type": "disconnect", "player": player_id}, *self._check_connected_end()]
+
+    def reconnect(self, player_id: str) -> list[Event]:
+        _refuse(self.check_reconnect(player_id))
+        self._seats[player_id].connected = True
+        return [{"type": "reconnect", "player": player_id}]
 
     def timeout(self) -> list[Event]:
         """§8.5: the automatic action for everyone the game is waiting for."""
@@ -273,7 +410,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         if hand.phase == "betting":
             assert hand.actor is not None
             pid = hand.actor
-            kind = "die" if hand.opened else "check"
+            kind: BetKind = "die" if hand.opened else "check"
             events.append({"type": "timeout", "player": pid, "action": kind})
             events += self._count_timeout(self._seats[pid])
             return events + self._bet(hand, pid, kind, 0)

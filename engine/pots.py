@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .types import PotDict
+
 
 @dataclass(slots=True)
 class Pot:
@@ -14,7 +16,7 @@ class Pot:
     eligible: list[str] = field(default_factory=list)
     main: bool = False
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> PotDict:
         return {"amount": self.amount, "eligible": list(self.eligible), "main": self.main}
 
 

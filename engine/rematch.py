@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .core import Event, GameCore
-from .errors import IllegalAction
 from .state import Hand, RoundPlayer, Seat
+from .types import Refusal
 
 
 class Rematch(GameCore):
@@ -29,11 +29,13 @@ class Rematch(GameCore):
         hand.phase = "rejoin"
         return [{"type": "rejoinOpen", "players": list(candidates), "cost": hand.rejoin_cost}]
 
-    def _verify_rejoin(self, hand: Hand, seat: Seat, accept: bool) -> None:
+    @staticmethod
+    def _rejoin_refusal(hand: Hand, seat: Seat, accept: bool) -> Refusal | None:
         if hand.phase != "rejoin" or seat.id not in hand.rejoin_pending:
-            raise IllegalAction("지금은 재참가를 정할 때가 아니에요")
+            return Refusal("notRejoining", "지금은 재참가를 정할 때가 아니에요")
         if accept and seat.stack < hand.rejoin_cost:
-            raise IllegalAction("칩이 모자라 재참가할 수 없어요")
+            return Refusal("shortForRejoin", "칩이 모자라 재참가할 수 없어요")
+        return None
 
     def _rejoin(self, hand: Hand, seat: Seat, accept: bool) -> list[Event]:
         hand.rejoin_pending.remove(seat.id)

@@ -8,6 +8,7 @@ from typing import Literal, NamedTuple
 from .cards import Card
 from .hands import HandRank, hand_table, threshold
 from .options import Options
+from .types import OutcomeDict
 
 OutcomeType = Literal["win", "split", "rematch"]
 Reason = Literal["normal", "ttaengjabi", "amhaeng", "gusa", "mungGusa", "tie"]
@@ -24,7 +25,7 @@ class Outcome(NamedTuple):
     reason: Reason
     participants: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> OutcomeDict:
         return {
             "type": self.type,
             "winners": list(self.winners),

@@ -6,8 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .pots import Pot
-
-SeatStatus = str  # "playing" | "busted" | "eliminated" | "left"
+from .types import GamePhase, HandPhase, SeatStatus, ShownHand
 
 
 @dataclass(slots=True)
@@ -48,7 +47,7 @@ class Hand:
     dealer_seat: int
     rematch_no: int = 0
     rematch_reason: str | None = None
-    phase: str = "dealing"  # dealing | betting | choose | rejoin | showdown | handEnd
+    phase: HandPhase = "dealing"
     deck: list[int] = field(default_factory=list)
     players: dict[str, RoundPlayer] = field(default_factory=dict)
     participants: list[str] = field(default_factory=list)  # from the dealer, clockwise
@@ -62,7 +61,7 @@ class Hand:
     rejoin_cost: int = 0
     rejoined: list[str] = field(default_factory=list)
     ready: list[str] = field(default_factory=list)
-    showdown: list[dict[str, Any]] | None = None
+    showdown: list[ShownHand] | None = None
     results: list[dict[str, Any]] = field(default_factory=list)  # per judged pot
     main_winners: list[str] = field(default_factory=list)
     paid_total: int = 0  # chips paid out over the whole hand (for the biggest-pot stat)
@@ -77,7 +76,7 @@ class GameState:
     base_unit: int
     hand: Hand | None = None
     hands_played: int = 0
-    phase: str = "playing"  # playing | rebuy | finished
+    phase: GamePhase = "playing"
     rebuy_pending: list[str] = field(default_factory=list)
     elimination_seq: list[list[str]] = field(default_factory=list)
     dealer_seat: int = 0

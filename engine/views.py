@@ -9,16 +9,29 @@ taken from the state), so a server can hand it to screens as is instead of deep-
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .cards import DECK
 from .hands import best_two, evaluate
+from .options import Options
 from .pots import build_pots
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import GameState
+from .types import CardDict, HiddenCard, LegalAction, Pending, PotDict, SeatView, View
 
 _CARD = [c.to_dict() for c in DECK]
+
+
+class ViewSource(Protocol):
+    """What a view is built from (``Game`` provides it; naming it here keeps views off game.py)."""
+
+    state: GameState
+    options: Options
+
+    def pending(self) -> Pending: ...
+
+    def legal_actions(self, player_id: str) -> list[LegalAction]: ...
+
+    def pot_total(self) -> int: ...
 
 
 def _fresh(value: Any) -> Any:
@@ -32,14 +45,14 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
+def build_view(game: ViewSource, viewer: str | None) -> View:
     st, opts, hand = game.state, game.options, game.state.hand
     pending = game.pending()
-    seats: list[dict[str, Any]] = []
+    seats: list[SeatView] = []
     revealed = {r["player"]: r for r in hand.showdown} if hand and hand.showdown else {}
     for s in st.seats:
         rp = hand.players.get(s.id) if hand else None
-        entry: dict[str, Any] = {
+        entry: SeatView = {
             "id": s.id,
             "seat": s.seat,
             "stack": s.stack,
@@ -60,9 +73,10 @@ def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
                 {"type": rp.last_action, "amount": rp.last_amount} if rp.last_action else None
             )
             entry["cardCount"] = len(rp.hand)
-            entry["cards"] = (
-                [dict(_CARD[i]) for i in rp.hand] if own else [{"hidden": True} for _ in rp.hand]
+            cards: list[CardDict | HiddenCard] = (
+                [_CARD[i].copy() for i in rp.hand] if own else [{"hidden": True} for _ in rp.hand]
             )
+            entry["cards"] = cards
             entry["chosen"] = rp.chosen is not None
             if own and rp.chosen is not None:
                 entry["chosenIds"] = list(rp.chosen)
@@ -70,7 +84,7 @@ def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
             shown = revealed.get(s.id)
             entry["revealed"] = _fresh(shown["cards"]) if shown else None
         seats.append(entry)
-    view: dict[str, Any] = {
+    view: View = {
         "viewer": viewer,
         "phase": st.phase,
         "handsPlayed": st.hands_played,
@@ -81,31 +95,31 @@ def build_view(game: Game, viewer: str | None) -> dict[str, Any]:
         "rebuyPending": list(st.rebuy_pending),
         "result": _fresh(st.result),
     }
-    if hand is not None:
-        view.update(
-            handNo=hand.hand_no,
-            handPhase=hand.phase,
-            street=hand.street,
-            rematchNo=hand.rematch_no,
-            rematchReason=hand.rematch_reason if (hand.rematch_no or hand.rematch_pots) else None,
-            dealer=st.seats[hand.dealer_seat].id,
-            actor=hand.actor,
-            currentBet=hand.current_bet,
-            pot=game.pot_total(),
-            pots=_pots(game),
-            showdown=_fresh(hand.showdown),
-            results=_fresh(hand.results) if hand.phase == "handEnd" else [],
-            rejoin=(
-                {"players": list(hand.rejoin_pending), "cost": hand.rejoin_cost}
-                if hand.phase == "rejoin"
-                else None
-            ),
-            myHand=_my_hand(game, viewer) if opts.hints else None,
+    if hand is not None:  # keys in this order: the JSON shape is part of the contract
+        view["handNo"] = hand.hand_no
+        view["handPhase"] = hand.phase
+        view["street"] = hand.street
+        view["rematchNo"] = hand.rematch_no
+        view["rematchReason"] = (
+            hand.rematch_reason if (hand.rematch_no or hand.rematch_pots) else None
         )
+        view["dealer"] = st.seats[hand.dealer_seat].id
+        view["actor"] = hand.actor
+        view["currentBet"] = hand.current_bet
+        view["pot"] = game.pot_total()
+        view["pots"] = _pots(game)
+        view["showdown"] = _fresh(hand.showdown)
+        view["results"] = _fresh(hand.results) if hand.phase == "handEnd" else []
+        view["rejoin"] = (
+            {"players": list(hand.rejoin_pending), "cost": hand.rejoin_cost}
+            if hand.phase == "rejoin"
+            else None
+        )
+        view["myHand"] = _my_hand(game, viewer) if opts.hints else None
     return view
 
 
-def _pots(game: Game) -> list[dict[str, Any]]:
+def _pots(game: ViewSource) -> list[PotDict]:
     hand = game.state.hand
     assert hand is not None
     pots = [p.to_dict() for p in hand.carried_pots + hand.rematch_pots]
@@ -120,7 +134,7 @@ def _pots(game: Game) -> list[dict[str, Any]]:
     return pots + [p.to_dict() for p in build_pots(contrib, live)]
 
 
-def _my_hand(game: Game, viewer: str | None) -> dict[str, Any] | None:
+def _my_hand(game: ViewSource, viewer: str | None) -> dict[str, object] | None:
     """§9 hint: the own hand's name and strength; with three cards, the recommended pair."""
     hand = game.state.hand
     if viewer is None or hand is None or viewer not in hand.players:

@@ -41,6 +41,7 @@ from textual.pilot import Pilot
 
 from engine import DECK, Game, Options
 from engine.cards import card_id
+from engine.types import LegalAction
 
 from . import tuning
 from .rooms import RoomManager
@@ -236,7 +237,7 @@ class Table:
         assert hand is not None
         return [DECK[c].label for c in hand.players[nick].hand]
 
-    def legal(self, nick: str) -> list[dict[str, Any]]:
+    def legal(self, nick: str) -> list[LegalAction]:
         return self.game.legal_actions(nick)
 
     def pilot(self, nick: str) -> Pilot[None]:

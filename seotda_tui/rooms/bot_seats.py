@@ -241,20 +241,20 @@ class BotSeats:
         game = room.game
         if not room.bots or game is None or game.finished:
             return []
-        for seat in game.state.seats:
+        for pid in game.players:
             if (
-                seat.id not in room.bots
-                and seat.connected
-                and seat.status not in ("left", "eliminated")
+                pid not in room.bots
+                and game.is_connected(pid)
+                and game.seat_status(pid) not in ("left", "eliminated")
             ):
                 return []
         events: list[dict[str, Any]] = []
-        for seat in game.state.seats:
+        for pid in game.players:
             if (
-                seat.id in room.bots
-                and seat.connected
-                and seat.status != "left"
+                pid in room.bots
+                and game.is_connected(pid)
+                and game.seat_status(pid) != "left"
                 and not game.finished
             ):
-                events += self._engine(room, seat.id, {"type": "disconnect"})
+                events += self._engine(room, pid, {"type": "disconnect"})
         return events

@@ -85,7 +85,7 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine import Game, IllegalAction, Options, OptionsError
 
@@ -506,7 +506,7 @@ class RoomManager:
             room=room.id,
             game=room.game_no,
             reason=(room.result or {}).get("reason"),
-            hands=room.game.state.hands_played,
+            hands=room.game.hands_played,
         )
         room.cancel_timer()
         for nick, timer in list(room.offline.items()):
@@ -537,15 +537,7 @@ class RoomManager:
             room.cancel_timer()
             return
         pending = game.pending()
-        hand = game.state.hand
-        key = (
-            pending["phase"],
-            game.state.hands_played,
-            hand.hand_no if hand else None,
-            hand.rematch_no if hand else None,
-            hand.street if hand else None,
-            hand.phase if hand else None,
-        )
+        key = game.decision_key()
         players = frozenset(pending["players"])
         same = key == room.pending_key and players <= room.pending_players
         if same and not force and room.timer is not None:
@@ -620,7 +612,8 @@ class RoomManager:
             if cache is not None and viewer in cache:
                 view = cache[viewer]
             else:
-                view = room.game.view(viewer)  # shares nothing with the state: no copy needed
+                # shares nothing with the state: no copy needed
+                view = cast(dict[str, Any], room.game.view(viewer))
                 if cache is not None:
                     cache[viewer] = view
         deadline = None

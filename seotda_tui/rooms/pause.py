@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine import Game, IllegalAction
 
@@ -90,9 +90,9 @@ class StorageFaults:
         game = room.game
         assert game is not None
         if self._recorder is None or room.journal_key is None:
-            return game.timeout() if nick is None else game.apply(nick, action)
+            return cast(Events, game.timeout() if nick is None else game.apply(nick, action))
         snapshot = game.to_dict()
-        events = game.timeout() if nick is None else game.apply(nick, action)
+        events = cast(Events, game.timeout() if nick is None else game.apply(nick, action))
         if self._recorder.record(room.journal_key, nick, action):
             return events
         # back in place, the same object: whoever holds the game (a loop over its seats) sees it

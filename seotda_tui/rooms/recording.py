@@ -245,15 +245,14 @@ class JournalResume:
         room_id, game_no = split_key(key)
         while room_id in taken:
             room_id = new_room_id()
-        seats = {s.id: s for s in game.state.seats}
-        seated = [p for p in players if seats[p].status != "left"]
+        seated = [p for p in players if game.seat_status(p) != "left"]
         room = Room(room_id, name, None, options, players=seated, status=PLAYING, game=game)
-        room.left = [p for p in players if seats[p].status == "left"]
+        room.left = [p for p in players if game.seat_status(p) == "left"]
         room.bots = {p: bots[p] for p in seated if p in bots}
         room.seed, room.game_no, room.journal_key = seed, game_no, key
         for nick in room.humans():
             # grace not started yet (armed with the timers), or already over before the crash
-            room.offline[nick] = NOT_ARMED if seats[nick].connected else None
+            room.offline[nick] = NOT_ARMED if game.is_connected(nick) else None
         room.host = host if host in room.humans() else None
         room.fix_host()
         room.log.append({"type": "resumed"})

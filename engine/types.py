@@ -1,0 +1,348 @@
+"""The engine's public shapes: what a caller sends, and the JSON it gets back (events, views,
+pending decisions, legal actions, refusals).
+
+Typed so a caller and the type checker see the same keys the screens and the journal rely on;
+the shapes themselves are the spec's (§8) and must not change. Imports nothing of the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
+
+#: An action as a client sends it: hostile until ``Game.apply`` has checked its shape.
+Action = Mapping[str, Any]
+
+BetKind = Literal["die", "check", "ping", "call", "ddadang", "quarter", "half", "full"]
+#: What a player decides (``Game.act``); ``legal_actions`` lists only these.
+PlayerKind = Literal[BetKind, "choose", "rejoin", "rebuy", "ready"]
+#: What the room manager reports about a seat (``Game.leave``/``disconnect``/``reconnect``).
+SystemKind = Literal["leave", "disconnect", "reconnect"]
+ActionKind = Literal[PlayerKind, SystemKind]
+
+GamePhase = Literal["playing", "rebuy", "finished"]
+HandPhase = Literal["dealing", "betting", "choose", "rejoin", "showdown", "handEnd"]
+PendingPhase = Literal["finished", "rebuy", "betting", "choose", "rejoin", "handEnd"]
+SeatStatus = Literal["playing", "busted", "eliminated", "left"]
+
+RefusalCode = Literal[
+    # the action's shape
+    "malformed",
+    "unknownAction",
+    "extraField",
+    "needCards",
+    "needAnswer",
+    "sameCard",
+    # who may act at all
+    "notParticipant",
+    "gameOver",
+    "leftRoom",
+    "systemOnly",
+    "alreadyDisconnected",
+    "alreadyConnected",
+    # betting (§5.4)
+    "rebuyWait",
+    "notBetting",
+    "notYourTurn",
+    "alreadyOpened",
+    "roundCapped",
+    "noChips",
+    "nothingToCall",
+    "fullNotAllowed",
+    "nothingToDouble",
+    "shortForRaise",
+    "unknownBet",
+    # choose (§5.3), rejoin (§5.5), rebuy (§5.6), ready (§5.1.9)
+    "notChoosing",
+    "notInHand",
+    "alreadyChosen",
+    "notYourCard",
+    "notRejoining",
+    "shortForRejoin",
+    "notRebuying",
+    "noRebuysLeft",
+    "notHandEnd",
+    "alreadyReady",
+]
+
+
+class Refusal(NamedTuple):
+    """Why an action is not legal now: a stable code for programs, the Korean text for people."""
+
+    code: RefusalCode
+    message: str
+
+
+class Pending(TypedDict):
+    """Whom the game waits for, and for how many seconds (``None``: nobody, the game is over)."""
+
+    phase: PendingPhase
+    players: list[str]
+    seconds: int | None
+
+
+class LegalAction(TypedDict):
+    """One action ``legal_actions`` offers, with the exact chips it costs."""
+
+    type: PlayerKind
+    amount: int
+    allIn: NotRequired[bool]  # betting actions
+    accept: NotRequired[bool]  # rejoin and rebuy answers
+
+
+# ----------------------------------------------------------------------------- plain parts
+class CardDict(TypedDict):
+    id: int
+    month: int
+    kind: str
+
+
+class HiddenCard(TypedDict):
+    hidden: Literal[True]
+
+
+class PotDict(TypedDict):
+    amount: int
+    eligible: list[str]
+    main: bool
+
+
+class OutcomeDict(TypedDict):
+    type: str
+    winners: list[str]
+    reason: str
+    participants: list[str]
+
+
+class ShownHand(TypedDict):
+    """One showdown hand (§6.3), public to every viewer."""
+
+    player: str
+    cards: list[CardDict]
+    name: str
+    value: int
+    special: str | None
+
+
+class LastAction(TypedDict):
+    type: str
+    amount: int
+
+
+class RejoinView(TypedDict):
+    players: list[str]
+    cost: int
+
+
+# ----------------------------------------------------------------------------- views (§8.3)
+class SeatView(TypedDict):
+    id: str
+    seat: int
+    stack: int
+    status: SeatStatus
+    away: bool
+    connected: bool
+    rebuys: int
+    dealer: bool
+    inHand: bool
+    # only while the seat plays in the current (re)match
+    folded: NotRequired[bool]
+    allIn: NotRequired[bool]
+    bet: NotRequired[int]
+    committed: NotRequired[int]
+    lastAction: NotRequired[LastAction | None]
+    cardCount: NotRequired[int]
+    cards: NotRequired[list[CardDict | HiddenCard]]
+    chosen: NotRequired[bool]
+    chosenIds: NotRequired[list[int]]  # own seat only
+    discardedId: NotRequired[int | None]  # own seat only
+    revealed: NotRequired[list[CardDict] | None]
+
+
+class View(TypedDict):
+    viewer: str | None
+    phase: GamePhase
+    handsPlayed: int
+    baseUnit: int
+    pending: Pending
+    seats: list[SeatView]
+    legalActions: list[LegalAction]
+    rebuyPending: list[str]
+    result: dict[str, Any] | None
+    # only while a hand exists
+    handNo: NotRequired[int]
+    handPhase: NotRequired[HandPhase]
+    street: NotRequired[int]
+    rematchNo: NotRequired[int]
+    rematchReason: NotRequired[str | None]
+    dealer: NotRequired[str]
+    actor: NotRequired[str | None]
+    currentBet: NotRequired[int]
+    pot: NotRequired[int]
+    pots: NotRequired[list[PotDict]]
+    showdown: NotRequired[list[ShownHand] | None]
+    results: NotRequired[list[dict[str, Any]]]
+    rejoin: NotRequired[RejoinView | None]
+    myHand: NotRequired[dict[str, object] | None]
+
+
+# ----------------------------------------------------------------------------- events
+class SchoolUpEvent(TypedDict):
+    type: Literal["schoolUp"]
+    baseUnit: int
+
+
+class HandStartEvent(TypedDict):
+    type: Literal["handStart"]
+    handNo: int
+    dealer: str
+    baseUnit: int
+    players: list[str]
+
+
+class SchoolEvent(TypedDict):
+    type: Literal["school"]
+    player: str
+    amount: int
+    allIn: bool
+
+
+class FoldEvent(TypedDict):
+    type: Literal["fold"]
+    player: str
+    auto: NotRequired[bool]  # the engine folded a player who left
+
+
+class DealtEvent(TypedDict):
+    type: Literal["dealt"]
+    to: str
+    count: int
+
+
+class RoundEvent(TypedDict):
+    type: Literal["round"]
+    street: int
+
+
+class BetEvent(TypedDict):
+    type: Literal["bet"]
+    player: str
+    action: BetKind
+    amount: int
+    allIn: bool
+
+
+class ReturnEvent(TypedDict):
+    type: Literal["return"]
+    player: str
+    amount: int
+
+
+class PlayerEvent(TypedDict):
+    """Events that only name a player."""
+
+    type: Literal["chosen", "ready", "busted", "eliminated", "leave", "disconnect", "reconnect"]
+    player: str
+
+
+class ShowdownEvent(TypedDict):
+    type: Literal["showdown"]
+    hands: list[ShownHand]
+
+
+class PotEvent(TypedDict):
+    type: Literal["pot"]
+    amount: int
+    outcome: OutcomeDict
+
+
+class RematchEvent(TypedDict):
+    type: Literal["rematch"]
+    rematchNo: int
+    reason: str
+    participants: list[str]
+
+
+class PayoutEvent(TypedDict):
+    type: Literal["payout"]
+    player: str
+    amount: int
+    reason: str
+    main: bool
+
+
+class HandEndEvent(TypedDict):
+    type: Literal["handEnd"]
+    handNo: int
+    rematch: bool
+
+
+class RejoinOpenEvent(TypedDict):
+    type: Literal["rejoinOpen"]
+    players: list[str]
+    cost: int
+
+
+class AnswerEvent(TypedDict):
+    """A rejoin or rebuy answer and the chips it moved."""
+
+    type: Literal["rejoin", "rebuy"]
+    player: str
+    accept: bool
+    amount: int
+
+
+class RematchStartEvent(TypedDict):
+    type: Literal["rematchStart"]
+    rematchNo: int
+    reason: str | None
+    dealer: str
+    players: list[str]
+
+
+class RebuyOpenEvent(TypedDict):
+    type: Literal["rebuyOpen"]
+    players: list[str]
+
+
+class GameEndEvent(TypedDict):
+    type: Literal["gameEnd"]
+    reason: str
+    summary: str
+
+
+class AwayEvent(TypedDict):
+    type: Literal["away"]
+    player: str
+    away: bool
+
+
+class TimeoutEvent(TypedDict):
+    type: Literal["timeout"]
+    player: str
+    action: str
+
+
+Event = (
+    SchoolUpEvent
+    | HandStartEvent
+    | SchoolEvent
+    | FoldEvent
+    | DealtEvent
+    | RoundEvent
+    | BetEvent
+    | ReturnEvent
+    | PlayerEvent
+    | ShowdownEvent
+    | PotEvent
+    | RematchEvent
+    | PayoutEvent
+    | HandEndEvent
+    | RejoinOpenEvent
+    | AnswerEvent
+    | RematchStartEvent
+    | RebuyOpenEvent
+    | GameEndEvent
+    | AwayEvent
+    | TimeoutEvent
+)
