@@ -52,6 +52,8 @@ from .table_text import (
     pot_values,
     result_parts,
     seat_infos,
+    showdown_name,
+    showdown_results,
     status_parts,
     title_text,
     track_payouts,
@@ -387,8 +389,13 @@ class TableScreen(TableActions):
             log.clear()
             for message in self.seotda.chat.history(self.room_id):
                 log.write(message_text(message))
-        for event in update.events:
-            for line in event_lines(event):
+        options = update.room.options
+        for i, event in enumerate(update.events):
+            names = None
+            if event.get("type") == "showdown":  # named as the seats name them
+                results = showdown_results(update.events[i + 1 :])
+                names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
+            for line in event_lines(event, names):
                 log.write(Text(line))
 
     def _others(self, view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -138,8 +138,12 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def event_lines(event: Mapping[str, Any]) -> list[str]:
-    """A public event as hand-log lines (most bookkeeping events print nothing)."""
+def event_lines(
+    event: Mapping[str, Any], hand_names: Mapping[str, str] | None = None
+) -> list[str]:
+    """A public event as hand-log lines (most bookkeeping events print nothing).
+    ``hand_names``: a showdown's hands as the table names them (an unfired special by its
+    plain value, ``table_text.showdown_name``); without it, the engine's names."""
     kind = event.get("type")
     p = event.get("player", "")
     if kind == "roomOpen":
@@ -180,7 +184,11 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "chosen":
         return [f"{p} 카드 선택 완료"]
     if kind == "showdown":
-        return [f"{h['player']}: {cards_label(h['cards'])} = {h['name']}" for h in event["hands"]]
+        names = hand_names or {}
+        return [
+            f"{h['player']}: {cards_label(h['cards'])} = {names.get(h['player'], h['name'])}"
+            for h in event["hands"]
+        ]
     if kind == "payout":
         why = WIN_REASONS.get(event.get("reason", ""), "")
         return [f"{p} +{chips(event['amount'])}칩" + (f" ({why})" if why else "")]
