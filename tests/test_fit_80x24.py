@@ -16,6 +16,7 @@ from seotda_tui.screens.results import ResultsScreen
 from seotda_tui.testing import Table
 
 from .fitkit import cuts
+from .test_app_pilot import play_until
 from .test_table_text import LONG, WATCHER
 
 BIG = 9_999_999
@@ -46,6 +47,49 @@ async def test_lobby_and_form_with_a_long_nickname() -> None:
         await pilot.pause()
         assert isinstance(app.screen, CreateRoomScreen)
         fits(app, "new-room form")
+
+
+#: Rooms whose names fill the 20-cell limit, with rules far from the defaults.
+RULED_ROOMS = [
+    ("가나다라마바사아자차", Options(card_mode="three", starting_chips=5000, base_unit=50,
+                                  end_condition="lastStanding", max_raise="full",
+                                  school_up_every=15, turn_seconds=60, rebuy="limited",
+                                  rebuy_limit=3, dealer_rule="rotate")),
+    ("하하하하하하하하하하", Options(hand_limit=50, max_raise="full", ttaengjabi="loose",
+                                  tie_rule="split", rejoin_cost="full")),
+    ("카타파하가나다라마바", Options(starting_chips=2000, base_unit=20, hints=False)),
+    ("짧은 방", Options()),
+]
+
+
+async def test_lobby_with_long_rooms_in_every_state() -> None:
+    """Waiting, playing and finished rooms with long names and hosts and non-default rules:
+    every cell is shown whole (the 규칙 column in the longest form its column fits) and the
+    selected room's rules are shown below the list, for each room the cursor visits."""
+    manager = RoomManager(seed_source=lambda: 1)
+    rooms = [
+        manager.create_room(LONG[n + 1], name, options)
+        for n, (name, options) in enumerate(RULED_ROOMS)
+    ]
+    for room, guest, watcher in ((rooms[1], LONG[6], WATCHER), (rooms[2], LONG[7], LONG[8])):
+        manager.join(room.id, guest)
+        manager.watch(room.id, watcher)
+        manager.start(room.id, room.host)
+    play_until(manager, rooms[2].id, lambda g: g is None or g.finished)  # "종료"
+    assert [r.status_label for r in manager.rooms()] == ["대기 중", "게임 중", "종료", "대기 중"]
+    app = make_app_factory(manager)(SimpleNamespace(nickname=LONG[0]), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for n in range(len(RULED_ROOMS)):
+            text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+            assert f"{n + 1}번 방의 규칙" in text, text
+            fits(app, f"lobby, room {n + 1} selected")
+            await pilot.press("down")
+            await pilot.pause()
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        fits(app, "the selected room's rules")
 
 
 async def test_waiting_room_host_guest_and_watcher() -> None:

@@ -101,8 +101,10 @@ def cards_label(cards: list[Mapping[str, Any]]) -> str:
     return " + ".join(card_label(c) for c in cards)
 
 
-def option_summary(options: Options) -> str:
-    """One short line for the lobby: the options people pick a room by."""
+def option_summary_forms(options: Options) -> tuple[str, ...]:
+    """The lobby's 규칙 cell: the options people pick a room by, longest first, then shorter
+    forms that drop the least telling part (the list shows the longest its column fits; the
+    selected room's rules are in full below the list)."""
     parts = ["3장" if options.card_mode == "three" else "2장"]
     parts.append(f"{options.starting_chips:,}칩")
     parts.append(f"학교 {options.base_unit}")
@@ -112,7 +114,7 @@ def option_summary(options: Options) -> str:
         parts.append("최후 1인")
     if options.max_raise == "full":
         parts.append("풀")
-    return "·".join(parts)
+    return tuple("·".join(parts[:n]) for n in range(len(parts), 0, -1))
 
 
 def bet_label(kind: str, amount: int | None = None, all_in: bool = False) -> str:
