@@ -51,12 +51,31 @@ async def test_lobby_and_form_with_a_long_nickname() -> None:
 
 #: Rooms whose names fill the 20-cell limit, with rules far from the defaults.
 RULED_ROOMS = [
-    ("가나다라마바사아자차", Options(card_mode="three", starting_chips=5000, base_unit=50,
-                                  end_condition="lastStanding", max_raise="full",
-                                  school_up_every=15, turn_seconds=60, rebuy="limited",
-                                  rebuy_limit=3, dealer_rule="rotate")),
-    ("하하하하하하하하하하", Options(hand_limit=50, max_raise="full", ttaengjabi="loose",
-                                  tie_rule="split", rejoin_cost="full")),
+    (
+        "가나다라마바사아자차",
+        Options(
+            card_mode="three",
+            starting_chips=5000,
+            base_unit=50,
+            end_condition="lastStanding",
+            max_raise="full",
+            school_up_every=15,
+            turn_seconds=60,
+            rebuy="limited",
+            rebuy_limit=3,
+            dealer_rule="rotate",
+        ),
+    ),
+    (
+        "하하하하하하하하하하",
+        Options(
+            hand_limit=50,
+            max_raise="full",
+            ttaengjabi="loose",
+            tie_rule="split",
+            rejoin_cost="full",
+        ),
+    ),
     ("카타파하가나다라마바", Options(starting_chips=2000, base_unit=20, hints=False)),
     ("짧은 방", Options()),
 ]
@@ -74,7 +93,7 @@ async def test_lobby_with_long_rooms_in_every_state() -> None:
     for room, guest, watcher in ((rooms[1], LONG[6], WATCHER), (rooms[2], LONG[7], LONG[8])):
         manager.join(room.id, guest)
         manager.watch(room.id, watcher)
-        manager.start(room.id, room.host)
+        manager.start(room.id, room.host or "")
     play_until(manager, rooms[2].id, lambda g: g is None or g.finished)  # "종료"
     assert [r.status_label for r in manager.rooms()] == ["대기 중", "게임 중", "종료", "대기 중"]
     app = make_app_factory(manager)(SimpleNamespace(nickname=LONG[0]), None)
@@ -96,6 +115,9 @@ async def test_waiting_room_host_guest_and_watcher() -> None:
     async with Table.open(LONG[:3], spectators=[WATCHER], start=False) as t:
         for nick in (LONG[0], LONG[1], WATCHER):
             fits(t.app(nick), f"waiting room ({nick})")
+        await t.press(WATCHER, "4")  # a player-only key: the line says how to sit down
+        assert "j 키로 참가해요" in t.text(WATCHER)
+        fits(t.app(WATCHER), "waiting room, a watcher's bet key")
 
 
 async def test_full_table_in_every_phase() -> None:
@@ -106,6 +128,9 @@ async def test_full_table_in_every_phase() -> None:
         await t.act(actor, {"type": "half"})  # a round bet and a raise on the action bar
         for nick in (t.actor, actor, WATCHER):
             fits(t.app(nick), f"betting ({nick})")  # type: ignore[arg-type]
+        await t.press(WATCHER, "4")
+        assert "관전 중에는 베팅할 수 없어요" in t.text(WATCHER)
+        fits(t.app(WATCHER), "betting, a watcher's bet key")
         for _ in range(30):  # raise to millions: long amounts, then calls that are all-in
             kinds = [a["type"] for a in t.legal(t.actor)]  # type: ignore[arg-type]
             kind = next(k for k in ("full", "half", "call", "check") if k in kinds)

@@ -136,7 +136,7 @@ async def test_a_spectators_player_keys_say_so_and_change_nothing() -> None:
             await t.press("w", key)
             assert WATCHER_KEY in t.text("w"), (key, t.text("w"))
         assert (len(t.manager.log(t.room_id)), t.actor, t.game.pending()) == before
-        assert "w" in t.manager.room(t.room_id).spectators
+        assert "w" in t.manager.room(t.room_id).spectators  # type: ignore[union-attr]
         await t.press(t.actor, "3")  # the game moves on: the line has had its moment
         assert WATCHER_KEY not in t.text("w")
 
@@ -147,9 +147,9 @@ async def test_a_spectator_in_a_waiting_room_is_told_how_to_sit_down() -> None:
     async with Table.open(["a", "b"], spectators=["w"], start=False) as t:
         await t.press("w", "3")
         assert WATCHER_JOIN in t.text("w"), t.text("w")
-        assert t.manager.room(t.room_id).players == ("a", "b")  # still only watching
+        assert t.manager.room(t.room_id).players == ("a", "b")  # type: ignore[union-attr]
         await t.press("w", "j")
-        assert "w" in t.manager.room(t.room_id).players
+        assert "w" in t.manager.room(t.room_id).players  # type: ignore[union-attr]
 
 
 async def test_an_own_turn_timing_out_says_what_was_played_for_you() -> None:

@@ -268,7 +268,9 @@ async def test_the_hand_log_names_a_special_as_the_showdown_does(
         ["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal, size=(120, 30)
     ) as t:
         await play_to_showdown(t)
-        reveal = next(e for e in t.game.state.hand.showdown if e["player"] == "b")
+        hand = t.game.state.hand
+        assert hand is not None and hand.showdown is not None
+        reveal = next(e for e in hand.showdown if e["player"] == "b")
         assert reveal["special"] is not None  # the engine names it by the special …
         assert t.screen("a").shown_seats["b"].hand_name == logged  # … the seat by what it did
         for viewer in ("a", "b"):
@@ -290,7 +292,7 @@ async def test_a_late_watchers_log_names_earlier_showdowns_the_same_way() -> Non
     options = Options(deal_mode="oneRound", hand_limit=10)
     async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
         await play_to_showdown(t)
-        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no == 2)
         await t.settle()
         app = make_app_factory(t.manager, chat=t.chat, clock=t.clock.time)(
             SimpleNamespace(nickname="c"), None

@@ -230,7 +230,9 @@ def seat_infos(
                 dealer=s["dealer"],
                 actor=view.get("actor") == nick,
                 me=nick == me,
-                hand_name=showdown_name(shown[nick], results, room.options) if nick in shown else "",
+                hand_name=showdown_name(shown[nick], results, room.options)
+                if nick in shown
+                else "",
                 faces=faces,
                 folded=bool(s.get("folded")),
                 payout=payouts.get(nick, 0) if view.get("handPhase") == "handEnd" else 0,

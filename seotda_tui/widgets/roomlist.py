@@ -179,16 +179,14 @@ class RoomList(Widget, can_focus=True):
         width = self.size.width
         if self._laid_out is not None and self._laid_out[0] == width:
             return self._laid_out[1], self._laid_out[2]
-        columns = [
-            [h, *(cells[n] for _, cells in self._rows)] for n, h in enumerate(self._headers)
-        ]
+        columns = [[h, *(cells[n] for _, cells in self._rows)] for n, h in enumerate(self._headers)]
         full = [max(cell_len(_forms(c)[0]) for c in column) for column in columns]
         least = [max(cell_len(_forms(c)[-1]) for c in column) for column in columns]
         gap, widths = 2, full
         if 2 + sum(full) + 2 * (len(full) - 1) > width:
             gap, widths = 1, list(full)
             spare = width - 1 - sum(least) - (len(full) - 1)
-            for n, column in enumerate(columns):
+            for n in range(len(columns)):
                 if full[n] != least[n]:  # a column of forms: what is left, shared in turn
                     widths[n] = least[n] + max(0, min(full[n] - least[n], spare))
                     spare -= widths[n] - least[n]

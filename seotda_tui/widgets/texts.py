@@ -140,9 +140,7 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def event_lines(
-    event: Mapping[str, Any], hand_names: Mapping[str, str] | None = None
-) -> list[str]:
+def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None = None) -> list[str]:
     """A public event as hand-log lines (most bookkeeping events print nothing).
     ``hand_names``: a showdown's hands as the table names them (an unfired special by its
     plain value, ``table_text.showdown_name``); without it, the engine's names."""
