@@ -30,7 +30,9 @@ Part = tuple[str, str]
 View = dict[str, Any]
 
 
-def title_text(room: RoomSummary, view: View | None) -> str:
+def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
+    """The room's top line; ``host=False`` leaves out the host (the seat's [방장] badge says
+    it) for a long room name with a long host's nickname at 80 columns."""
     parts = [f"{room.name} · {room.status_label}"]
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
@@ -38,7 +40,8 @@ def title_text(room: RoomSummary, view: View | None) -> str:
         parts.append(f"학교 {chips(view['baseUnit'])}")
     else:
         parts.append(f"{len(room.players)}/{room.max_players}명")
-    parts.append(f"방장 {room.host or '-'}")
+    if host:
+        parts.append(f"방장 {room.host or '-'}")
     return " · ".join(parts)
 
 
