@@ -126,8 +126,9 @@ class TableActions(BaseScreen):
 
     def _moment(self) -> tuple[Any, ...]:
         """What a message on the line is about: the room's state, the game's phase and
-        street, and whether it is this player's turn (for a spectator: whose turn it is). When it changes, the message's moment
-        has passed (a reminder to pick two cards must not stay into the betting)."""
+        street, and whether it is this player's turn (for a spectator: whose turn it is).
+        When it changes, the message's moment has passed (a reminder to pick two cards must
+        not stay into the betting)."""
         view = self.view or {}
         status = self.latest.room.status if self.latest else None
         keys = ("phase", "handNo", "rematchNo", "street", "handPhase")

@@ -31,8 +31,9 @@ View = dict[str, Any]
 
 
 def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
-    """The room's top line; ``host=False`` leaves out the host (the seat's [방장] badge says
-    it) for a long room name with a long host's nickname at 80 columns."""
+    """The room's top line; ``host=False`` leaves out the host, the part to give up when a
+    20-cell room name and a 16-cell host leave no room at 80 columns (the screen shortens
+    the title on purpose rather than let the edge cut it)."""
     parts = [f"{room.name} · {room.status_label}"]
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
