@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
 from seotda_tui.ui.widgets.actions import ActionBar
+from seotda_tui.ui.widgets.roomlist import RoomList
 from seotda_tui.ui.widgets.seats import BOX_TEXT_CELLS, SeatBoxes, SeatInfo, badge_lines, bet_text
 from seotda_tui.ui.widgets.textlines import TextLines
 from seotda_tui.ui.widgets.texts import chips
@@ -51,6 +52,8 @@ def intended(widget: Widget) -> list[str] | None:
         return [widget.shown_label(i) for i in range(len(widget.places))]
     if isinstance(widget, SeatBoxes):  # each box's texts, before its 12-cell column
         return [text for i in widget.infos for text in _box_texts(i)]
+    if isinstance(widget, RoomList):  # each cell of the rows on screen, as the list fits it
+        return [c for row in (None, *widget.rows_on_screen()) for c in widget.shown_cells(row)]
     if isinstance(widget, TextLines):
         return [line.plain for line in widget.text_lines()]
     if type(widget).render is Widget.render:

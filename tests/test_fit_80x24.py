@@ -16,6 +16,7 @@ from seotda_tui.ui.screens.help import HelpScreen
 from seotda_tui.ui.screens.results import ResultsScreen
 
 from .fitkit import cuts
+from .test_app_pilot import play_until
 from .test_table_text import LONG, WATCHER
 
 BIG = 9_999_999
@@ -48,10 +49,75 @@ async def test_lobby_and_form_with_a_long_nickname() -> None:
         fits(app, "new-room form")
 
 
+#: Rooms whose names fill the 20-cell limit, with rules far from the defaults.
+RULED_ROOMS = [
+    (
+        "가나다라마바사아자차",
+        Options(
+            card_mode="three",
+            starting_chips=5000,
+            base_unit=50,
+            end_condition="lastStanding",
+            max_raise="full",
+            school_up_every=15,
+            turn_seconds=60,
+            rebuy="limited",
+            rebuy_limit=3,
+            dealer_rule="rotate",
+        ),
+    ),
+    (
+        "하하하하하하하하하하",
+        Options(
+            hand_limit=50,
+            max_raise="full",
+            ttaengjabi="loose",
+            tie_rule="split",
+            rejoin_cost="full",
+        ),
+    ),
+    ("카타파하가나다라마바", Options(starting_chips=2000, base_unit=20, hints=False)),
+    ("짧은 방", Options()),
+]
+
+
+async def test_lobby_with_long_rooms_in_every_state() -> None:
+    """Waiting, playing and finished rooms with long names and hosts and non-default rules:
+    every cell is shown whole (the 규칙 column in the longest form its column fits) and the
+    selected room's rules are shown below the list, for each room the cursor visits."""
+    manager = RoomManager(seed_source=lambda: 1)
+    rooms = [
+        manager.create_room(LONG[n + 1], name, options)
+        for n, (name, options) in enumerate(RULED_ROOMS)
+    ]
+    for room, guest, watcher in ((rooms[1], LONG[6], WATCHER), (rooms[2], LONG[7], LONG[8])):
+        manager.join(room.id, guest)
+        manager.watch(room.id, watcher)
+        manager.start(room.id, room.host or "")
+    play_until(manager, rooms[2].id, lambda g: g is None or g.finished)  # "종료"
+    assert [r.status_label for r in manager.rooms()] == ["대기 중", "게임 중", "종료", "대기 중"]
+    app = make_app_factory(manager)(SimpleNamespace(nickname=LONG[0]), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for n in range(len(RULED_ROOMS)):
+            text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+            assert f"{n + 1}번 방의 규칙" in text, text
+            fits(app, f"lobby, room {n + 1} selected")
+            await pilot.press("down")
+            await pilot.pause()
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        fits(app, "the selected room's rules")
+
+
 async def test_waiting_room_host_guest_and_watcher() -> None:
     async with Table.open(LONG[:3], spectators=[WATCHER], start=False) as t:
         for nick in (LONG[0], LONG[1], WATCHER):
             fits(t.app(nick), f"waiting room ({nick})")
+        await t.press(WATCHER, "4")  # a player-only key: the line says how to sit down
+        assert "j 키로 참가해요" in t.text(WATCHER)
+        fits(t.app(WATCHER), "waiting room, a watcher's bet key")
 
 
 async def test_full_table_in_every_phase() -> None:
@@ -62,6 +128,9 @@ async def test_full_table_in_every_phase() -> None:
         await t.act(actor, {"type": "half"})  # a round bet and a raise on the action bar
         for nick in (t.actor, actor, WATCHER):
             fits(t.app(nick), f"betting ({nick})")  # type: ignore[arg-type]
+        await t.press(WATCHER, "4")
+        assert "관전 중에는 베팅할 수 없어요" in t.text(WATCHER)
+        fits(t.app(WATCHER), "betting, a watcher's bet key")
         for _ in range(30):  # raise to millions: long amounts, then calls that are all-in
             kinds = [a["type"] for a in t.legal(t.actor)]  # type: ignore[arg-type]
             kind = next(k for k in ("full", "half", "call", "check") if k in kinds)
@@ -80,6 +149,22 @@ async def test_full_table_in_every_phase() -> None:
         await t.settle()
         for nick in (LONG[0], LONG[5], WATCHER):
             fits(t.app(nick), f"showdown ({nick})")
+
+
+async def test_a_room_name_at_its_limit_with_the_longest_host_and_watchers() -> None:
+    """Found over ssh: "… · 방장 가나다라마바사아 · 관전" lost "1명" at the edge."""
+    async with Table.open(LONG[:3], spectators=[WATCHER], seed=3, start=False) as t:
+        t.manager._rooms[t.room_id].name = "가나다라마바사아자차"  # 20 cells, the form's limit
+        for nick in (LONG[0], WATCHER):
+            await t.refresh()
+            fits(t.app(nick), f"waiting room, long room name ({nick})")
+        t.manager.start(t.room_id, LONG[0])
+        await t.settle()
+        await _big_stacks(t)
+        for nick in (LONG[0], LONG[1], WATCHER):
+            text = t.text(nick).splitlines()[0]
+            assert "관전 1명" in text, text
+            fits(t.app(nick), f"betting, long room name ({nick})")
 
 
 async def test_badges_and_a_long_chat_line() -> None:

@@ -133,3 +133,48 @@ async def test_a_terminal_too_small_and_back_shows_the_whole_list_again() -> Non
         text = screen_text(app)
         assert row_line(text, 1) is not None and row_line(text, 2) is not None
         assert app.screen.query_one(RoomList).selected_key == second.id
+
+
+async def test_the_selected_rooms_rules_follow_the_cursor_and_i_shows_them_all() -> None:
+    from engine import Options
+    from seotda_tui.screens.help import HelpScreen
+
+    m = manager()
+    m.create_room("민수", "민수네 판", {})
+    m.create_room(
+        "지영", "지영이 방", Options(card_mode="three", turn_seconds=60, tie_rule="split")
+    )
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "1번 방의 규칙" in text and "2장 섯다" in text and "차례 20초" in text
+        await pilot.press("down")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "2번 방의 규칙" in text and "3장 섯다(2장 고르기)" in text and "차례 60초" in text
+        assert "1번 방의 규칙" not in text
+        await pilot.press("i")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert "동점이면 나눠 가짐" in screen_text(app)  # beyond the lobby's short view
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_rules_column_is_shortened_on_purpose_only_when_it_must() -> None:
+    m = manager()
+    m.create_room("민수", "민수네 판", {"maxRaise": "full"})
+    long_host = "가나다라마바사아"  # 16 cells
+    m.create_room(long_host, "가나다라마바사아자차", {})  # a 20-cell name
+    app = app_for(m, "영희")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert "2장·1,000칩·학교 10·20판·풀" in screen_text(app)  # room for it all
+        await pilot.resize_terminal(*SIZE)
+        await settle(pilot)
+        room_list = app.screen.query_one(RoomList)
+        shown = room_list.shown_cells(0)[-1]
+        assert shown != "2장·1,000칩·학교 10·20판·풀" and shown.startswith("2장·1,000칩")
+        assert row_line(screen_text(app), 1).rstrip().endswith(shown)  # type: ignore[union-attr]

@@ -123,6 +123,35 @@ async def test_a_bet_key_out_of_turn_says_so_on_that_players_screen_only() -> No
         assert OUT_OF_TURN not in t.text(other)
 
 
+async def test_a_spectators_player_keys_say_so_and_change_nothing() -> None:
+    from seotda_tui.screens.table_actions import WATCHER_BET, WATCHER_KEY
+
+    async with Table.open(["a", "b"], spectators=["w"], seed=5) as t:
+        before = (len(t.manager.log(t.room_id)), t.actor, t.game.pending())
+        for key in "12345678":  # the whole betting bar, each the actor's legal key or not
+            await t.press("w", key)
+            assert WATCHER_BET in t.text("w"), (key, t.text("w"))
+            assert WATCHER_BET not in t.text("a") + t.text("b")
+        for key in ("y", "n", "space", "enter", "r"):  # the prompts' and the 3장 choice's keys
+            await t.press("w", key)
+            assert WATCHER_KEY in t.text("w"), (key, t.text("w"))
+        assert (len(t.manager.log(t.room_id)), t.actor, t.game.pending()) == before
+        assert "w" in t.manager.room(t.room_id).spectators  # type: ignore[union-attr]
+        await t.press(t.actor, "3")  # the game moves on: the line has had its moment
+        assert WATCHER_KEY not in t.text("w")
+
+
+async def test_a_spectator_in_a_waiting_room_is_told_how_to_sit_down() -> None:
+    from seotda_tui.screens.table_actions import WATCHER_JOIN
+
+    async with Table.open(["a", "b"], spectators=["w"], start=False) as t:
+        await t.press("w", "3")
+        assert WATCHER_JOIN in t.text("w"), t.text("w")
+        assert t.manager.room(t.room_id).players == ("a", "b")  # type: ignore[union-attr]
+        await t.press("w", "j")
+        assert "w" in t.manager.room(t.room_id).players  # type: ignore[union-attr]
+
+
 async def test_an_own_turn_timing_out_says_what_was_played_for_you() -> None:
     async with Table.open(["a", "b"], seed=5) as t:
         first = t.actor

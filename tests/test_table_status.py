@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import Options
 from seotda_tui.testing import Table
 
@@ -233,3 +235,73 @@ async def test_each_deal_shows_the_cut_for_a_moment() -> None:
             assert f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요" in t.text(nick)
         await t.advance(CUT_SECONDS)
         assert "기리" not in t.text("a")
+
+
+# ---------------------------------------------------------------- the hand log's showdown lines
+
+#: (deal, the special holder's log name) — each special fired, and not fired (§6.2/§6.4):
+#: an unfired special is logged as the plain hand it played as, as the seats name it.
+LOGGED_SPECIALS = [
+    ({"a": ["9열", "9띠"], "b": ["3광", "7열"]}, "땡잡이"),
+    ({"a": ["10열", "10띠"], "b": ["3광", "7열"]}, "망통 (땡잡이 불발)"),
+    ({"a": ["1광", "3광"], "b": ["4열", "7열"]}, "암행어사"),
+    ({"a": ["1광", "2띠"], "b": ["4열", "7열"]}, "1끗 (암행어사 불발)"),
+    ({"a": ["1광", "2띠"], "b": ["4띠", "9띠"]}, "구사"),
+    ({"a": ["1광", "1띠"], "b": ["4띠", "9띠"]}, "3끗 (구사 불발)"),
+    ({"a": ["8광", "8일"], "b": ["4열", "9열"]}, "멍텅구리구사"),
+    ({"a": ["10열", "10띠"], "b": ["4열", "9열"]}, "3끗 (멍텅구리구사 불발)"),
+]
+
+
+def log_text(t: Table, nick: str) -> str:
+    from seotda_tui.widgets.handlog import HandLog
+
+    log = t.screen(nick).query_one(HandLog)
+    return " ".join(" ".join(strip.text.split()) for strip in log.lines)
+
+
+@pytest.mark.parametrize(("deal", "logged"), LOGGED_SPECIALS)
+async def test_the_hand_log_names_a_special_as_the_showdown_does(
+    deal: dict[str, list[str]], logged: str
+) -> None:
+    async with Table.open(
+        ["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal, size=(120, 30)
+    ) as t:
+        await play_to_showdown(t)
+        hand = t.game.state.hand
+        assert hand is not None and hand.showdown is not None
+        reveal = next(e for e in hand.showdown if e["player"] == "b")
+        assert reveal["special"] is not None  # the engine names it by the special …
+        assert t.screen("a").shown_seats["b"].hand_name == logged  # … the seat by what it did
+        for viewer in ("a", "b"):
+            text = log_text(t, viewer)
+            assert f"= {logged}" in text, (viewer, text)
+            if "불발" in logged:  # never the bare special name, as if it had won
+                assert f"= {reveal['name']} " not in text + " ", text
+
+
+async def test_a_late_watchers_log_names_earlier_showdowns_the_same_way() -> None:
+    """A new viewer's snapshot replays the whole log: each showdown is judged by the results
+    of its own hand, not by the view's (a later hand's)."""
+    from types import SimpleNamespace
+
+    from seotda_tui.app import make_app_factory
+    from seotda_tui.widgets.handlog import HandLog
+
+    deal = {"a": ["10열", "10띠"], "b": ["3광", "7열"]}
+    options = Options(deal_mode="oneRound", hand_limit=10)
+    async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
+        await play_to_showdown(t)
+        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no == 2)
+        await t.settle()
+        app = make_app_factory(t.manager, chat=t.chat, clock=t.clock.time)(
+            SimpleNamespace(nickname="c"), None
+        )
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("w")  # watch the one room
+            for _ in range(5):
+                await pilot.pause()
+            log = app.screen.query_one(HandLog)
+            text = " ".join(" ".join(strip.text.split()) for strip in log.lines)
+            assert "= 망통 (땡잡이 불발)" in text and "= 땡잡이" not in text, text

@@ -210,3 +210,40 @@ async def test_opening_and_closing_the_log_keeps_every_seat_name_whole() -> None
             boxes = t.screen(me).query_one(SeatBoxes)
             drawn = boxes.columns * (box_width(2, "box") + 1) - 1
             assert drawn <= boxes.size.width, (boxes.columns, boxes.size.width)  # none cut
+
+
+# ---------------------------------------------------------------- the first-hands tip (item 13)
+
+
+def tip_wrapped_only_between_phrases(t: Table, nick: str) -> list[str]:
+    """The own-hand rows of ``nick``'s screen, checked: each phrase of the first-hands tip is
+    on one row whole, or (left out to fit) nowhere — never a fragment on a row."""
+    from seotda_tui.screens.table_text import FIRST_HAND_HINT
+
+    from .fitkit import drawn
+
+    mine = t.screen(nick).query_one("#mine")
+    rows = drawn(t.app(nick), mine.content_region)
+    for phrase in FIRST_HAND_HINT.split(" · "):
+        if any(phrase in row for row in rows):
+            continue
+        words = [w for w in phrase.split() if len(w) > 1]
+        assert not any(w in row for w in words for row in rows), (phrase, rows)
+    return rows
+
+
+async def test_the_first_hands_tip_wraps_only_between_its_phrases() -> None:
+    from seotda_tui.screens.table_text import FIRST_HAND_HINT
+
+    options = Options(deal_mode="oneRound")
+    # 110 columns: the hand log opens beside the table and leaves the tip 41 cells, where the
+    # terminal broke it as "… 1~8 베팅 · t" / "채팅"
+    for size in ((80, 24), (110, 30), (110, 24)):
+        async with Table.open(["a", "b"], options=options, seed=4, size=size) as t:
+            rows = tip_wrapped_only_between_phrases(t, "a")
+            assert any("처음이세요?" in row for row in rows), (size, rows)
+            if size == (80, 24):  # room for the whole tip on one row
+                assert any(FIRST_HAND_HINT in row for row in rows), rows
+    async with Table.open(LONG, spectators=[WATCHER], options=options, seed=4) as t:
+        for nick in LONG[:3]:  # ten seats at 80×24: compact cards, the tip beside them
+            tip_wrapped_only_between_phrases(t, nick)

@@ -84,11 +84,14 @@ def rule_topics(options: Options) -> list[list[str]]:
     ]
 
 
-def room_rules_lines(options: Options, cells: int = RULES_CELLS) -> list[str]:
+def room_rules_lines(
+    options: Options, cells: int = RULES_CELLS, topics: int | None = None
+) -> list[str]:
     """The room's rules, a topic a line, wrapped between parts to ``cells`` (continuation
-    lines indented): never cut in the middle of a rule."""
+    lines indented): never cut in the middle of a rule. ``topics``: only the first few (the
+    lobby's short view of the selected room: the game and the play)."""
     lines: list[str] = []
-    for topic in rule_topics(options):
+    for topic in rule_topics(options)[:topics]:
         line = ""
         for part in topic:
             joined = f"{line} · {part}" if line else part

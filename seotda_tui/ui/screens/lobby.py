@@ -1,4 +1,8 @@
-"""The lobby: the live room list, and the keys to create, join or watch a room."""
+"""The lobby: the live room list, and the keys to create, join or watch a room.
+
+The list's 규칙 column is a short summary (shortened to fit at 80 columns); the selected room's
+rules show in full below the list, and ``i`` opens all of them (help's 규칙 tab, as at the table).
+"""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ from textual.widgets import RichLog, Static
 
 from ...rooms import RoomError, RoomSummary
 from ...rooms.chat import LOBBY, ChatMessage
+from ..room_rules import room_rules_lines
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.roomlist import RoomList
-from ..widgets.texts import first_fit, option_summary
+from ..widgets.texts import first_fit, option_summary_forms
 from .base import BaseScreen, Pushed
 
 
@@ -34,7 +39,7 @@ COLUMNS = ("번호", "방 이름", "방장", "인원", "관전", "상태", "규�
 EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
 
 
-def row_cells(room: RoomSummary, number: int) -> tuple[str, ...]:
+def row_cells(room: RoomSummary, number: int) -> tuple[str | tuple[str, ...], ...]:
     """One lobby row; ``number`` is the room's place in the list (ids are long and internal)."""
     return (
         str(number),
@@ -43,8 +48,15 @@ def row_cells(room: RoomSummary, number: int) -> tuple[str, ...]:
         f"{len(room.players)}/{room.max_players}",
         str(len(room.spectators)),
         room.status_label,
-        option_summary(room.options),
+        option_summary_forms(room.options),
     )
+
+
+def room_rules_text(room: RoomSummary, number: int, cells: int) -> Text:
+    """Below the list: the selected room's game and play rules (the topics people choose a
+    room by), wrapped between rules to ``cells``; the rest is one key away."""
+    lines = room_rules_lines(room.options, cells, topics=2)
+    return Text.assemble((f"■ {number}번 방의 규칙 (i 자세히)", "bold"), "\n", "\n".join(lines))
 
 
 class LobbyScreen(BaseScreen):
@@ -56,6 +68,7 @@ class LobbyScreen(BaseScreen):
         Binding("w", "watch", "관전"),
         Binding("t", "chat", "채팅"),
         Binding("q", "quit", "나가기"),
+        Binding("i,ㅑ", "rules", show=False),
         Binding("escape", "close_chat", show=False),
         # The same keys while a Korean input method is on (두벌식 ㅜ/ㅈ/ㅅ/ㅂ).
         Binding("ㅜ", "create", show=False),
@@ -70,6 +83,7 @@ class LobbyScreen(BaseScreen):
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._message_until: float | None = None  # on the app's clock
         self._message_timer: Timer | None = None  # runs only while a message shows
+        self._rooms: list[RoomSummary] = []
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="lobby-title")
@@ -77,6 +91,7 @@ class LobbyScreen(BaseScreen):
         with Vertical(id="lobby-list"):
             yield RoomList(COLUMNS, id="rooms")
             yield Static(EMPTY, id="lobby-empty")
+        yield Static("", id="lobby-room")
         yield RichLog(id="lobby-chat", max_lines=100, wrap=True, markup=False)
         yield Static("", id="lobby-message")
         yield ChatLine(KEYS_LOBBY, id="chat")
@@ -93,6 +108,7 @@ class LobbyScreen(BaseScreen):
 
     def on_resize(self) -> None:
         self._show_title()
+        self._show_selected()
 
     def on_mount(self) -> None:
         self._show_title()
@@ -166,8 +182,37 @@ class LobbyScreen(BaseScreen):
 
     def show_rooms(self, rooms: list[RoomSummary]) -> None:
         rows = [(room.id, row_cells(room, n)) for n, room in enumerate(rooms, 1)]
+        self._rooms = list(rooms)
         self.query_one(RoomList).set_rows(rows)
         self.query_one("#lobby-empty", Static).display = not rows
+        self._show_selected()
+
+    def _selected(self) -> tuple[int, RoomSummary] | None:
+        """The room under the cursor and its number in the list."""
+        key = self.query_one(RoomList).selected_key
+        return next(((n, r) for n, r in enumerate(self._rooms, 1) if r.id == key), None)
+
+    def _show_selected(self) -> None:
+        detail = self.query_one("#lobby-room", Static)
+        selected = self._selected()
+        detail.display = selected is not None
+        if selected is not None:
+            cells = max(24, self.app.size.width - 2)  # the detail's padding
+            detail.update(room_rules_text(selected[1], selected[0], cells))
+
+    def on_room_list_highlighted(self, event: RoomList.Highlighted) -> None:
+        event.stop()
+        self._show_selected()
+
+    def action_rules(self) -> None:
+        """All of the selected room's rules: help's 규칙 tab, as the table's ``i`` opens it."""
+        from .help import HelpScreen
+
+        selected = self._selected()
+        if selected is None:
+            self.say("방을 먼저 골라 주세요 (위아래 화살표)")
+            return
+        self.app.push_screen(HelpScreen(selected[1].options, None, tab="help-rules-pane"))
 
     def say(self, text: str) -> None:
         """Show a refusal for :data:`MESSAGE_SECONDS` (the room list it was about moves on)."""

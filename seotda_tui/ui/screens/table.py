@@ -38,7 +38,7 @@ from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
 from ..widgets.seats import BOX_HEIGHT, SeatBoxes, SeatInfo, SeatList, box_width
-from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines
+from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines, first_fit
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
@@ -52,6 +52,8 @@ from .table_text import (
     pot_values,
     result_parts,
     seat_infos,
+    showdown_name,
+    showdown_results,
     status_parts,
     title_text,
     track_payouts,
@@ -383,8 +385,13 @@ class TableScreen(TableActions):
             log.clear()
             for message in self.seotda.chat.history(self.room_id):
                 log.write(message_text(message))
-        for event in update.events:
-            for line in event_lines(event):
+        options = update.room.options
+        for i, event in enumerate(update.events):
+            names = None
+            if event.get("type") == "showdown":  # named as the seats name them
+                results = showdown_results(update.events[i + 1 :])
+                names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
+            for line in event_lines(event, names):
                 log.write(Text(line))
 
     def _others(self, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -422,9 +429,13 @@ class TableScreen(TableActions):
         side.show(*jokbo_side_parts(room.options, (hint or {}).get("name")))
 
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
-        title = title_text(room, view)
-        if room.spectators:
-            title += f" · 관전 {len(room.spectators)}명"
+        watching = f" · 관전 {len(room.spectators)}명" if room.spectators else ""
+        title = first_fit(  # shortened on purpose, not cut at the edge
+            self.app.size.width - 2,  # the title's padding
+            title_text(room, view) + watching,
+            title_text(room, view, host=False) + watching,
+            title_text(room, view, host=False),
+        )
         self.query_one("#title", Line).show((title, "bold"))
         watchers = ", ".join(room.spectators)
         self.query_one("#spectators", Line).show(f"관전: {watchers}" if watchers else "")

@@ -36,6 +36,11 @@ TIMEOUT_LINES = {
     "rejoin": "시간이 지나 재참가하지 않았어요",
 }
 OUT_OF_TURN = "아직 내 차례가 아니에요"
+#: A spectator's answer to a player-only key (betting, the 3장 choice, y/n, Space): nothing
+#: happens, and the line says why (and how to sit down, when the room takes players).
+WATCHER_BET = "관전 중에는 베팅할 수 없어요"
+WATCHER_KEY = "관전 중에는 할 수 없어요"
+WATCHER_JOIN = "관전 중이에요 · j 키로 참가해요"
 
 
 def table_bindings() -> list[BindingType]:
@@ -121,12 +126,15 @@ class TableActions(BaseScreen):
 
     def _moment(self) -> tuple[Any, ...]:
         """What a message on the line is about: the room's state, the game's phase and
-        street, and whether it is this player's turn. When it changes, the message's moment
-        has passed (a reminder to pick two cards must not stay into the betting)."""
+        street, and whether it is this player's turn (for a spectator: whose turn it is).
+        When it changes, the message's moment has passed (a reminder to pick two cards must
+        not stay into the betting)."""
         view = self.view or {}
         status = self.latest.room.status if self.latest else None
         keys = ("phase", "handNo", "rematchNo", "street", "handPhase")
-        return (status, *(view.get(k) for k in keys), bool(self.legal()))
+        watching = self.latest is not None and self.nickname in self.latest.room.spectators
+        turn = view.get("actor") if watching else None  # a spectator's "not while watching"
+        return (status, *(view.get(k) for k in keys), bool(self.legal()), turn)
 
     def _feedback(self, update: RoomUpdate) -> None:
         """On each push: clear a message whose moment has passed, then tell this player
@@ -149,6 +157,15 @@ class TableActions(BaseScreen):
         if not super().check_action(action, parameters):
             return False
         return not (action == "num" and isinstance(self.focused, ChatInput))
+
+    def _watcher_refused(self, line: str = WATCHER_KEY) -> bool:
+        """True (and a feedback line) if this viewer only watches: a player-only key then
+        changes nothing, but must not be silent either."""
+        room = self.latest.room if self.latest else None
+        if room is None or self.nickname not in room.spectators:
+            return False
+        self.say(WATCHER_JOIN if room.joinable else line)
+        return True
 
     def _act(self, action: dict[str, Any]) -> None:
         error = self.manager.act(self.room_id, self.nickname, action)
@@ -174,6 +191,8 @@ class TableActions(BaseScreen):
             self.action_num(ids.index(event.card.id) + 1)
 
     def action_num(self, n: int) -> None:
+        if self._watcher_refused(WATCHER_BET):
+            return
         view = self.view
         if view is None or not self.in_game:
             return
@@ -197,6 +216,8 @@ class TableActions(BaseScreen):
             self.say(OUT_OF_TURN)
 
     def action_confirm(self) -> None:
+        if self._watcher_refused():
+            return
         view = self.view
         if view is None or not self._choosing(view):
             return
@@ -207,6 +228,8 @@ class TableActions(BaseScreen):
         self._act({"type": "choose", "cardIds": chosen})
 
     def action_recommend(self) -> None:
+        if self._watcher_refused():
+            return
         view = self.view
         if view is None or not self._choosing(view) or not view.get("myHand"):
             return
@@ -214,12 +237,16 @@ class TableActions(BaseScreen):
         self._redraw()
 
     def action_answer(self, accept: bool) -> None:
+        if self._watcher_refused():
+            return
         for action in self.legal():
             if action["type"] in ("rejoin", "rebuy") and action.get("accept") == accept:
                 self._act({"type": action["type"], "accept": accept})
                 return
 
     def action_ready(self) -> None:
+        if self._watcher_refused():
+            return
         if any(a["type"] == "ready" for a in self.legal()):
             self._act({"type": "ready"})
 

@@ -3,6 +3,8 @@
 The own hand's texts sit beside the cards, in a row docked at the bottom: a text taller than that
 row would grow it over the pot and the result banner above. So the texts are cut to the row on
 purpose, least useful lines first: the first-hand tip, blank lines, explanations, then the rest.
+A tip wider than the row is broken between its " · "-separated phrases first, never inside one
+(the terminal would wrap it at any space: "… t" / "채팅").
 """
 
 from __future__ import annotations
@@ -37,6 +39,27 @@ def _rank(line: list[Part]) -> int:
     return _KEEP["other"]
 
 
+#: What separates a tip's phrases ("처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅").
+TIP_SEPARATOR = " · "
+
+
+def _break_tip(line: list[Part], width: int) -> list[list[Part]]:
+    """A tip line as lines of whole phrases that each fit ``width`` (a phrase wider than
+    that is left out rather than cut); any other line as it is."""
+    text = "".join(t for t, _ in line)
+    if width <= 0 or _rank(line) != _KEEP["tip"] or cell_len(text) <= width:
+        return [line]
+    style = line[0][1]
+    pieces: list[str] = []
+    for phrase in text.split(TIP_SEPARATOR):
+        joined = f"{pieces[-1]}{TIP_SEPARATOR}{phrase}" if pieces else phrase
+        if pieces and cell_len(joined) <= width:
+            pieces[-1] = joined
+        else:
+            pieces.append(phrase)
+    return [[(piece, style)] for piece in pieces if cell_len(piece) <= width]
+
+
 def _rows(line: list[Part], width: int) -> int:
     cells = sum(cell_len(t) for t, _ in line)
     return max(1, -(-cells // width)) if width > 0 else 1
@@ -45,7 +68,7 @@ def _rows(line: list[Part], width: int) -> int:
 def fit_parts(parts: list[Part], rows: int, width: int) -> list[Part]:
     """``parts`` with whole lines dropped (lowest :func:`_rank` first, the last of a rank
     first) until what is left wraps into ``rows`` rows of ``width`` cells."""
-    lines = _lines(parts)
+    lines = [piece for line in _lines(parts) for piece in _break_tip(line, width)]
     while len(lines) > 1 and sum(_rows(line, width) for line in lines) > rows:
         worst = min(range(len(lines)), key=lambda i: (_rank(lines[i]), -i))
         del lines[worst]

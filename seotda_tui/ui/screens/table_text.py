@@ -30,7 +30,10 @@ Part = tuple[str, str]
 View = dict[str, Any]
 
 
-def title_text(room: RoomSummary, view: View | None) -> str:
+def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
+    """The room's top line; ``host=False`` leaves out the host, the part to give up when a
+    20-cell room name and a 16-cell host leave no room at 80 columns (the screen shortens
+    the title on purpose rather than let the edge cut it)."""
     parts = [f"{room.name} · {room.status_label}"]
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
@@ -38,7 +41,8 @@ def title_text(room: RoomSummary, view: View | None) -> str:
         parts.append(f"학교 {chips(view['baseUnit'])}")
     else:
         parts.append(f"{len(room.players)}/{room.max_players}명")
-    parts.append(f"방장 {room.host or '-'}")
+    if host:
+        parts.append(f"방장 {room.host or '-'}")
     return " · ".join(parts)
 
 
@@ -142,12 +146,13 @@ def _badges(
     return badges
 
 
-def showdown_name(entry: dict[str, Any], view: View, options: Options) -> str:
-    """A revealed hand's name. A special that did not take effect (땡잡이 against 장땡, 구사
-    against 세륙) plays as its plain value (§6.2), so it is named by that value: "망통 (땡잡이
-    불발)", never a name that reads as if it had won."""
+def showdown_name(entry: dict[str, Any], results: list[dict[str, Any]], options: Options) -> str:
+    """A revealed hand's name, given the showdown's ``results`` (the view's, or
+    :func:`showdown_results` of the events). A special that did not take effect (땡잡이 against
+    장땡, 구사 against 세륙) plays as its plain value (§6.2), so it is named by that value: "망통
+    (땡잡이 불발)", never a name that reads as if it had won. The seats, the own hand and the
+    hand log all name hands through this one function."""
     special = entry.get("special")
-    results = view.get("results") or []
     if not special or not results:
         return str(entry["name"])
     fired = any(
@@ -159,6 +164,29 @@ def showdown_name(entry: dict[str, Any], view: View, options: Options) -> str:
         return str(entry["name"])
     a, b = (DECK[int(c["id"])] for c in entry["cards"])
     return f"{plain_value(a, b, options.gwang_ttaeng)[1]} ({entry['name']} 불발)"
+
+
+#: Events that start the next deal: a showdown's results are the events before them.
+_NEXT_DEAL = frozenset({"showdown", "handStart", "rematchStart", "gameStart"})
+
+
+def showdown_results(events: Any) -> list[dict[str, Any]]:
+    """The results of a showdown, from the events that follow its ``showdown`` event (the
+    engine emits them in the same change): each payout as a win, each pot kept for a rematch
+    as its outcome — the shapes of the view's ``results``, for a log line written before (or
+    long after) the view shows them."""
+    results: list[dict[str, Any]] = []
+    for event in events:
+        kind = event.get("type")
+        if kind in _NEXT_DEAL:
+            break
+        if kind == "payout":
+            results.append(
+                {"type": "win", "winners": [event["player"]], "reason": event.get("reason")}
+            )
+        elif kind == "pot" and event.get("outcome"):
+            results.append(dict(event["outcome"]))
+    return results
 
 
 def from_viewer(seats: list[dict[str, Any]], me: str) -> list[dict[str, Any]]:
@@ -177,7 +205,8 @@ def seat_infos(
 ) -> list[SeatInfo]:
     """One info per engine seat: others' cards face down unless revealed at the showdown."""
     shown = {h["player"]: h for h in view.get("showdown") or []}
-    winners = {w for r in view.get("results") or [] for w in r.get("winners", [])}
+    results = view.get("results") or []
+    winners = {w for r in results for w in r.get("winners", [])}
     payouts = payouts or {}
     betting = view.get("handPhase") == "betting"
     infos = []
@@ -205,7 +234,9 @@ def seat_infos(
                 dealer=s["dealer"],
                 actor=view.get("actor") == nick,
                 me=nick == me,
-                hand_name=showdown_name(shown[nick], view, room.options) if nick in shown else "",
+                hand_name=showdown_name(shown[nick], results, room.options)
+                if nick in shown
+                else "",
                 faces=faces,
                 folded=bool(s.get("folded")),
                 payout=payouts.get(nick, 0) if view.get("handPhase") == "handEnd" else 0,
@@ -361,7 +392,8 @@ def mine_parts(
             parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
     elif own_shown is not None:  # the showdown names every revealed hand, hints or not
         parts.append(("\n", ""))
-        parts.append((f" {showdown_name(own_shown, view, options)} ", "bold reverse"))
+        name = showdown_name(own_shown, view.get("results") or [], options)
+        parts.append((f" {name} ", "bold reverse"))
     elif hint:
         style = STRENGTH_STYLES.get(hint.get("strength", ""), "bold")
         parts.append(("\n", ""))

@@ -4,6 +4,10 @@ Why not Textual's ``DataTable``: it brings eleven component classes, each styled
 whole stylesheet again at every login, focus change and screen resume (about a tenth of a
 login's CPU, and a table's six players log in together). This list has three, draws through the
 line API (only the rows asked for) and sizes its columns to their widest cell, as the table did.
+
+A cell may be a tuple of forms, longest first (the 규칙 column): when the full widths do not fit
+the terminal, the columns close up to one space and such a column takes what is left, each row
+showing the longest form that fits it — shortened on purpose, never cut by the edge.
 """
 
 from __future__ import annotations
@@ -19,7 +23,18 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-Row = tuple[str, tuple[str, ...]]  # (key, cells)
+Cell = str | tuple[str, ...]  # a text, or its forms longest first
+Row = tuple[str, tuple[Cell, ...]]  # (key, cells)
+
+
+def _forms(cell: Cell) -> tuple[str, ...]:
+    return (cell,) if isinstance(cell, str) else cell
+
+
+def _fit(cell: Cell, width: int) -> str:
+    """The longest form of ``cell`` that fits ``width`` cells (else its shortest)."""
+    forms = _forms(cell)
+    return next((f for f in forms if cell_len(f) <= width), forms[-1])
 
 
 class RoomList(Widget, can_focus=True):
@@ -46,11 +61,18 @@ class RoomList(Widget, can_focus=True):
             super().__init__()
             self.key = key
 
+    class Highlighted(Message):
+        """The cursor moved to another row (the lobby shows that room's rules)."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
     def __init__(self, headers: tuple[str, ...], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._headers = headers
         self._rows: list[Row] = []
-        self._widths = self._column_widths()
+        self._laid_out: tuple[int, int, list[int]] | None = None  # (width, gap, widths)
         self._top = 0  # first row on screen
         self.cursor = 0
 
@@ -69,7 +91,7 @@ class RoomList(Widget, can_focus=True):
         key = self.selected_key
         count_changed = len(rows) != len(self._rows)  # the list's height follows it
         self._rows = list(rows)
-        self._widths = self._column_widths()
+        self._laid_out = None
         keys = [k for k, _ in rows]
         self.cursor = keys.index(key) if key in keys else min(self.cursor, max(0, len(rows) - 1))
         self._show_cursor()
@@ -104,6 +126,7 @@ class RoomList(Widget, can_focus=True):
             self.cursor = row
             self._show_cursor()
             self.refresh()
+            self.post_message(self.Highlighted(self._rows[row][0]))
 
     def action_move(self, step: int) -> None:
         self._move_cursor(self.cursor + step)
@@ -148,29 +171,58 @@ class RoomList(Widget, can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 1 + len(self._rows)
 
-    def _column_widths(self) -> list[int]:
-        """Each column as wide as its widest cell, header included."""
-        return [
-            max([cell_len(h)] + [cell_len(cells[n]) for _, cells in self._rows])
-            for n, h in enumerate(self._headers)
-        ]
+    def _layout_columns(self) -> tuple[int, list[int]]:
+        """(the gap between columns, each column's width) for the widget's width: each column
+        as wide as its widest cell (header included) two spaces apart; when that does not fit,
+        one space apart without the right margin, and the columns of forms narrowed to what is
+        left (down to their shortest forms)."""
+        width = self.size.width
+        if self._laid_out is not None and self._laid_out[0] == width:
+            return self._laid_out[1], self._laid_out[2]
+        columns = [[h, *(cells[n] for _, cells in self._rows)] for n, h in enumerate(self._headers)]
+        full = [max(cell_len(_forms(c)[0]) for c in column) for column in columns]
+        least = [max(cell_len(_forms(c)[-1]) for c in column) for column in columns]
+        gap, widths = 2, full
+        if 2 + sum(full) + 2 * (len(full) - 1) > width:
+            gap, widths = 1, list(full)
+            spare = width - 1 - sum(least) - (len(full) - 1)
+            for n in range(len(columns)):
+                if full[n] != least[n]:  # a column of forms: what is left, shared in turn
+                    widths[n] = least[n] + max(0, min(full[n] - least[n], spare))
+                    spare -= widths[n] - least[n]
+        self._laid_out = (width, gap, widths)
+        return gap, widths
 
-    def _cells(self, cells: tuple[str, ...]) -> list[str]:
-        return [f" {set_cell_size(cell, width)} " for cell, width in zip(cells, self._widths)]
+    def shown_cells(self, row: int | None) -> tuple[str, ...]:
+        """The texts of row ``row`` (None: the header) as drawn: each cell's longest form
+        that fits its column."""
+        _, widths = self._layout_columns()
+        cells = self._headers if row is None else self._rows[row][1]
+        return tuple(_fit(cell, w) for cell, w in zip(cells, widths))
+
+    def rows_on_screen(self) -> range:
+        """The rows drawn now (the list scrolls in a small terminal)."""
+        top = self._view_top()
+        return range(top, min(len(self._rows), top + max(0, self._visible_rows())))
+
+    def _line(self, row: int | None) -> str:
+        gap, widths = self._layout_columns()
+        cells = [set_cell_size(c, w) for c, w in zip(self.shown_cells(row), widths)]
+        return " " + (" " * gap).join(cells) + (" " if gap > 1 else "")
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         style = self.rich_style
         if y == 0:
-            cells = self._cells(self._headers)
+            line = self._line(None)
             style += self.get_component_rich_style("room-list--header")
         else:
             row = self._view_top() + y - 1
             if row >= len(self._rows):
                 return Strip([Segment(" " * width, style)], width)
-            cells = self._cells(self._rows[row][1])
+            line = self._line(row)
             if row == self.cursor:
                 style += self.get_component_rich_style("room-list--cursor")
             elif row % 2:
                 style += self.get_component_rich_style("room-list--stripe")
-        return Strip([Segment(cell, style) for cell in cells]).adjust_cell_length(width, style)
+        return Strip([Segment(line, style)]).adjust_cell_length(width, style)

@@ -101,8 +101,10 @@ def cards_label(cards: list[Mapping[str, Any]]) -> str:
     return " + ".join(card_label(c) for c in cards)
 
 
-def option_summary(options: Options) -> str:
-    """One short line for the lobby: the options people pick a room by."""
+def option_summary_forms(options: Options) -> tuple[str, ...]:
+    """The lobby's 규칙 cell: the options people pick a room by, longest first, then shorter
+    forms that drop the least telling part (the list shows the longest its column fits; the
+    selected room's rules are in full below the list)."""
     parts = ["3장" if options.card_mode == "three" else "2장"]
     parts.append(f"{options.starting_chips:,}칩")
     parts.append(f"학교 {options.base_unit}")
@@ -112,7 +114,7 @@ def option_summary(options: Options) -> str:
         parts.append("최후 1인")
     if options.max_raise == "full":
         parts.append("풀")
-    return "·".join(parts)
+    return tuple("·".join(parts[:n]) for n in range(len(parts), 0, -1))
 
 
 def bet_label(kind: str, amount: int | None = None, all_in: bool = False) -> str:
@@ -138,8 +140,10 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def event_lines(event: Mapping[str, Any]) -> list[str]:
-    """A public event as hand-log lines (most bookkeeping events print nothing)."""
+def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None = None) -> list[str]:
+    """A public event as hand-log lines (most bookkeeping events print nothing).
+    ``hand_names``: a showdown's hands as the table names them (an unfired special by its
+    plain value, ``table_text.showdown_name``); without it, the engine's names."""
     kind = event.get("type")
     p = event.get("player", "")
     if kind == "roomOpen":
@@ -180,7 +184,11 @@ def event_lines(event: Mapping[str, Any]) -> list[str]:
     if kind == "chosen":
         return [f"{p} 카드 선택 완료"]
     if kind == "showdown":
-        return [f"{h['player']}: {cards_label(h['cards'])} = {h['name']}" for h in event["hands"]]
+        names = hand_names or {}
+        return [
+            f"{h['player']}: {cards_label(h['cards'])} = {names.get(h['player'], h['name'])}"
+            for h in event["hands"]
+        ]
     if kind == "payout":
         why = WIN_REASONS.get(event.get("reason", ""), "")
         return [f"{p} +{chips(event['amount'])}칩" + (f" ({why})" if why else "")]
