@@ -137,7 +137,7 @@ async def test_a_terminal_too_small_and_back_shows_the_whole_list_again() -> Non
 
 async def test_the_selected_rooms_rules_follow_the_cursor_and_i_shows_them_all() -> None:
     from engine import Options
-    from seotda_tui.screens.help import HelpScreen
+    from seotda_tui.ui.screens.help import HelpScreen
 
     m = manager()
     m.create_room("민수", "민수네 판", {})

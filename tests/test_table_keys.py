@@ -124,7 +124,7 @@ async def test_a_bet_key_out_of_turn_says_so_on_that_players_screen_only() -> No
 
 
 async def test_a_spectators_player_keys_say_so_and_change_nothing() -> None:
-    from seotda_tui.screens.table_actions import WATCHER_BET, WATCHER_KEY
+    from seotda_tui.ui.screens.table_actions import WATCHER_BET, WATCHER_KEY
 
     async with Table.open(["a", "b"], spectators=["w"], seed=5) as t:
         before = (len(t.manager.log(t.room_id)), t.actor, t.game.pending())
@@ -142,7 +142,7 @@ async def test_a_spectators_player_keys_say_so_and_change_nothing() -> None:
 
 
 async def test_a_spectator_in_a_waiting_room_is_told_how_to_sit_down() -> None:
-    from seotda_tui.screens.table_actions import WATCHER_JOIN
+    from seotda_tui.ui.screens.table_actions import WATCHER_JOIN
 
     async with Table.open(["a", "b"], spectators=["w"], start=False) as t:
         await t.press("w", "3")

@@ -254,7 +254,7 @@ LOGGED_SPECIALS = [
 
 
 def log_text(t: Table, nick: str) -> str:
-    from seotda_tui.widgets.handlog import HandLog
+    from seotda_tui.ui.widgets.handlog import HandLog
 
     log = t.screen(nick).query_one(HandLog)
     return " ".join(" ".join(strip.text.split()) for strip in log.lines)
@@ -285,8 +285,8 @@ async def test_a_late_watchers_log_names_earlier_showdowns_the_same_way() -> Non
     of its own hand, not by the view's (a later hand's)."""
     from types import SimpleNamespace
 
-    from seotda_tui.app import make_app_factory
-    from seotda_tui.widgets.handlog import HandLog
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.widgets.handlog import HandLog
 
     deal = {"a": ["10열", "10띠"], "b": ["3광", "7열"]}
     options = Options(deal_mode="oneRound", hand_limit=10)

@@ -206,13 +206,11 @@ class LobbyScreen(BaseScreen):
 
     def action_rules(self) -> None:
         """All of the selected room's rules: help's 규칙 tab, as the table's ``i`` opens it."""
-        from .help import HelpScreen
-
         selected = self._selected()
         if selected is None:
             self.say("방을 먼저 골라 주세요 (위아래 화살표)")
             return
-        self.app.push_screen(HelpScreen(selected[1].options, None, tab="help-rules-pane"))
+        self.seotda.open_help(selected[1].options, None, tab="help-rules-pane")
 
     def say(self, text: str) -> None:
         """Show a refusal for :data:`MESSAGE_SECONDS` (the room list it was about moves on)."""
