@@ -16,11 +16,12 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    ``max_sessions``.
 2. The key exchange must be done and auth begun within ``handshake_grace`` seconds,
    the whole login within ``login_grace``. Wrong passwords and (in keys mode)
-   unlisted keys count towards the jail.
+   unlisted keys count towards the jail. A connection lost before login is logged
+   (``refused reason=handshake_failed``: stage, client version, error).
 3. Authenticated (``auth_completed``): now it counts against ``max_sessions`` and
    ``max_sessions_per_ip``; over either, its session channel only prints the Korean
-   refusal and closes. It must open that channel within ``login_grace`` (PuTTY asks
-   its user to press Return first, after a keyboard-interactive login).
+   refusal and closes. It must open that channel within ``login_grace`` (plink on a
+   terminal asks its user to press Return first, after every login).
 4. One session channel per connection, interactive with a PTY; everything else
    (exec, subsystems, forwarding of any kind, X11, agent, unknown channel types and
    requests) is refused and logged.
@@ -59,9 +60,11 @@ AppFactory = Callable[[Identity, SessionContext], App[Any]]
 
 # Our key exchange preference starts with the one dropbear's dbclient guesses: it sends its
 # first kex packet before seeing ours, and asyncssh judges that guess differently from
-# RFC 4253 and OpenSSH (see /work/notes/asyncssh_report.md), so a server whose first choice
-# differs from the client's is disconnected mid-kex. Clients still pick from the rest.
+# RFC 4253 and OpenSSH (BENCHMARKS.md "SSH clients"), so a server whose first choice differs
+# from the client's disconnects it mid-kex. Clients still pick from the whole list, in their order.
 KEX_ALGS = "^curve25519-sha256"
+# Only with --compression: dropbear's dbclient asks for it unprompted, OpenSSH with -C.
+COMPRESSION_ALGS = ["none", "zlib@openssh.com"]
 
 _AUTH_FAIL_DELAY = 0.3  # seconds; slows down password guessing
 _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
@@ -368,7 +371,7 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._counted = True
             state.admitted += 1
             state.per_address[address_key(self.peer_ip)] += 1
-        # login_grace, not handshake_grace: PuTTY waits for Return after a kbdint login
+        # login_grace, not handshake_grace: plink waits for Return after every login
         self._set_deadline(state.settings.login_grace, "session_timeout")
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -676,6 +679,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             settings.port,
             server_host_keys=[host_key],
             kex_algs=KEX_ALGS,
+            compression_algs=COMPRESSION_ALGS if settings.compression else ["none"],
             encoding=None,
             line_editor=False,
             agent_forwarding=False,

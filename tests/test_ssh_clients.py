@@ -8,6 +8,8 @@ pass without it. ``.ci/run`` installs putty-tools and dropbear-bin when it runs 
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import shutil
 import subprocess
@@ -16,9 +18,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from seotda_tui.app import make_app_factory
+from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 
 from .ssh_harness import PtyClient, SSHHarness, key_pair, ssh_server, wait_until
@@ -224,3 +228,70 @@ async def test_wrong_passphrase_is_refused_for_every_client(tmp_path: Path, clie
             await real.answer(GIVE_PROMPT, "still-wrong-one")  # after "남은 기회 2번"
             await wait_until(lambda: server.handle.state.jail.failures("127.0.0.1") == 2)
             assert f"{nick}님 환영해요" not in real.text
+
+
+# -- a failed handshake leaves one line in the log ----------------------------------------
+
+
+def _handshake_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, object]]:
+    return [
+        fields
+        for r in caplog.records
+        if (fields := record_fields(r)).get("reason") == "handshake_failed"
+    ]
+
+
+async def test_failed_key_exchanges_are_logged_once_per_address(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with table(tmp_path) as (server, _manager):
+        with caplog.at_level(logging.INFO, logger="seotda.server"):
+            for _ in range(3):  # a client that offers only a kex the server doesn't
+                with pytest.raises(asyncssh.KeyExchangeFailed):
+                    await asyncssh.connect(
+                        "127.0.0.1", server.port, known_hosts=None, username="old",
+                        kex_algs=["diffie-hellman-group1-sha1"], config=None,
+                    )  # fmt: skip
+            await wait_until(lambda: len(_handshake_lines(caplog)) >= 1)
+            await asyncio.sleep(0.2)
+            lines = _handshake_lines(caplog)
+            assert [(e["event"], e["ip"], e["stage"]) for e in lines] == [
+                ("refused", "127.0.0.1", "kex")
+            ]
+            assert str(lines[0]["client"]).startswith("SSH-2.0-AsyncSSH_")
+            assert "No matching key exchange" in str(lines[0]["error"])
+            assert server.handle is not None
+            server.handle.state.flush_refusals()  # the repeats: one summary line
+            summary = [e for e in _handshake_lines(caplog) if e["event"] == "refused_summary"]
+            assert [(e["ip"], e["count"]) for e in summary] == [("127.0.0.1", 2)]
+
+
+async def test_garbage_after_the_version_is_logged_with_the_client_version(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with table(tmp_path) as (server, _manager):
+        with caplog.at_level(logging.INFO, logger="seotda.server"):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"SSH-2.0-Evil\x1b[2J_1.0\r\n" + b"\x00\x00\x00\x0c" + b"\xff" * 12)
+            await writer.drain()
+            await asyncio.wait_for(reader.read(), 10)  # the server hangs up
+            writer.close()
+            await wait_until(lambda: len(_handshake_lines(caplog)) == 1)
+            (line,) = _handshake_lines(caplog)
+            assert line["stage"] == "kex" and line["ip"] == "127.0.0.1"
+            assert line["client"] == "SSH-2.0-Evil_1.0"  # the escape sequence is not logged
+
+
+async def test_plink_pw_logs_a_returning_name_in_without_typing(tmp_path: Path) -> None:
+    """``plink -pw`` (scripts): nothing is typed. PuTTY answers the one keyboard-interactive
+    prompt of a returning name with it (PuTTY tries keyboard-interactive before password)."""
+    plink = _installed(CLIENTS[1])
+    async with table(tmp_path) as (server, manager):
+        assert server.handle is not None
+        nick = "plinkpw"
+        await server.handle.state.policy.register_passphrase(nick, PASSPHRASE)
+        argv = plink.keyless_argv(server.port, server.handle.fingerprint, nick)
+        argv[1:1] = ["-pw", PASSPHRASE]
+        async with PtyClient(argv, _env(tmp_path / "home"), SIZE) as real:
+            await pass_antispoof(real, plink)
+            await play_one_action(server, manager, real, nick)
