@@ -77,11 +77,23 @@ CLIENTS = [
     Client(
         "ssh",
         "openssh-client",
-        lambda d, port, fp, user: [
-            "ssh", *_SSH_OPTS, "-i", str(d / "id_ed25519"), "-p", str(port), f"{user}@127.0.0.1"
-        ],
+        lambda d, port, fp, user: [  # -C asks for compression: the server offers none
+            "ssh",
+            *_SSH_OPTS,
+            "-C",
+            "-i",
+            str(d / "id_ed25519"),
+            "-p",
+            str(port),
+            f"{user}@127.0.0.1",
+        ],  # fmt: skip
         lambda port, fp, user: [
-            "ssh", *_SSH_OPTS, "-o", "PubkeyAuthentication=no", "-p", str(port),
+            "ssh",
+            *_SSH_OPTS,
+            "-o",
+            "PubkeyAuthentication=no",
+            "-p",
+            str(port),
             f"{user}@127.0.0.1",
         ],  # fmt: skip
         _openssh_key,
@@ -90,11 +102,26 @@ CLIENTS = [
         "plink",
         "putty-tools",
         lambda d, port, fp, user: [
-            "plink", "-ssh", "-noagent", "-hostkey", fp, "-P", str(port),
-            "-i", str(d / "id.ppk"), f"{user}@127.0.0.1",
+            "plink",
+            "-ssh",
+            "-noagent",
+            "-hostkey",
+            fp,
+            "-P",
+            str(port),
+            "-i",
+            str(d / "id.ppk"),
+            f"{user}@127.0.0.1",
         ],  # fmt: skip
         lambda port, fp, user: [
-            "plink", "-ssh", "-noagent", "-hostkey", fp, "-P", str(port), f"{user}@127.0.0.1"
+            "plink",
+            "-ssh",
+            "-noagent",
+            "-hostkey",
+            fp,
+            "-P",
+            str(port),
+            f"{user}@127.0.0.1",
         ],
         _ppk,
     ),
@@ -102,7 +129,13 @@ CLIENTS = [
         "dbclient",
         "dropbear-bin",
         lambda d, port, fp, user: [
-            "dbclient", "-y", "-y", "-i", str(d / "id_dropbear"), "-p", str(port),
+            "dbclient",
+            "-y",
+            "-y",
+            "-i",
+            str(d / "id_dropbear"),
+            "-p",
+            str(port),
             f"{user}@127.0.0.1",
         ],  # fmt: skip
         lambda port, fp, user: ["dbclient", "-y", "-y", "-p", str(port), f"{user}@127.0.0.1"],
@@ -167,7 +200,9 @@ async def play_one_action(server: SSHHarness, manager: RoomManager, real: PtyCli
         await real.press("s")
         await real.wait_for("게임 중")
         await guest.wait_for("게임 중")
-        hand = manager._rooms[manager.room_of(nick)].game.state.hand  # type: ignore[index]
+        game = manager._rooms[manager.room_of(nick)].game  # type: ignore[index]
+        assert game is not None and game.state.hand is not None
+        hand = game.state.hand
         if hand.actor == "guest":
             await guest.wait_for("내 차례예요")
             await guest.press("3")  # 삥
