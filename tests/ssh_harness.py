@@ -541,7 +541,6 @@ class PtyClient:
         self._seen = 0  # output before this offset was answered by :meth:`answer`
         self._fd = -1
         self.proc: subprocess.Popen[bytes] | None = None
-        self.eof = False
 
     async def __aenter__(self) -> PtyClient:
         master, slave = os.openpty()
@@ -571,7 +570,6 @@ class PtyClient:
         except OSError:  # EIO: the program closed the terminal
             data = b""
         if not data:
-            self.eof = True
             asyncio.get_running_loop().remove_reader(self._fd)
             return
         self.output += data

@@ -14,7 +14,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -183,12 +183,13 @@ async def pass_antispoof(real: PtyClient, client: Client) -> None:
         await real.answer(PLINK_ANTISPOOF, "")
 
 
-async def play_one_action(server: SSHHarness, manager: RoomManager, real: PtyClient, nick: str):  # type: ignore[no-untyped-def]
+async def play_one_action(
+    server: SSHHarness, manager: RoomManager, real: PtyClient, nick: str
+) -> None:
     """``nick`` (the stock client) opens a room, a harness player joins, the game starts and
-    ``nick`` makes one betting action with its keys; returns the hand."""
+    ``nick`` makes one betting action with its keys, which the engine records."""
     await real.wait_for(f"{nick}님 환영해요")
-    async with AsyncExitStack() as stack:
-        guest = await stack.enter_async_context(server.connect("guest", size=SIZE))
+    async with server.connect("guest", size=SIZE) as guest:
         await guest.wait_for("guest님 환영해요")
         await real.press("n")
         await real.wait_for("새 방 만들기")
@@ -214,7 +215,6 @@ async def play_one_action(server: SSHHarness, manager: RoomManager, real: PtyCli
         await real.press(key)
         await wait_until(lambda: hand.players[nick].last_action is not None)
         assert hand.players[nick].last_action == kind
-        return hand
 
 
 async def test_key_login_reaches_the_lobby_and_bets(tmp_path: Path, client: Client) -> None:
