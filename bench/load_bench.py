@@ -30,7 +30,8 @@ the hand log "b01s2 콜 10" (when the log is on screen), the actor's seat box or
 show the action word, or the status line no longer saying "b01s2님 차례" — whichever comes
 first (see :class:`Watch`). The next action at a table is only timed once every seat has shown
 the previous one. Bytes are counted at the SSH channel (what the server's Textual apps write,
-before encryption; the client turns compression off like OpenSSH does by default).
+before encryption; the client turns compression off like OpenSSH does by default, or asks for
+it with ``--compress``) and at the socket (what crossed the wire, encrypted and compressed).
 
 The client side runs in this one process on the same machine: pyte is fed lazily (in bulk, and
 chunk by chunk only while an action is being timed; arrival times are taken in
@@ -172,6 +173,7 @@ class Server:
             "0",
             "--shutdown-notice",
             "0",
+            *(["--compression"] if self.args.compress else []),
         ]
         self.proc = await asyncio.create_subprocess_exec(
             *cmd,
@@ -237,6 +239,48 @@ class Server:
 
 
 # ----------------------------------------------------------------------------- one player's terminal
+class _Counting(asyncio.Protocol):
+    """Between the TCP transport and asyncssh: counts what arrives as on the wire
+    (encrypted, compressed when negotiated) on ``player.wire``."""
+
+    def __init__(self, inner: Any, player: Player) -> None:
+        self.inner = inner
+        self.player = player
+
+    def connection_made(self, transport: Any) -> None:
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.player.wire += len(data)
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()  # type: ignore[no-any-return]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+@dataclass
+class _WireTunnel:
+    """asyncssh's ``tunnel=`` hook, used only to put :class:`_Counting` under the connection."""
+
+    player: Player
+
+    async def create_connection(self, factory: Any, host: str, port: int) -> tuple[Any, Any]:
+        loop = asyncio.get_running_loop()
+        transport, counting = await loop.create_connection(
+            lambda: _Counting(factory(), self.player), host, port
+        )
+        return transport, counting.inner
+
+
 class _Auth(asyncssh.SSHClient):
     """Open-mode keyless login: answers the nickname-passphrase prompts (keyboard-interactive:
     set on first use, given later) with a per-name passphrase; no password, no keys."""
@@ -369,6 +413,7 @@ class Player:
         self.stream = pyte.ByteStream(self.screen)
         self.chunks: deque[tuple[float, bytes]] = deque()
         self.received = 0  # bytes arrived
+        self.wire = 0  # bytes arrived on the socket (encrypted; compressed with --compress)
         self.fed = 0  # bytes given to pyte
         self.left = [""] * self.rows  # row text (left of the hand log where there is one)
         self.right = [""] * self.rows  # hand-log part of the row
@@ -589,7 +634,8 @@ class Player:
             agent_path=None,
             config=None,
             client_keys=None,
-            compression_algs=["none"],
+            compression_algs=["zlib@openssh.com"] if self.bench.args.compress else ["none"],
+            tunnel=_WireTunnel(self),
         )
         self.chan, _ = await self.conn.create_session(
             lambda: _Session(self),
@@ -783,6 +829,7 @@ class Bench:
         self.own_ms: list[float] = []
         self.other_ms: list[float] = []
         self.frame_bytes: list[int] = []
+        self.wire_snapshots: list[dict[Player, int]] = []  # at each snapshot()
         self.missed = 0
         self.detected_by: dict[str, int] = {}
         self.miss_log: list[str] = []
@@ -826,6 +873,7 @@ class Bench:
         return sum(self.marks[b][1] - self.marks[a][1] for a, b in spans)
 
     def snapshot(self) -> tuple[dict[Player, int], dict[Table, int]]:
+        self.wire_snapshots.append({p: p.wire for p in self.players})
         return {p: p.received for p in self.players}, {t: t.actions for t in self.tables}
 
     async def sample(self) -> None:
@@ -1110,6 +1158,8 @@ class Bench:
     ) -> dict[str, Any]:
         # bytes per player per betting action, outside the idle window
         total_bytes = sum((b1[p] - b0[p]) + (b3[p] - b2[p]) for p in self.players)
+        w0, w1, w2, w3 = self.wire_snapshots[:4]
+        total_wire = sum((w1[p] - w0[p]) + (w3[p] - w2[p]) for p in self.players)
         total_acts = sum(
             (a1[p.table] - a0[p.table]) + (a3[p.table] - a2[p.table]) for p in self.players
         )
@@ -1194,6 +1244,8 @@ class Bench:
             },
             "join_retries": self.join_retries,
             "bytes_per_player_action": round(total_bytes / total_acts) if total_acts else None,
+            "wire_bytes_per_player_action": round(total_wire / total_acts) if total_acts else None,
+            "compression": "zlib@openssh.com" if self.args.compress else "none",
             "frame_bytes": {q: pct([float(b) for b in self.frame_bytes], q) for q in (50, 95)},
             "idle_bps": {
                 "mean": round(statistics.fmean(idle["rates"]), 1) if idle["rates"] else None,
@@ -1289,7 +1341,9 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> str:
         ),
         (
             f"bytes per player per betting action ({r['size']})",
-            f"{bpa} B (action frame alone p50 {fb[50]:.0f}, p95 {fb[95]:.0f})",
+            f"{bpa} B (action frame alone p50 {fb[50]:.0f}, p95 {fb[95]:.0f}); "
+            f"on the wire {r['wire_bytes_per_player_action']} B "
+            f"(compression {r['compression']})",
             f"≤ {TARGET_BYTES_PER_ACTION:.0f} B",
             verdict(bpa is not None and bpa <= TARGET_BYTES_PER_ACTION),
         ),
@@ -1411,6 +1465,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ".json speedscope, anything else raw collapsed stacks)",
     )
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument(
+        "--compress",
+        action="store_true",
+        help="clients ask for zlib@openssh.com compression (like ssh -C) and the server "
+        "is started with --compression to offer it",
+    )
     ap.add_argument(
         "--debug-misses",
         action="store_true",

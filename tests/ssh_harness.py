@@ -20,7 +20,11 @@ for a PTY; everything it receives is fed into a ``pyte`` screen, so
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
+import struct
+import subprocess
+import termios
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -183,21 +187,7 @@ class SSHClient:
         Like ``pyte.Screen.display``, but a stale right half of an overwritten wide
         character (an empty cell, on which ``display`` raises IndexError) shows as a space.
         """
-        screen = self.screen
-        lines = []
-        for y in range(screen.lines):
-            row = screen.buffer[y]
-            cells: list[str] = []
-            skip = False
-            for x in range(screen.columns):
-                if skip:
-                    skip = False
-                    continue
-                data = row[x].data or " "
-                cells.append(data)
-                skip = wcwidth(data[0]) == 2
-            lines.append("".join(cells).rstrip())
-        return "\n".join(lines)
+        return screen_text(self.screen)
 
     @property
     def output_text(self) -> str:
@@ -507,3 +497,113 @@ class ProbeFactory:
 
     def latest(self, nickname: str) -> ProbeApp:
         return [a for a in self.apps if a.identity.nickname == nickname][-1]
+
+
+def screen_text(screen: pyte.Screen) -> str:
+    """A pyte screen as lines of text (wide characters appear once, stale halves as spaces)."""
+    lines = []
+    for y in range(screen.lines):
+        row = screen.buffer[y]
+        cells: list[str] = []
+        skip = False
+        for x in range(screen.columns):
+            if skip:
+                skip = False
+                continue
+            data = row[x].data or " "
+            cells.append(data)
+            skip = wcwidth(data[0]) == 2
+        lines.append("".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# -- a stock SSH client program (ssh, plink, dbclient) on a real PTY ------------------------
+
+
+class PtyClient:
+    """A client program run on a pseudo-terminal of ``size``, its output fed to a pyte screen.
+
+    The program gets the PTY as its controlling terminal (``setsid -c``), so it prompts
+    and switches to raw mode exactly as in a person's terminal. Use as an async context
+    manager; the program is killed (by its pid) on exit.
+    """
+
+    def __init__(
+        self, argv: list[str], env: Mapping[str, str], size: tuple[int, int] = (100, 30)
+    ) -> None:
+        self.argv = argv
+        self.env = dict(env)
+        self.size = size
+        columns, lines = size
+        self.screen = pyte.Screen(columns, lines)
+        self._stream = pyte.ByteStream(self.screen)
+        self.output = b""
+        self._seen = 0  # output before this offset was answered by :meth:`answer`
+        self._fd = -1
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def __aenter__(self) -> PtyClient:
+        master, slave = os.openpty()
+        columns, lines = self.size
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        try:
+            self.proc = subprocess.Popen(
+                ["setsid", "-c", *self.argv],
+                stdin=slave, stdout=slave, stderr=slave, env=self.env, close_fds=True,
+            )  # fmt: skip
+        finally:
+            os.close(slave)
+        self._fd = master
+        asyncio.get_running_loop().add_reader(master, self._readable)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        asyncio.get_running_loop().remove_reader(self._fd)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            await asyncio.to_thread(self.proc.wait, 10)
+        os.close(self._fd)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self._fd, 65536)
+        except OSError:  # EIO: the program closed the terminal
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self._fd)
+            return
+        self.output += data
+        self._stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return screen_text(self.screen)
+
+    async def _until(self, check: Any, what: str, timeout: float) -> None:
+        try:
+            await wait_until(check, timeout)
+        except AssertionError:
+            raise AssertionError(
+                f"{self.argv[0]}: {what} not seen in {timeout}s; screen:\n{self.text}\n"
+                f"last output: {self.output[-600:]!r}"
+            ) from None
+
+    async def wait_for(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Until ``text`` is on the screen."""
+        await self._until(lambda: text in self.text, repr(text), timeout)
+
+    async def answer(self, prompt: str, reply: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait for ``prompt`` in output not yet answered, then type ``reply`` and Return."""
+        wanted = prompt.encode()
+        await self._until(lambda: wanted in self.output[self._seen :], repr(prompt), timeout)
+        self._seen = len(self.output)
+        await self.send(reply + "\r")
+
+    async def send(self, data: bytes | str) -> None:
+        os.write(self._fd, data.encode() if isinstance(data, str) else data)
+        await asyncio.sleep(0)
+
+    async def press(self, *keys: str, pause: float = 0.05) -> None:
+        for key in keys:
+            await self.send(KEYS.get(key, key.encode()))
+            await asyncio.sleep(pause)

@@ -45,9 +45,11 @@ from .store import Holder, NicknameStore
 KBDINT_ROUNDS = 3  # answers per keyboard-interactive attempt, then it fails
 
 SERVER_PASSWORD_PROMPT = "서버 비밀번호 (password): "
-PASSPHRASE_PROMPT = "닉네임 비밀번호: "
-NEW_PASSPHRASE_PROMPT = "새 닉네임 비밀번호: "
-CONFIRM_PROMPT = "새 닉네임 비밀번호 확인 (한 번 더): "
+# The English in brackets is for clients that drop every non-ASCII byte from a prompt
+# (dropbear's dbclient shows only "  : " otherwise).
+PASSPHRASE_PROMPT = "닉네임 비밀번호 (passphrase): "
+NEW_PASSPHRASE_PROMPT = "새 닉네임 비밀번호 (new passphrase): "
+CONFIRM_PROMPT = "새 닉네임 비밀번호 확인 (한 번 더, again): "
 
 # What a keyboard-interactive round says goes in front of its first prompt, not in the
 # "name"/"instructions" fields: OpenSSH prints those through its logger, which

@@ -16,11 +16,12 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    ``max_sessions``.
 2. The key exchange must be done and auth begun within ``handshake_grace`` seconds,
    the whole login within ``login_grace``. Wrong passwords and (in keys mode)
-   unlisted keys count towards the jail.
+   unlisted keys count towards the jail. A connection lost before login is logged
+   (``refused reason=handshake_failed``: stage, client version, error).
 3. Authenticated (``auth_completed``): now it counts against ``max_sessions`` and
    ``max_sessions_per_ip``; over either, its session channel only prints the Korean
-   refusal and closes. It must open that channel within ``login_grace`` (PuTTY asks
-   its user to press Return first, after a keyboard-interactive login).
+   refusal and closes. It must open that channel within ``login_grace`` (plink on a
+   terminal asks its user to press Return first, after every login).
 4. One session channel per connection, interactive with a PTY; everything else
    (exec, subsystems, forwarding of any kind, X11, agent, unknown channel types and
    requests) is refused and logged.
@@ -41,6 +42,7 @@ import asyncssh
 from .. import tuning
 from ..config import Settings
 from ..logs import log_event
+from ..sanitize import clean_text
 from .admission import PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
 from .hostkey import fingerprint, load_or_create_host_key
@@ -51,6 +53,14 @@ from .state import AppFactory, DisconnectReason, SessionRegistry
 from .store import NicknameStore
 
 log = logging.getLogger("seotda.server")
+
+# Our key exchange preference starts with the one dropbear's dbclient guesses: it sends its
+# first kex packet before seeing ours, and asyncssh judges that guess differently from
+# RFC 4253 and OpenSSH (BENCHMARKS.md "SSH clients"), so a server whose first choice differs
+# from the client's disconnects it mid-kex. Clients still pick from the whole list, in their order.
+KEX_ALGS = "^curve25519-sha256"
+# Only with --compression: dropbear's dbclient asks for it unprompted, OpenSSH with -C.
+COMPRESSION_ALGS = ["none", "zlib@openssh.com"]
 
 _AUTH_FAIL_DELAY = 0.3  # seconds; slows down password guessing
 _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
@@ -205,6 +215,8 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
         self._deadline: asyncio.TimerHandle | None = None  # handshake / session-open grace
         self._session: GameSession | None = None
+        self._stage = "version"  # how far the login got: version, kex, auth, then done
+        self._hung_up = False  # we disconnected it ourselves (and logged why)
 
     # -- connection ------------------------------------------------------------------
 
@@ -248,6 +260,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._disconnect(reason)
 
     def _disconnect(self, reason: str) -> None:
+        self._hung_up = True
         if self._conn is not None:
             code = _DISCONNECT_CODES.get(reason, asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT)
             self._conn.disconnect(code, DISCONNECT_REASONS[reason])
@@ -255,18 +268,21 @@ class _PlayerConnection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         """Logged in: from now on it counts against max_sessions (or is told it is full)."""
         state = self._state
+        self._stage = "done"
         state.pending.discard(self)
         self._refusal = state.check_login(self.peer_ip)
         if self._refusal is None:
             self._counted = True
             state.admitted += 1
             state.per_address[address_key(self.peer_ip)] += 1
-        # login_grace, not handshake_grace: PuTTY waits for Return after a kbdint login
+        # login_grace, not handshake_grace: plink waits for Return after every login
         self._set_deadline(state.settings.login_grace, "session_timeout")
 
     def connection_lost(self, exc: Exception | None) -> None:
         state = self._state
         self._set_deadline(0, "")
+        if exc is not None and self._stage != "done" and not self._hung_up:
+            self._handshake_failed(exc)
         state.pending.discard(self)
         if self._conn is not None:
             state.connections.discard(self._conn)
@@ -278,13 +294,36 @@ class _PlayerConnection(asyncssh.SSHServer):
             if state.per_address[key] <= 0:
                 del state.per_address[key]
 
+    def _handshake_failed(self, exc: Exception) -> None:
+        """One line for a connection lost before login: who, with what client, where, why.
+
+        A key exchange the library gives up on (or a client that hangs up) would otherwise
+        leave no trace. Throttled per address like every refusal."""
+        self._read_client_version()
+        if self._stage == "version" and self.client_version:
+            self._stage = "kex"
+        reason = getattr(exc, "reason", "") or str(exc) or type(exc).__name__
+        fields: dict[str, Any] = {
+            "stage": self._stage,
+            "client": self.client_version or "?",
+            "error": clean_text(f"{type(exc).__name__}: {reason}", 160),
+        }
+        if self.username:
+            fields["user"] = self.username
+        self._state.refused(self.peer_ip, "handshake_failed", **fields)
+
+    def _read_client_version(self) -> None:
+        if self._conn is not None and not self.client_version:
+            version = str(self._conn.get_extra_info("client_version") or "")
+            self.client_version = clean_text(version, 128)
+
     # -- auth ----------------------------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
         self._key_fp = None
-        if self._conn is not None:
-            self.client_version = str(self._conn.get_extra_info("client_version") or "")[:128]
+        self._stage = "auth"
+        self._read_client_version()
         if self in self._state.pending:
             self._set_deadline(0, "")  # key exchange done; login_grace bounds the rest
         return True  # always ask, so a client that has a key offers it
@@ -543,6 +582,8 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             settings.host,
             settings.port,
             server_host_keys=[host_key],
+            kex_algs=KEX_ALGS,
+            compression_algs=COMPRESSION_ALGS if settings.compression else ["none"],
             encoding=None,
             line_editor=False,
             agent_forwarding=False,
