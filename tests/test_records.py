@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -335,3 +336,126 @@ def test_the_schema_is_migrated_once_and_kept(tmp_path: Path) -> None:
     again = RecordStore(path)  # a second open runs no migration (it would fail: tables exist)
     assert again.game_count() == 0
     again.close()
+
+
+# ---------------------------------------------------------------- screens (pilot)
+def filled_records(tmp_path: Path) -> GameRecords:
+    """Records of a few finished games: 철수 and 영희 registered, 손님 and a bot not."""
+    recs = records(tmp_path)
+    games = []
+    for n in range(4):
+        first, second = ("철수", "영희") if n % 2 == 0 else ("영희", "철수")
+        history = (1000, 1200 + 50 * n, 900, 1500 + 100 * n)
+        games.append(
+            GameRecord(
+                f"g-{n}", 1000.0 + n, 3, "hands", {first: 1, second: 2, "손님": 3, "봇1(신중)": 4},
+                (PlayerResult(first, 1, 1000, 1500 + 100 * n, 0, 3, 2, 1000 + n, "장땡", 1, 0, 1,
+                              history),
+                 PlayerResult(second, 2, 1000, 800, 0, 3, 1, 30, "3끗", 0, 0, 1,
+                              (1000, 900, 800))),
+            )
+        )  # fmt: skip
+    recs.store.add_games(games)
+    return recs
+
+
+async def test_the_lobby_opens_the_records_screen_at_80x24(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from seotda_tui import tuning
+    from seotda_tui.testing import screen_text
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.records import RATING_HELP, RecordsScreen
+    from seotda_tui.ui.widgets.chatline import KEYS_LOBBY
+
+    tuning.install()
+    m = RoomManager(clock=FakeClock(), records=filled_records(tmp_path))
+    app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "r 전적" in KEYS_LOBBY and "r 전적" in screen_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordsScreen)
+        text = screen_text(app)
+        assert "4게임 · 1위 2회 · 이긴 판 6" in text
+        assert "최고 족보 장땡" in text and "땡잡이 2" in text and "재경기 4" in text
+        assert text.count("위/4명") == 4  # four recent games
+        assert "레이팅 순위" in text and "1위 횟수 순위" in text
+        assert "손님" not in text and "봇1" not in text  # never ranked
+        assert RATING_HELP[:20] in text
+        assert "Esc 닫기" in text.splitlines()[-1]  # the keys line fits: nothing pushed off
+        assert len(app.screen.query(".records-spark")) == 4
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, RecordsScreen)
+    m.close()
+
+
+async def test_a_full_records_screen_still_fits_80x24(tmp_path: Path) -> None:
+    """Five recent games and full leaderboards: every part shows, the keys line is last."""
+    from types import SimpleNamespace
+
+    from seotda_tui import tuning
+    from seotda_tui.testing import screen_text
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.records import BOARD, RATING_HELP, RECENT
+
+    tuning.install()
+    recs = filled_records(tmp_path)
+    names = [f"선수{i}" for i in range(BOARD + 3)]
+    recs.store.add_games([
+        GameRecord(f"x-{i}", 2000.0 + i, 2, "hands", {"철수": 1 + i % 2, name: 2 - i % 2},
+                   (result_row("철수", 1 + i % 2, 1000), result_row(name, 2 - i % 2, 1000)))
+        for i, name in enumerate(names * 3)
+    ])  # fmt: skip
+    m = RoomManager(clock=FakeClock(), records=recs)
+    app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 24 and "Esc 닫기" in lines[-1]
+        assert sum("위/2명" in x for x in lines) == RECENT
+        text = "".join(x.strip() for x in lines)
+        assert RATING_HELP.replace(" ", "") in text.replace(" ", "")
+        last_rows = [re.findall(rf"(?:^|\s){BOARD}\s\s\S", x) for x in lines]
+        assert sum(map(len, last_rows)) == 2  # both boards' last row
+    m.close()
+
+
+async def test_a_newcomer_and_a_server_without_records_are_told_so(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from seotda_tui import tuning
+    from seotda_tui.testing import screen_text
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.records import NO_RECORDS, NOT_YET
+
+    tuning.install()
+    for m, expected in (
+        (RoomManager(clock=FakeClock(), records=filled_records(tmp_path)), NOT_YET[:15]),
+        (RoomManager(clock=FakeClock()), NO_RECORDS),
+    ):
+        app = make_app_factory(m)(SimpleNamespace(nickname="새내기"), None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ㄱ")  # the same key with a Korean input method on
+            await pilot.pause()
+            assert expected in screen_text(app)
+        m.close()
+
+
+async def test_the_table_shows_every_seats_record_on_p(tmp_path: Path) -> None:
+    from seotda_tui.testing import Table
+    from seotda_tui.ui.screens.records import SeatRecordsScreen
+
+    m = RoomManager(clock=FakeClock(1000.0), records=filled_records(tmp_path))
+    async with Table.open(("철수", "영희", "손님"), manager=m, start=False) as table:
+        await table.press("철수", "p")
+        assert isinstance(table.screen("철수"), SeatRecordsScreen)
+        lines = table.text("철수").splitlines()
+        line = next(x for x in lines if "영희" in x)
+        assert "4" in line and "2회" in line and "1.5위" in line and "장땡" in line
+        assert "기록 없음" in next(x for x in lines if "손님" in x)
+        await table.press("철수", "escape")
+        assert not isinstance(table.screen("철수"), SeatRecordsScreen)
