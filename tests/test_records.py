@@ -51,7 +51,7 @@ class Person:
             return
         if self.rng.random() < 0.2:
             return  # sometimes the deadline acts for them (a timeout)
-        action = decide("random", update.view, update.room.options, self.rng.random())
+        action = decide("random", update.view, update.room.options, str(self.rng.random()))
         if action is not None:
             self.m.act(self.room_id, self.nick, action)
 
@@ -173,7 +173,10 @@ def test_records_of_seeded_games_match_the_engine(tmp_path: Path) -> None:
             if p not in REGISTERED:
                 continue
             seat = seats[p]
-            history = [OPTIONS.starting_chips, *(seat["history"][n] for n in sorted(seat["history"]))]
+            history = [
+                OPTIONS.starting_chips,
+                *(seat["history"][n] for n in sorted(seat["history"])),
+            ]
             if history[-1] != ranked["finalChips"]:
                 history.append(ranked["finalChips"])
             best = seat["best"] or (None, None)
@@ -318,9 +321,7 @@ def test_rating_is_pairwise_elo_over_every_seat() -> None:
     new = rate({"a": 1, "b": 2, "bot": 2, "c": 4}, {"a": 1200.0}, ["a", "c"])
     expect_a = 1200 + sum(32 / 3 * (1 - 1 / (1 + 10 ** ((1000 - 1200) / 400))) for _ in range(3))
     assert new["a"] == pytest.approx(expect_a)
-    expect_c = START_RATING + 32 / 3 * (
-        (0 - 1 / (1 + 10 ** ((1200 - 1000) / 400))) + 2 * (0 - 0.5)
-    )
+    expect_c = START_RATING + 32 / 3 * ((0 - 1 / (1 + 10 ** ((1200 - 1000) / 400))) + 2 * (0 - 0.5))
     assert new["c"] == pytest.approx(expect_c)
     assert "bot" not in new
 
@@ -459,3 +460,60 @@ async def test_the_table_shows_every_seats_record_on_p(tmp_path: Path) -> None:
         assert "기록 없음" in next(x for x in lines if "손님" in x)
         await table.press("철수", "escape")
         assert not isinstance(table.screen("철수"), SeatRecordsScreen)
+
+
+# ---------------------------------------------------------------- over real SSH
+async def test_records_over_ssh_count_only_names_the_identity_store_holds(tmp_path: Path) -> None:
+    """철수 and 영희 log in (their passphrases register the names); a game with 유령, a name
+    nobody ever logged in with, is played to its end; 철수 opens the records screen with r."""
+    import asyncio
+
+    from seotda_tui.cli import open_records
+    from seotda_tui.config import load_settings
+    from seotda_tui.ui.app import make_app_factory
+
+    from .ssh_harness import ssh_server
+
+    settings = load_settings(flags={"data_dir": tmp_path / "data"})
+    manager = RoomManager(seed_source=lambda: "ssh-records", records=open_records(settings))
+    factory = make_app_factory(manager)
+    async with ssh_server(tmp_path, factory) as server:  # type: ignore[arg-type]
+        async with server.connect("철수") as cheolsu, server.connect("영희") as younghee:
+            await cheolsu.wait_for("철수님 환영해요")
+            await younghee.wait_for("영희님 환영해요")
+            room = manager.create_room("철수", "기록방", Options(hand_limit=10))
+            manager.join(room.id, "영희")
+            manager.join(room.id, "유령")
+            rng = random.Random(5)
+            latest: dict[str, RoomUpdate] = {}
+
+            def keep(update: RoomUpdate) -> None:
+                latest[update.viewer or ""] = update
+
+            for nick in ("철수", "영희", "유령"):
+                manager.subscribe_room(room.id, nick, keep)
+            manager.start(room.id, "철수")
+            for _ in range(5000):
+                if manager.room(room.id).status != "playing":  # type: ignore[union-attr]
+                    break
+                for nick, update in list(latest.items()):
+                    if update.view and update.room.status == "playing":
+                        action = decide(
+                            "random", update.view, update.room.options, str(rng.random())
+                        )
+                        if action is not None:
+                            manager.act(room.id, nick, action)
+                await asyncio.sleep(0)
+            assert manager.room(room.id).status == "finished"  # type: ignore[union-attr]
+            assert manager.records is not None
+            assert manager.records.player("유령") is None
+            mine = manager.records.player("철수")
+            assert mine is not None and mine.games == 1
+            await cheolsu.press("r")
+            await cheolsu.wait_for("섯다 전적 · 철수")
+            await cheolsu.wait_for(f"1게임 · 1위 {mine.wins}회 · 이긴 판 {mine.hands_won}")
+            await cheolsu.wait_for("레이팅 순위")
+            assert "유령" not in cheolsu.text
+            await cheolsu.press("escape")
+            await cheolsu.wait_gone("섯다 전적")
+    manager.close()

@@ -60,9 +60,7 @@ def board(title: str, rows: Sequence[PlayerRecord], value: str) -> Table:
     table.add_column("닉네임", no_wrap=True, overflow="ellipsis", ratio=1)
     table.add_column("기록", justify="right", no_wrap=True)
     for n, row in enumerate(rows, 1):
-        shown = (
-            f"{row.rating:,.0f}점 {row.games}게임" if value == "rating" else f"{row.wins}회"
-        )
+        shown = f"{row.rating:,.0f}점 {row.games}게임" if value == "rating" else f"{row.wins}회"
         table.add_row(str(n), Text(row.player), shown)
     if not rows:
         table.add_row("", Text("아직 없어요", style="dim"), "")
