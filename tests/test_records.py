@@ -56,7 +56,9 @@ class Person:
             self.m.act(self.room_id, self.nick, action)
 
 
-def play_games(tmp_path: Path, seeds: list[str]) -> tuple[RoomManager, list[str]]:
+def play_games(
+    tmp_path: Path, seeds: list[str], recs: GameRecords | None = None
+) -> tuple[RoomManager, list[str]]:
     """Seeded games in one room: 철수 and 영희 (registered), 손님 (not), and a bot."""
     clock = FakeClock()
     seed_iter = iter(seeds)
@@ -64,7 +66,7 @@ def play_games(tmp_path: Path, seeds: list[str]) -> tuple[RoomManager, list[str]
         clock=clock,
         seed_source=lambda: next(seed_iter),
         journal=Journal(tmp_path / "games.sqlite3"),
-        records=records(tmp_path),
+        records=recs or records(tmp_path),
     )
     for nick in ("철수", "영희", "손님"):
         m.session_connected(nick)
@@ -279,6 +281,19 @@ class FlakyStore(RecordStore):
             self.fail -= 1
             raise sqlite3.OperationalError("database or disk is full")
         super().add_games(games)
+
+
+def test_a_room_whose_records_cannot_be_written_plays_on(tmp_path: Path) -> None:
+    """The first game's write fails (disk full): the room still finishes and plays again, and
+    the second game's write brings both games in."""
+    store = FlakyStore(tmp_path / "records.sqlite3")
+    m, keys = play_games(
+        tmp_path, ["flaky-1", "flaky-2"], GameRecords(store, REGISTERED.__contains__)
+    )
+    assert store.fail == 0 and store.game_count() == 2
+    for key in keys:
+        assert set(stored(tmp_path, key)) == REGISTERED
+    m.close()
 
 
 def result_row(player: str, place: int, chips: int) -> PlayerResult:

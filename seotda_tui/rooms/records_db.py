@@ -23,8 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,11 +155,10 @@ class RecentGame:
 class RecordStore:
     """The records file; synchronous (each call is one indexed query or one transaction)."""
 
-    def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: Path) -> None:
         path = Path(path)
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = path
-        self._clock = clock
         self._db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
         os.chmod(path, 0o600)
         self._db.execute("PRAGMA journal_mode=WAL")
