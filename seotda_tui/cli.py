@@ -24,7 +24,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import NoReturn, cast
+from typing import TYPE_CHECKING, NoReturn, cast
 
 import asyncssh
 
@@ -35,6 +35,9 @@ from .ssh.hostkey import HostKeyError, check_host_key_files
 from .ssh.server import ServerConfig, start_server
 from .ssh.state import AppFactory
 from .ssh.store import DB_NAME, NicknameStore
+
+if TYPE_CHECKING:
+    from .rooms.records import GameRecords
 
 log = logging.getLogger("seotda")
 
@@ -58,9 +61,30 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
         reconnect_grace=settings.reconnect_grace,
         room_defaults=settings.room_defaults,
         journal=Journal(journal_path(settings)),
+        records=open_records(settings),
     )
     factory = make_app_factory(manager, motd=settings.motd)
     return cast(AppFactory, factory), manager.close
+
+
+def open_records(settings: Settings) -> GameRecords:
+    """Players' records, for the names the identity store holds (its own connection to it,
+    read at each game's end, so a name released meanwhile is no longer counted)."""
+    from seotda_tui.rooms.records import GameRecords
+    from seotda_tui.rooms.records_db import RecordStore
+
+    identities = NicknameStore(settings.data_dir)
+    return GameRecords(
+        RecordStore(records_path(settings)),
+        lambda nick: identities.holder(nick) is not None,
+        on_close=identities.close,
+    )
+
+
+def records_path(settings: Settings) -> Path:
+    from seotda_tui.rooms.records_db import DB_NAME as RECORDS_DB
+
+    return settings.data_dir / RECORDS_DB
 
 
 def journal_path(settings: Settings) -> Path:
@@ -73,7 +97,7 @@ def check_data_files(settings: Settings) -> str | None:
     from seotda_tui.dbcheck import DamagedDatabase, check_database
     from seotda_tui.ssh.store import DB_NAME
 
-    for path in (journal_path(settings), settings.data_dir / DB_NAME):
+    for path in (journal_path(settings), settings.data_dir / DB_NAME, records_path(settings)):
         try:
             check_database(path)
         except DamagedDatabase as exc:

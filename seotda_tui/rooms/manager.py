@@ -8,7 +8,9 @@ timers behind an injectable :class:`~seotda_tui.rooms.clock.Clock`, so it is uni
 API (all synchronous; call from the event loop's thread)::
 
     manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None,
-                          journal=None)                 # a Journal: record games, resume them
+                          journal=None,                 # a Journal: record games, resume them
+                          records=None)                 # a GameRecords: players' statistics
+    manager.records -> GameRecords | None             # what the records screens read
     manager.room_defaults -> Options                  # what the create-room form starts from
     manager.rooms() -> list[RoomSummary]             # the lobby list
     manager.room(room_id) -> RoomSummary | None
@@ -106,6 +108,7 @@ from .model import (
 )
 from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
 from .recording import NOT_ARMED, GameRecorder, JournalResume, game_key
+from .records import GameRecords, GameTally
 
 log = logging.getLogger("seotda.rooms")
 
@@ -136,6 +139,7 @@ class RoomManager:
         max_rooms: int = MAX_ROOMS,
         room_defaults: Options | None = None,
         journal: Journal | None = None,
+        records: GameRecords | None = None,
     ) -> None:
         self.clock: Clock = clock or LoopClock()
         #: What the create-room form starts from (the server's ``[room_defaults]`` setting).
@@ -150,6 +154,8 @@ class RoomManager:
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._sub_ids = itertools.count(1)
         self._recorder = GameRecorder(journal) if journal is not None else None
+        #: Players' records (:mod:`.records`): each finished game is counted here, if set.
+        self.records = records
         self._unarmed: list[str] = []  # resumed rooms whose timers and bots wait for the loop
         # Its collaborators, each with the narrow view of the manager it needs:
         self._bots = BotSeats(self, self.clock, self._engine)
@@ -174,6 +180,9 @@ class RoomManager:
         if self._recorder is not None:
             self._recorder.close()
             self._recorder = None
+        if self.records is not None:
+            self.records.close()
+            self.records = None
 
     # ------------------------------------------------------------------ queries
     def rooms(self) -> list[RoomSummary]:
@@ -312,6 +321,7 @@ class RoomManager:
         ):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start
         room.game, room.seed = game, str(seed)
+        room.tally = GameTally(room.options, game.players) if self.records else None
         room.game_no += 1
         room.journal_key = key if self._recorder else None
         room.status = PLAYING
@@ -378,7 +388,8 @@ class RoomManager:
         """Rebuild every unfinished journaled game into a room; returns their ids (see top)."""
         if self._recorder is None:
             return []
-        rooms = JournalResume(self._recorder).resume(self._rooms, self._new_room_id)
+        tallies = self.records is not None
+        rooms = JournalResume(self._recorder, tallies).resume(self._rooms, self._new_room_id)
         for room in rooms:
             self._rooms[room.id] = room
             for nick in room.humans():
@@ -499,6 +510,10 @@ class RoomManager:
         room.status = FINISHED
         room.result = copy.deepcopy(room.game.result())
         self._faults.record_finish(room.journal_key, room.result)
+        if self.records is not None and room.tally is not None and room.result is not None:
+            key = room.journal_key or game_key(room.id, room.game_no)
+            self.records.game_finished(key, room.tally, room.result, room.bots)
+        room.tally = None
         room.journal_key = None
         log_event(
             log,
@@ -572,6 +587,8 @@ class RoomManager:
         if playing:
             events += copy.deepcopy(self._bots.humans_gone(room))
             playing = not room.paused  # (the bots' disconnect may be what could not be written)
+        if room.tally is not None and room.game is not None:
+            room.tally.observe(events, room.game)
         if playing and room.game is not None and room.game.finished:
             events += self._finish(room)
         elif playing:

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import Game, Options
 
 from .clock import Cancellable
+
+if TYPE_CHECKING:
+    from .records import GameTally
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
@@ -112,6 +115,7 @@ class Room:
     retry_count: int = 0
     pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
     pause_logged_at: float | None = None
+    tally: GameTally | None = None  # the running game's counts for the records (rooms/records.py)
 
     @property
     def paused(self) -> bool:

@@ -24,6 +24,7 @@ from engine import Game, Options
 from ..logs import log_event
 from .journal import Journal, JournaledGame
 from .model import PLAYING, Room
+from .records import GameTally
 
 log = logging.getLogger("seotda.rooms")
 
@@ -179,11 +180,13 @@ NOT_ARMED = _NotArmed()
 class JournalResume:
     """Rebuilds the journal's unfinished games into rooms, for the manager that owns it.
 
-    The manager places the rooms (and their players) and arms their timers and bots.
+    The manager places the rooms (and their players) and arms their timers and bots. With
+    ``tallies`` each room also gets its game's records tally, counted again from its log.
     """
 
-    def __init__(self, recorder: GameRecorder) -> None:
+    def __init__(self, recorder: GameRecorder, tallies: bool = False) -> None:
         self._recorder = recorder
+        self._tallies = tallies
 
     def resume(self, rooms: Mapping[str, Room], new_room_id: Callable[[], str]) -> list[Room]:
         """Rebuild every unfinished journaled game into a room, beside ``rooms`` (see the
@@ -216,6 +219,8 @@ class JournalResume:
                 saved.bots,
                 game,
             )
+            if self._tallies:
+                room.tally = GameTally.replayed(saved.options, saved.players, saved.seed, saved.log)
             resumed.append(room)
             taken.add(room.id)
             log_event(

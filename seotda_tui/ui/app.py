@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual import events
@@ -217,6 +217,16 @@ class SeotdaApp(App[None]):
         from .screens.results import new_game_started
 
         new_game_started(self)
+
+    def open_records(self) -> None:
+        from .screens.records import RecordsScreen
+
+        self.push_screen(RecordsScreen())
+
+    def open_seat_records(self, players: Sequence[str], bots: Sequence[str]) -> None:
+        from .screens.records import SeatRecordsScreen
+
+        self.push_screen(SeatRecordsScreen(players, bots))
 
 
 if TYPE_CHECKING:

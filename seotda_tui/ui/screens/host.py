@@ -6,7 +6,7 @@ interface, and the app (:class:`~seotda_tui.ui.app.SeotdaApp`) owns navigation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from textual.screen import Screen
@@ -59,4 +59,12 @@ class ScreenHost(Protocol):
 
     def new_game_started(self) -> None:
         """A results screen still open says that the live table is one key away."""
+        ...
+
+    def open_records(self) -> None:
+        """The records screen (전적) of this session's nickname, over the current screen."""
+        ...
+
+    def open_seat_records(self, players: Sequence[str], bots: Sequence[str]) -> None:
+        """The compact panel of each seat's record, over the table."""
         ...

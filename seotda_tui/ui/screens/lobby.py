@@ -67,6 +67,7 @@ class LobbyScreen(BaseScreen):
         Binding("enter", "join", "참가"),
         Binding("w", "watch", "관전"),
         Binding("t", "chat", "채팅"),
+        Binding("r", "records", "전적"),
         Binding("q", "quit", "나가기"),
         Binding("i,ㅑ", "rules", show=False),
         Binding("escape", "close_chat", show=False),
@@ -75,6 +76,7 @@ class LobbyScreen(BaseScreen):
         Binding("ㅈ", "watch", show=False),
         Binding("ㅅ", "chat", show=False),
         Binding("ㅂ", "quit", show=False),
+        Binding("ㄱ", "records", show=False),
     ]
 
     def __init__(self) -> None:
@@ -260,6 +262,9 @@ class LobbyScreen(BaseScreen):
     def _open(self, room_id: str) -> None:
         self.say("")
         self.seotda.open_table(room_id)
+
+    def action_records(self) -> None:
+        self.seotda.open_records()
 
     def action_quit(self) -> None:
         """Ask first: one stray q (or ㅂ) would otherwise end the whole SSH session."""

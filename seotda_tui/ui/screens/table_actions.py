@@ -60,6 +60,7 @@ def table_bindings() -> list[BindingType]:
         ("t", "ㅅ", "chat"),
         ("l", "ㅣ", "toggle_log"),
         ("i", "ㅑ", "rules"),
+        ("p", "ㅔ", "seat_records"),
         ("q", "ㅂ", "leave"),
         ("escape", None, "leave"),
     ]
@@ -309,6 +310,12 @@ class TableActions(BaseScreen):
         """The room's rules (help's 규칙 tab, which starts with them): never cut at 80 columns."""
         options, hand = self.help_context()
         self.seotda.open_help(options, hand, tab="help-rules-pane")
+
+    def action_seat_records(self) -> None:
+        """Every seat's record (전적) in a compact panel over the table."""
+        room = self.latest.room if self.latest is not None else self.manager.room(self.room_id)
+        if room is not None:
+            self.seotda.open_seat_records(room.players, room.bots)
 
     def action_toggle_log(self) -> None:
         self.log_shown = not self._log_visible()
