@@ -24,7 +24,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, cast
+from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
 import asyncssh
 
@@ -38,6 +38,8 @@ from .ssh.store import DB_NAME, NicknameStore
 
 if TYPE_CHECKING:
     from .rooms.records import GameRecords
+
+T = TypeVar("T")
 
 log = logging.getLogger("seotda")
 
@@ -60,8 +62,8 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
     manager = RoomManager(
         reconnect_grace=settings.reconnect_grace,
         room_defaults=settings.room_defaults,
-        journal=Journal(journal_path(settings)),
-        records=open_records(settings),
+        journal=opened(journal_path(settings), lambda: Journal(journal_path(settings))),
+        records=opened(records_path(settings), lambda: open_records(settings)),
     )
     factory = make_app_factory(manager, motd=settings.motd)
     return cast(AppFactory, factory), manager.close
@@ -79,6 +81,22 @@ def open_records(settings: Settings) -> GameRecords:
         lambda nick: identities.holder(nick) is not None,
         on_close=identities.close,
     )
+
+
+class DataFileError(Exception):
+    """A data file that could not be opened at start-up, with its path for the one-line message."""
+
+    def __init__(self, path: Path, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.path, self.cause = path, cause
+
+
+def opened(path: Path, open_: Callable[[], T]) -> T:
+    """``open_()``, with a failure to open ``path`` raised as :class:`DataFileError`."""
+    try:
+        return open_()
+    except (sqlite3.Error, OSError) as exc:
+        raise DataFileError(path, exc) from exc
 
 
 def records_path(settings: Settings) -> Path:
@@ -369,8 +387,8 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     except ImportError as exc:
         log_event(log, "startup_failed", level=logging.ERROR, reason="app_missing", error=str(exc))
         return 2
-    except (sqlite3.Error, OSError) as exc:  # e.g. a full disk or a read-only data dir
-        print(unopenable_message(journal_path(settings), exc), file=real_stderr)
+    except DataFileError as exc:  # e.g. a full disk or a read-only data dir
+        print(unopenable_message(exc.path, exc.cause), file=real_stderr)
         return 1
     config = ServerConfig(app_factory=factory, settings=settings)
     tune_garbage_collector()

@@ -137,3 +137,16 @@ def test_a_data_dir_that_cannot_hold_the_journal_stops_start_up_with_one_line(
     assert len(lines) == 1, done.stderr
     assert str(data / "games.sqlite3") in lines[0]
     assert "열 수 없어요" in lines[0] and "disk space" in lines[0]
+
+
+def test_a_records_file_that_cannot_be_opened_is_named_in_the_one_line(tmp_path: Path) -> None:
+    """The records database is opened after the journal: its own path is named, not the
+    journal's (here its write-ahead log cannot be created: a folder stands in its place)."""
+    data = tmp_path / "data"
+    (data / "records.sqlite3-wal").mkdir(parents=True)
+    done = run_server(data)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(data / "records.sqlite3") in lines[0] and "games.sqlite3" not in lines[0]
