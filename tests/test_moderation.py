@@ -4,6 +4,8 @@ sessions would (the host's menu, the confirm dialog, the removed player back in 
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,6 +20,8 @@ from seotda_tui.ui.screens.confirm import ConfirmScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen, row_cells
 from seotda_tui.ui.screens.moderation import ModerationScreen, menu_items
 from seotda_tui.ui.screens.table import TableScreen
+
+from .ssh_harness import ssh_server
 
 SIZE = (80, 24)
 
@@ -257,3 +261,32 @@ async def test_the_host_locks_and_hands_over_from_the_menu() -> None:
         assert m.room(room_id).host == "철수"  # type: ignore[union-attr]
         assert "영희님이 철수님에게 방장을 넘겼어요" in screen_text(heir)
         assert "m 방장" in screen_text(heir) and "m 방장" not in screen_text(host)
+
+
+async def test_removal_over_real_ssh(tmp_path: Path) -> None:
+    """Two stock-client-like sessions: the host removes the guest from the menu; the guest's
+    terminal is back in the lobby with the notice, and the room refuses them."""
+    m = RoomManager(seed_source=lambda: 7)
+    async with ssh_server(tmp_path, make_app_factory(m)) as server, AsyncExitStack() as stack:
+        host = await stack.enter_async_context(server.connect("영희", size=(100, 30)))
+        guest = await stack.enter_async_context(server.connect("철수", size=(100, 30)))
+        await host.wait_for("영희님 환영해요")
+        await guest.wait_for("철수님 환영해요")
+        await host.press("n")
+        await host.wait_for("새 방 만들기")
+        await host.press("enter")
+        await host.wait_for("m 방장")
+        await guest.wait_for("영희의 방")
+        await guest.press("enter")
+        await host.wait_for("철수님이 앉았어요")
+        await host.press("m")
+        await host.wait_for("철수님 내보내기")
+        await host.press("enter")
+        await host.wait_for("내보낼까요?")
+        await host.press("y")
+        await host.wait_for("철수님이 방장에게 내보내졌어요")
+        await guest.wait_for("방장이 나를 방에서 내보냈어요")
+        await guest.wait_for("섯다 로비")
+        await guest.press("enter")
+        await guest.wait_for("다시 받아 주기 전에는")
+        assert m.room_of("철수") is None
