@@ -89,8 +89,11 @@ async def test_bans_from_the_configuration(tmp_path: Path) -> None:
         refused = await attempt(server.port, "kim", key=key)
         assert refused.error is not None
         assert any(MSG_BANNED_KEY in b for b in refused.banners)
-        code, out, err = await cli(server, "--unban", fp)  # the CLI can't lift a config ban
-        assert code == 1 and "not banned" in err
+        # the CLI (given the same settings) can't lift a ban the configuration makes
+        code, _, err = await cli(server, "--banned-keys", fp, "--unban", fp)
+        assert code == 1 and "banned by the configuration" in err
+        code, out, _ = await cli(server, "--banned-keys", fp, "--list-bans")
+        assert code == 0 and f"key\t{fp}\t설정 파일" in out
     async with ssh_server(tmp_path, ProbeFactory(), banned_addresses="127.0.0.1") as server:
         refused = await attempt(server.port, "hv")
         assert any(MSG_BANNED_ADDRESS in b for b in refused.banners)

@@ -68,9 +68,8 @@ class RoomUpdate:
     snapshot: bool = False  # first push after subscribing
     closed: bool = False  # the room is gone
     paused: bool = False  # the journal cannot be written: no play until it can (rooms/pause.py)
-    notice: str | None = (
-        None  # with ``closed``: why this viewer is out (e.g. the host removed them)
-    )
+    #: with ``closed``: why this viewer is out (e.g. the host removed them)
+    notice: str | None = None
 
 
 class SeatDriver(Protocol):

@@ -83,7 +83,7 @@ def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
         raise RoomError("이미 방장이에요")
     if target not in room.humans():
         raise RoomError("방장은 이 방에 앉아 있는 사람에게만 넘길 수 있어요")
-    if target in room.offline or target in room.left:
+    if target in room.offline:
         raise RoomError(f"{target}님은 지금 연결이 끊겨 있어요")
     room.host = target
     return [{"type": "host", "player": target, "by": host}]

@@ -32,7 +32,7 @@ def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
     for nick in room.spectators:
         items.append((("remove", nick), f"{nick}님 내보내기 (관전)"))
     for nick in humans:
-        if nick not in room.offline and nick not in room.left:
+        if nick not in room.offline:
             items.append((("host", nick), f"{nick}님에게 방장 넘기기"))
     if room.locked:
         items.append((("unlock", ""), "방 잠금 풀기"))
@@ -54,7 +54,7 @@ class ModerationScreen(ModalScreen[Choice | None]):
         with Vertical(id="confirm-box"):
             yield Static(TITLE, id="confirm-question")
             yield OptionList(
-                *(Option(label, id=str(n)) for n, (_, label) in enumerate(self.items)),
+                *(Option(label) for _, label in self.items),
                 id="moderation-menu",
                 markup=False,
             )
