@@ -49,8 +49,8 @@ async def test_a_key_banned_from_the_cli_is_refused_with_the_message_and_unban_l
         assert banned.error is not None
         assert any(MSG_BANNED_KEY in b for b in banned.banners)
         records = [record_fields(r) for r in caplog.records]
-        (line,) = [r for r in records if r.get("reason") == "banned"]
-        assert line["event"] == "refused" and line["by"] == "key" and line["key"] == fp
+        (line,) = [r for r in records if str(r.get("reason")).startswith("banned")]
+        assert line["event"] == "refused" and line["reason"] == "banned_key" and line["key"] == fp
         # the ban is on the key, not the name or the address: another key logs in elsewhere
         fine = await attempt(server.port, "lee", key=other)
         assert fine.error is None

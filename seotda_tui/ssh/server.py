@@ -293,12 +293,13 @@ class _PlayerConnection(asyncssh.SSHServer):
         bans = self._state.bans
         network = bans.address_ban(self.peer_ip) if bans is not None else None
         if network is not None:
-            self._banned(MSG_BANNED_ADDRESS, by="address", ban=network)
+            self._banned(MSG_BANNED_ADDRESS, "banned_address", ban=network)
         return True  # always ask, so a client that has a key offers it
 
-    def _banned(self, message: str, **fields: Any) -> None:
-        """Tell a banned client why (an auth banner), log it once, and hang up."""
-        self._state.refused(self.peer_ip, "banned", user=self.username, **fields)
+    def _banned(self, message: str, reason: str, **fields: Any) -> None:
+        """Tell a banned client why (an auth banner), log it (summarised per address and
+        reason, as every refusal), and hang up."""
+        self._state.refused(self.peer_ip, reason, user=self.username, **fields)
         if self._conn is not None:
             self._conn.send_auth_banner(message + "\n")
         self._disconnect("banned")
@@ -312,7 +313,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         bans = self._state.bans
         fp = key.get_fingerprint("sha256")
         if bans is not None and bans.key_banned(fp):
-            self._banned(MSG_BANNED_KEY, by="key", key=fp)
+            self._banned(MSG_BANNED_KEY, "banned_key", key=fp)
             return False
         if not policy.key_allowed(key, self.peer_ip):
             self._failed("publickey")
