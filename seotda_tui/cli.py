@@ -6,7 +6,9 @@ environment variables < command-line flags; every setting is all three (see
 here, at start-up. ``--check-config`` prints the effective settings (password masked) and
 exits 0, or prints what is wrong and exits 2. ``--release-nickname NAME`` frees a nickname
 in the configured ``data_dir`` (its SSH key binding or passphrase) so the next first login
-may take it; safe while the server runs (the store is read per login).
+may take it; safe while the server runs (the store is read per login). ``--ban-key FP``,
+``--ban-address ADDR``, ``--unban FP|ADDR`` and ``--list-bans`` edit or show the data dir's bans
+the same way (see :mod:`seotda_tui.ssh.bans`): the running server reads them on every login.
 """
 
 from __future__ import annotations
@@ -28,7 +30,15 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
 import asyncssh
 
-from .config import KEYS, ConfigError, Settings, load_settings, text_value
+from .config import (
+    KEYS,
+    ConfigError,
+    Settings,
+    address_network,
+    key_fingerprint,
+    load_settings,
+    text_value,
+)
 from .logs import log_event, setup_logging
 from .sanitize import validate_nickname
 from .ssh.hostkey import HostKeyError, check_host_key_files
@@ -189,6 +199,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="닉네임의 SSH 키 등록이나 비밀번호를 지워서 다시 처음처럼 쓸 수 있게 하고 끝내요 "
         "(서버가 돌고 있어도 돼요)",
     )
+    bans = parser.add_argument_group("접속 차단 (서버가 돌고 있어도 돼요: 다음 접속부터 적용)")
+    bans.add_argument(
+        "--ban-key",
+        metavar="FP",
+        action="append",
+        help="이 키 지문(ssh-keygen -l 이 보여 주는 SHA256:…)의 접속을 막고 끝내요",
+    )
+    bans.add_argument(
+        "--ban-address",
+        metavar="ADDR",
+        action="append",
+        help="이 주소(IP 나 203.0.113.0/24 같은 CIDR)의 접속을 막고 끝내요",
+    )
+    bans.add_argument(
+        "--unban", metavar="FP|ADDR", action="append", help="--ban-key/--ban-address 를 풀고 끝내요"
+    )
+    bans.add_argument("--list-bans", action="store_true", help="차단 목록을 보여 주고 끝내요")
     defaults = Settings()
     for key in KEYS:
         sample = getattr(defaults, key.name)
@@ -258,6 +285,56 @@ def release_nickname(settings: Settings, name: str) -> int:
         f"쓸 수 있어요. (Released nickname '{nickname}'.)"
     )
     return 0
+
+
+def edit_bans(settings: Settings, args: argparse.Namespace) -> int:
+    """``--ban-key``/``--ban-address``/``--unban``/``--list-bans`` on the data dir's store:
+    0 when every change was made (or the list shown), 1 if one was already so, 2 if one
+    does not parse."""
+    from .ssh.bans import ADDRESS, KEY, Ban, BanList, BanStore, parse_ban
+
+    try:
+        wanted = [
+            *(Ban(KEY, key_fingerprint(fp), "database") for fp in args.ban_key or ()),
+            *(Ban(ADDRESS, address_network(a), "database") for a in args.ban_address or ()),
+        ]
+        unwanted = [parse_ban(text) for text in args.unban or ()]
+    except ValueError as exc:
+        print(f"차단 설정 오류: {exc}", file=sys.stderr)
+        return 2
+    code = 0
+    store = BanStore(settings.data_dir)
+    try:
+        for ban in wanted:
+            if store.add(ban):
+                print(f"차단했어요: {ban.value} (banned)")
+            else:
+                print(f"이미 차단돼 있어요: {ban.value} (already banned)", file=sys.stderr)
+                code = 1
+        for ban in unwanted:
+            if store.remove(ban):
+                print(f"차단을 풀었어요: {ban.value} (unbanned)")
+            elif ban.value in (settings.banned_keys + settings.banned_addresses):
+                print(
+                    f"{ban.value} 은(는) 설정 파일의 banned_keys/banned_addresses 에 있어요. "
+                    "설정에서 지우고 서버를 다시 시작해 주세요 (banned by the configuration).",
+                    file=sys.stderr,
+                )
+                code = 1
+            else:
+                print(f"차단 목록에 없어요: {ban.value} (not banned)", file=sys.stderr)
+                code = 1
+        if args.list_bans:
+            every = BanList(store, settings.banned_keys, settings.banned_addresses)
+            listed = every.config_bans() + store.all()
+            for ban in listed:
+                where = "설정 파일" if ban.source == "config" else "데이터"
+                print(f"{ban.kind}\t{ban.value}\t{where}")
+            if not listed:
+                print("차단 목록이 비어 있어요 (no bans).")
+    finally:
+        store.close()
+    return code
 
 
 #: The promise: SIGTERM → process gone within this many seconds, whatever the load.
@@ -381,6 +458,8 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         return 1
     if args.release_nickname is not None:
         return release_nickname(settings, args.release_nickname)
+    if args.ban_key or args.ban_address or args.unban or args.list_bans:
+        return edit_bans(settings, args)
     setup_logging(real_stderr, settings.log_level, settings.log_format)
     try:
         factory, cleanup = build_app_factory(settings)

@@ -8,6 +8,9 @@ key and where it came from; ``seotda-server --check-config`` prints the effectiv
 
 from __future__ import annotations
 
+import base64
+import binascii
+import ipaddress
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -72,6 +75,44 @@ def _optional_path(value: Any) -> Path | None:
     return None if value in (None, "") else _path(value)
 
 
+def key_fingerprint(text: str) -> str:
+    """A key fingerprint as ``ssh-keygen -l`` prints it (``SHA256:`` + 43 base64 characters);
+    the prefix may be given in any case. ValueError if it is not one."""
+    text = text.strip()
+    prefix, _, digest = text.partition(":")
+    if prefix.upper() != "SHA256" or len(digest) != 43:
+        raise ValueError(f"SHA256:… 형식의 키 지문이어야 해요 (ssh-keygen -l): {text!r}")
+    try:
+        raw = base64.b64decode(digest + "=", validate=True)
+    except binascii.Error as exc:
+        raise ValueError(f"키 지문의 base64 가 올바르지 않아요: {text!r}") from exc
+    if len(raw) != 32:
+        raise ValueError(f"키 지문의 길이가 올바르지 않아요: {text!r}")
+    return "SHA256:" + digest
+
+
+def address_network(text: str) -> str:
+    """An IP address or CIDR block in its normal form (``10.0.0.0/8``, ``2001:db8::/32``;
+    a bare address is its own /32 or /128). ValueError if it is neither."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError as exc:
+        raise ValueError(f"IP 주소나 CIDR(예: 203.0.113.0/24)이어야 해요: {text!r}") from exc
+
+
+def _list_of(item: Callable[[str], str]) -> Callable[[Any], tuple[str, ...]]:
+    """A TOML list of strings, or one comma-separated string (environment, flags)."""
+
+    def parse(value: Any) -> tuple[str, ...]:
+        if isinstance(value, str):
+            value = [part for part in value.split(",") if part.strip()]
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ValueError("문자열 목록이어야 해요 (must be a list of strings)")
+        return tuple(dict.fromkeys(item(v) for v in value))
+
+    return parse
+
+
 def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         if value not in choices:
@@ -124,6 +165,8 @@ KEYS: tuple[_Key, ...] = (
     _Key("limits", "input_rate", _positive_int, "세션당 입력 바이트/초 상한"),
     _Key("limits", "input_burst", _positive_int, "세션당 입력 버스트 바이트"),
     _Key("limits", "reconnect_grace", _non_negative_number, "끊긴 플레이어를 접속으로 칠 시간(초)"),
+    _Key("bans", "banned_keys", _list_of(key_fingerprint), "접속을 막을 키 지문 목록 (SHA256:…)"),
+    _Key("bans", "banned_addresses", _list_of(address_network), "접속을 막을 주소 목록 (IP, CIDR)"),
     _Key("log", "log_level", _choice("debug", "info", "warning", "error"), "로그 수준"),
     _Key("log", "log_format", _choice("kv", "json"), "로그 형식 (key=value 또는 JSON)"),
 )
@@ -163,6 +206,10 @@ class Settings:
     input_rate: int = 4096
     input_burst: int = 16384
     reconnect_grace: float = 60.0
+    #: Fixed bans from the configuration; bans added with ``--ban-key``/``--ban-address`` are
+    #: in the data dir's database instead (:mod:`seotda_tui.ssh.bans`).
+    banned_keys: tuple[str, ...] = ()
+    banned_addresses: tuple[str, ...] = ()
     log_level: str = "info"
     log_format: str = "kv"
     room_defaults: Options = field(default_factory=Options)
@@ -185,6 +232,8 @@ class Settings:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:

@@ -21,6 +21,8 @@ API (all synchronous; call from the event loop's thread)::
     manager.act(room_id, nick, action) -> str | None  # Korean error, or None when applied
     manager.add_bot(room_id, host, level="cautious") -> str   # the bot's nickname, e.g. 봇1(신중)
     manager.remove_bot(room_id, host, bot=None) -> str  # None = the last bot added
+    manager.remove(room_id, host, nick) / set_locked(room_id, host, locked) /
+        hand_host(room_id, host, nick) / readmit(room_id, host)   # moderation (rooms/moderation.py)
     manager.resume() -> list[str]                     # rooms rebuilt from the journal (see below)
     manager.subscribe_lobby(cb) -> unsubscribe        # cb(list[RoomSummary]) on every lobby change
     manager.subscribe_room(room_id, nick, cb) -> unsubscribe  # cb(RoomUpdate); first call at once
@@ -82,6 +84,7 @@ drivers, which see the manager as a ``BotTable``: ``subscribe_room`` and ``act``
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import logging
 import secrets
@@ -92,6 +95,7 @@ from typing import Any, cast
 from engine import Game, IllegalAction, Options, OptionsError
 
 from ..logs import log_event
+from . import moderation
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
 from .journal import Journal
@@ -243,6 +247,7 @@ class RoomManager:
         self._check_free(nick, room_id)
         if nick in room.players:
             raise RoomError("이미 이 방에 앉아 있어요")
+        moderation.check_entry(room, nick)
         if room.status == PLAYING:
             raise RoomError("게임이 이미 시작됐어요. 관전은 할 수 있어요")
         if len(room.players) >= room.options.max_players:
@@ -264,6 +269,7 @@ class RoomManager:
             raise RoomError("이미 이 방에 앉아 있어요")
         if nick in room.spectators:
             return
+        moderation.check_entry(room, nick)
         if len(room.spectators) >= MAX_SPECTATORS:
             raise RoomError("관전자가 너무 많아요")
         room.spectators.append(nick)
@@ -277,25 +283,70 @@ class RoomManager:
         if room is None:
             self._where.pop(nick, None)
             return
+        self._leave(room, nick)
+
+    def _leave(self, room: Room, nick: str, by: str | None = None) -> None:
+        """``nick`` leaves (``by`` the host who removed them, if so); see :meth:`leave`."""
+        removed = {"by": by} if by else {}
         events: list[dict[str, Any]] = []
         if nick in room.spectators:
             room.spectators.remove(nick)
-            events.append({"type": "unwatch", "player": nick})
+            events.append({"type": "unwatch", "player": nick, **removed})
         elif nick in room.players:
             timer = room.offline.pop(nick, None)
             if timer is not None:
                 timer.cancel()
             room.players.remove(nick)
-            events.append({"type": "leaveRoom", "player": nick})
+            events.append({"type": "leaveRoom", "player": nick, **removed})
             if room.status == PLAYING and room.game is not None and nick in room.game.players:
                 room.left.append(nick)
                 events += self._engine(room, nick, {"type": "leave"})
         else:
             return
-        if self._where.get(nick) == room_id:
+        if self._where.get(nick) == room.id:
             del self._where[nick]
         events += room.fix_host()
         self._changed(room, events)
+
+    # ------------------------------------------------------------------ moderation (the host)
+    def remove(self, room_id: str, host: str, nick: str) -> None:
+        """The host removes a player (between hands) or a spectator, who may not come back
+        until :meth:`readmit`; their sessions get a last ``closed`` push with the notice."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        moderation.check_remove(room, host, nick)
+        room.barred.add(nick)
+        log_event(log, "player_removed", room=room.id, host=host, player=nick)
+        notice = moderation.REMOVED_NOTICE.format(room=room.name)
+        for sub, (who, callback) in list(room.subscribers.items()):
+            if who == nick:
+                del room.subscribers[sub]
+                last = self._update(room, nick, (), closed=True)
+                self._call(callback, dataclasses.replace(last, notice=notice))
+        self._leave(room, nick, by=host)
+
+    def set_locked(self, room_id: str, host: str, locked: bool) -> None:
+        """The host locks the room (nobody new sits or watches) or unlocks it."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        events = moderation.lock(room, host, locked)
+        if events:
+            self._changed(room, events)
+
+    def hand_host(self, room_id: str, host: str, nick: str) -> None:
+        """The host hands the role to another seated, connected human."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        events = moderation.hand_host(room, host, nick)
+        self._changed(room, events)
+
+    def readmit(self, room_id: str, host: str) -> None:
+        """The host lets everyone they removed from this room come back."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        events = moderation.readmit(room, host)
+        if events:
+            self._changed(room, events)
 
     def start(self, room_id: str, nick: str) -> None:
         """The host deals the first hand with everyone seated; the seed comes from here."""

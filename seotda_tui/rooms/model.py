@@ -46,6 +46,8 @@ class RoomSummary:
     bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
     #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
     grace: tuple[tuple[str, float], ...] = ()
+    locked: bool = False  # the host locked it: nobody new sits or watches (rooms/moderation.py)
+    barred: tuple[str, ...] = ()  # nicknames the host removed; they may not come back yet
 
     @property
     def status_label(self) -> str:
@@ -69,6 +71,8 @@ class RoomUpdate:
     snapshot: bool = False  # first push after subscribing
     closed: bool = False  # the room is gone
     paused: bool = False  # the journal cannot be written: no play until it can (rooms/pause.py)
+    #: with ``closed``: why this viewer is out (e.g. the host removed them)
+    notice: str | None = None
 
 
 class SeatDriver(Protocol):
@@ -116,6 +120,8 @@ class Room:
     pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
     pause_logged_at: float | None = None
     tally: GameTally | None = None  # the running game's counts for the records (rooms/records.py)
+    locked: bool = False  # see rooms/moderation.py
+    barred: set[str] = field(default_factory=set)
 
     @property
     def paused(self) -> bool:
@@ -142,6 +148,8 @@ class Room:
                 for p in self.players
                 if self.offline.get(p) is not None and p in self.grace_ends
             ),
+            locked=self.locked,
+            barred=tuple(sorted(self.barred)),
         )
 
     def viewer_for(self, nick: str) -> str | None:

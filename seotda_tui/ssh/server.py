@@ -45,6 +45,7 @@ from ..logs import log_event
 from ..sanitize import clean_text
 from .admission import PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
+from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
 from .log_bridge import attribute_log_context, install_asyncssh_bridge
@@ -79,6 +80,7 @@ DISCONNECT_REASONS = {
     "evicted": "Too many logins in progress from your address, try again",
     "handshake_timeout": "Key exchange or login not started in time",
     "session_timeout": "No session opened in time",
+    "banned": "Not allowed to log in",
 }
 _DISCONNECT_CODES = {
     "rate_limited": asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -120,6 +122,7 @@ class ServerState:
     per_address: Counter[str] = field(default_factory=Counter)
     admitted: int = 0  # authenticated connections, counted against max_sessions
     shutting_down: bool = False
+    bans: BanList | None = None  # None: no bans at all (tests that build a state by hand)
     connect_limiter: ConnectLimiter = field(init=False)
     jail: AuthJail = field(init=False)
     pending: PendingLogins[_PlayerConnection] = field(init=False)
@@ -326,7 +329,19 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._read_client_version()
         if self in self._state.pending:
             self._set_deadline(0, "")  # key exchange done; login_grace bounds the rest
+        bans = self._state.bans
+        network = bans.address_ban(self.peer_ip) if bans is not None else None
+        if network is not None:
+            self._banned(MSG_BANNED_ADDRESS, "banned_address", ban=network)
         return True  # always ask, so a client that has a key offers it
+
+    def _banned(self, message: str, reason: str, **fields: Any) -> None:
+        """Tell a banned client why (an auth banner), log it (summarised per address and
+        reason, as every refusal), and hang up."""
+        self._state.refused(self.peer_ip, reason, user=self.username, **fields)
+        if self._conn is not None:
+            self._conn.send_auth_banner(message + "\n")
+        self._disconnect("banned")
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -334,6 +349,11 @@ class _PlayerConnection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         policy = self._state.policy
         self._key_fp = None
+        bans = self._state.bans
+        fp = key.get_fingerprint("sha256")
+        if bans is not None and bans.key_banned(fp):
+            self._banned(MSG_BANNED_KEY, "banned_key", key=fp)
+            return False
         if not policy.key_allowed(key, self.peer_ip):
             self._failed("publickey")
             return False
@@ -341,7 +361,7 @@ class _PlayerConnection(asyncssh.SSHServer):
             # Held by another key or a passphrase: not an attack, the next key may fit
             # (or keyboard-interactive, with the passphrase).
             return False
-        self._key_fp = key.get_fingerprint("sha256")
+        self._key_fp = fp
         return True
 
     def kbdint_auth_supported(self) -> bool:
@@ -474,6 +494,7 @@ class ServerHandle:
     state: ServerState
     _acceptor: asyncssh.SSHAcceptor
     _store: NicknameStore
+    _ban_store: BanStore
     _closing: asyncio.Future[None] | None = None
 
     def nicknames(self) -> list[str]:
@@ -542,6 +563,7 @@ class ServerHandle:
             listener.cancel()
             steps["listener_open"] = True
         self._store.close()
+        self._ban_store.close()
         state.flush_refusals()
         log_event(log, "stopped", seconds=round(loop.time() - began, 2), **steps)
 
@@ -571,10 +593,17 @@ async def start_server(config: ServerConfig) -> ServerHandle:
     host_key = load_or_create_host_key(settings.hostkey_dir)
     install_asyncssh_bridge()
     store = NicknameStore(settings.data_dir)
+    ban_store: BanStore | None = None
     try:
+        ban_store = BanStore(settings.data_dir)
+        bans = BanList(ban_store, settings.banned_keys, settings.banned_addresses)
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
         state = ServerState(
-            policy=policy, app_factory=config.app_factory, settings=settings, clock=config.clock
+            policy=policy,
+            app_factory=config.app_factory,
+            settings=settings,
+            clock=config.clock,
+            bans=bans,
         )
         policy.live_names = state.registry.nicknames
         acceptor = await asyncssh.create_server(
@@ -595,8 +624,12 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         )
     except BaseException:
         store.close()
+        if ban_store is not None:
+            ban_store.close()
         raise
-    handle = ServerHandle(acceptor.get_port(), fingerprint(host_key), state, acceptor, store)
+    handle = ServerHandle(
+        acceptor.get_port(), fingerprint(host_key), state, acceptor, store, ban_store
+    )
     mode = settings.auth_mode if settings.password or settings.authorized_keys else "open"
     log_event(
         log,

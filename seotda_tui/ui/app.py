@@ -25,7 +25,7 @@ from textual.screen import Screen
 from engine import Options
 
 from .. import tuning
-from ..rooms import RoomManager
+from ..rooms import RoomManager, RoomSummary
 from ..rooms.chat import ChatHub
 
 if TYPE_CHECKING:
@@ -195,6 +195,11 @@ class SeotdaApp(App[None]):
         from .screens.confirm import ConfirmScreen
 
         self.push_screen(ConfirmScreen(question), then)
+
+    def moderate(self, room: RoomSummary, then: Callable[[tuple[str, str] | None], None]) -> None:
+        from .screens.moderation import ModerationScreen
+
+        self.push_screen(ModerationScreen(room, self.nickname), then)
 
     def confirm_leave(self, seat_status: str | None, then: Callable[[bool | None], None]) -> None:
         from .screens.confirm import leave_question

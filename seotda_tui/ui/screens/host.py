@@ -13,7 +13,7 @@ from textual.screen import Screen
 
 from engine import Options
 
-from ...rooms import RoomManager
+from ...rooms import RoomManager, RoomSummary
 from ...rooms.chat import ChatHub
 
 
@@ -41,6 +41,10 @@ class ScreenHost(Protocol):
 
     def confirm(self, question: str, then: Callable[[bool | None], None]) -> None:
         """A yes/no question; ``then`` gets the answer."""
+        ...
+
+    def moderate(self, room: RoomSummary, then: Callable[[tuple[str, str] | None], None]) -> None:
+        """The host's menu for ``room``; ``then`` gets ``(what, whom)`` or None."""
         ...
 
     def confirm_leave(self, seat_status: str | None, then: Callable[[bool | None], None]) -> None:

@@ -47,7 +47,7 @@ def row_cells(room: RoomSummary, number: int) -> tuple[str | tuple[str, ...], ..
         room.host or "-",
         f"{len(room.players)}/{room.max_players}",
         str(len(room.spectators)),
-        room.status_label,
+        room.status_label + (" 잠김" if room.locked else ""),
         option_summary_forms(room.options),
     )
 

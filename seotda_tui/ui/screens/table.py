@@ -261,7 +261,7 @@ class TableScreen(TableActions):
         update: RoomUpdate = message.payload
         if update.closed:
             self._unsubscribe = None
-            self.app.notify("방이 닫혔어요")
+            self.app.notify(update.notice or "방이 닫혔어요", markup=False)
             self._close()
             return
         previous = self.latest
@@ -462,6 +462,7 @@ class TableScreen(TableActions):
             prompts.append(("start", "s 시작", len(room.players) >= 2))
             prompts.append(("add_bot", "+ 봇", len(room.players) < room.max_players))
             prompts.append(("remove_bot", "- 봇", bool(room.bots)))
+            prompts.append(("moderate", "m 방장", True))
         prompts.append(("leave", "q 나가기", True))
         self.query_one(PromptBar).set_prompts(prompts)
         _set(self.query_one(ActionBar), "display", False)

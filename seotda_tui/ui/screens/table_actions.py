@@ -16,11 +16,12 @@ from engine import Options
 
 from ...rooms import RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
+from ...rooms.moderation import NOT_HOST
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
 from ..widgets.lines import Line
-from ..widgets.texts import ACTION_NAMES, BET_ORDER, object_particle
+from ..widgets.texts import ACTION_NAMES, BET_ORDER, event_lines, object_particle
 from .base import BaseScreen
 
 #: The level of each bot the host adds with "+", in turn.
@@ -42,6 +43,9 @@ WATCHER_BET = "관전 중에는 베팅할 수 없어요"
 WATCHER_KEY = "관전 중에는 할 수 없어요"
 WATCHER_JOIN = "관전 중이에요 · j 키로 참가해요"
 
+#: Events the host's moderation makes (with ``by``): said on the message line to everyone.
+MODERATION_EVENTS = frozenset({"leaveRoom", "unwatch", "host", "locked", "unlocked", "readmitted"})
+
 
 def table_bindings() -> list[BindingType]:
     keys: list[BindingType] = [
@@ -61,6 +65,7 @@ def table_bindings() -> list[BindingType]:
         ("l", "ㅣ", "toggle_log"),
         ("i", "ㅑ", "rules"),
         ("p", "ㅔ", "seat_records"),
+        ("m", "ㅡ", "moderate"),
         ("q", "ㅂ", "leave"),
         ("escape", None, "leave"),
     ]
@@ -144,7 +149,12 @@ class TableActions(BaseScreen):
         if moment != self._said_moment:
             self._said_moment = moment
             self.say("")
-        if update.snapshot or update.viewer != self.nickname:
+        if update.snapshot:
+            return
+        for event in update.events:  # the host's moderation, for everyone (the log may be hidden)
+            if event.get("by") and event.get("type") in MODERATION_EVENTS:
+                self.say(" ".join(event_lines(event)))
+        if update.viewer != self.nickname:
             return
         for event in update.events:
             if event.get("type") == "timeout" and event.get("player") == self.nickname:
@@ -288,6 +298,48 @@ class TableActions(BaseScreen):
             return
         try:
             self.manager.remove_bot(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
+
+    # ------------------------------------------------------------------ moderation (host)
+    def action_moderate(self) -> None:
+        """The host's menu: remove someone, lock the room, hand the host role on."""
+        room = self.latest.room if self.latest else None
+        if room is None:
+            return
+        if room.host != self.nickname:
+            self.say(NOT_HOST)
+            return
+        self.seotda.moderate(room, self._moderation_chosen)
+
+    def _moderation_chosen(self, choice: tuple[str, str] | None) -> None:
+        if choice is None:
+            return
+        what, whom = choice
+        if what == "remove":
+            question = (
+                f"{whom}님을 이 방에서 내보낼까요?\n방장이 다시 받아 주기 전에는 들어올 수 없어요."
+            )
+        elif what == "host":
+            question = f"{whom}님에게 방장을 넘길까요?"
+        else:
+            self._moderate(what, whom)
+            return
+        self.seotda.confirm(question, lambda yes: self._moderate(what, whom) if yes else None)
+
+    def _moderate(self, what: str, whom: str) -> None:
+        manager, room_id, me = self.manager, self.room_id, self.nickname
+        try:
+            if what == "remove":
+                manager.remove(room_id, me, whom)
+            elif what == "host":
+                manager.hand_host(room_id, me, whom)
+            elif what == "readmit":
+                manager.readmit(room_id, me)
+            else:
+                manager.set_locked(room_id, me, what == "lock")
         except RoomError as exc:
             self.say(str(exc))
         else:

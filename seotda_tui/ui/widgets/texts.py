@@ -152,12 +152,22 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
         return [f"{p}님이 앉았어요"]
     if kind == "watch":
         return [f"{p}님이 관전해요"]
+    if kind in ("unwatch", "leaveRoom") and event.get("by"):
+        return [f"{p}님이 방장에게 내보내졌어요"]
     if kind == "unwatch":
         return [f"{p}님이 관전을 그만뒀어요"]
     if kind == "leaveRoom":
         return [f"{p}님이 방을 나갔어요"]
+    if kind == "host" and event.get("by"):
+        return [f"{event['by']}님이 {p}님에게 방장을 넘겼어요"]
     if kind == "host":
         return [f"{p}님이 방장이 됐어요"]
+    if kind == "locked":
+        return ["방장이 방을 잠갔어요. 새로 앉거나 관전할 수 없어요"]
+    if kind == "unlocked":
+        return ["방장이 방 잠금을 풀었어요"]
+    if kind == "readmitted":
+        return [f"방장이 {', '.join(event.get('players', ()))}님을 다시 받아요"]
     if kind == "offline":
         return [f"{p}님의 연결이 끊겼어요"]
     if kind == "online":

@@ -1,0 +1,98 @@
+"""The host's moderation rules: remove someone, lock the room, hand the host role on.
+
+The rules only; :class:`~seotda_tui.rooms.manager.RoomManager` applies them (its ``remove``,
+``set_locked``, ``hand_host`` and ``readmit``) and pushes the change. What they decide:
+
+* **Remove** a player or a spectator (not a bot: ``remove_bot`` is for those; not the host).
+  A seated player of a running game only between hands (the hand's result is shown, or the
+  game asks for rebuys): from then on their seat is handled exactly as a voluntary leave
+  (§5.7: it pays 학교 and dies every later hand until its chips run out). Mid-hand it is
+  refused, so a removal never takes a live pot away. The removed nickname is *barred*: it can
+  neither sit nor watch in that room again until the host lets the barred back in
+  (``readmit``). Locking and unlocking do not touch the bars.
+* **Lock**: nobody new may sit or watch (a spectator already in the room may still sit down);
+  the lobby shows the lock.
+* **Hand the host role** to another seated, connected human.
+
+Bars and the lock live in memory with the room: a room rebuilt from the journal after a
+restart starts unlocked, with no bars.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import PLAYING, Room, RoomError
+
+NOT_HOST = "방장만 할 수 있어요"
+BARRED = "방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요"
+LOCKED = "방장이 방을 잠가서 들어갈 수 없어요"
+#: What the removed player reads, back in the lobby.
+REMOVED_NOTICE = "'{room}' 방의 방장이 나를 방에서 내보냈어요"
+
+#: Engine phases between two hands: the hand's payout is done.
+_BETWEEN_HANDS = frozenset({"handEnd", "rebuy", "finished"})
+
+
+def check_host(room: Room, nick: str) -> None:
+    if nick != room.host:
+        raise RoomError(NOT_HOST)
+
+
+def check_entry(room: Room, nick: str) -> None:
+    """May ``nick`` sit or watch? Someone already watching may sit even when it is locked."""
+    if nick in room.barred:
+        raise RoomError(BARRED)
+    if room.locked and nick not in room.players and nick not in room.spectators:
+        raise RoomError(LOCKED)
+
+
+def mid_hand(room: Room, nick: str) -> bool:
+    """Is ``nick`` in a hand still being played (chips at stake)?"""
+    game = room.game
+    if room.status != PLAYING or game is None or nick not in game.players:
+        return False
+    if game.seat_status(nick) in ("eliminated", "left"):
+        return False
+    return game.pending()["phase"] not in _BETWEEN_HANDS
+
+
+def check_remove(room: Room, host: str, target: str) -> None:
+    check_host(room, host)
+    if target == host:
+        raise RoomError("자기 자신은 내보낼 수 없어요")
+    if target in room.bots:
+        raise RoomError("봇은 - 키로 빼 주세요")
+    if target not in room.players and target not in room.spectators:
+        raise RoomError(f"{target}님은 이 방에 없어요")
+    if target in room.players and mid_hand(room, target):
+        raise RoomError("판이 진행 중이에요. 이 판이 끝난 뒤에 내보낼 수 있어요")
+
+
+def lock(room: Room, host: str, locked: bool) -> list[dict[str, Any]]:
+    check_host(room, host)
+    if room.locked == locked:
+        return []
+    room.locked = locked
+    return [{"type": "locked" if locked else "unlocked", "by": host}]
+
+
+def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
+    check_host(room, host)
+    if target == host:
+        raise RoomError("이미 방장이에요")
+    if target not in room.humans():
+        raise RoomError("방장은 이 방에 앉아 있는 사람에게만 넘길 수 있어요")
+    if target in room.offline:
+        raise RoomError(f"{target}님은 지금 연결이 끊겨 있어요")
+    room.host = target
+    return [{"type": "host", "player": target, "by": host}]
+
+
+def readmit(room: Room, host: str) -> list[dict[str, Any]]:
+    check_host(room, host)
+    if not room.barred:
+        return []
+    players = sorted(room.barred)
+    room.barred.clear()
+    return [{"type": "readmitted", "players": players, "by": host}]

@@ -1,0 +1,67 @@
+"""The host's menu (m at the waiting room and the table): remove someone, lock, hand over.
+
+It only picks: the answer is ``(what, whom)`` — ``remove``/``host`` with a nickname, or
+``lock``/``unlock``/``readmit`` with ``""`` — or None; the table asks to confirm and calls the
+manager (rules in :mod:`seotda_tui.rooms.moderation`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...rooms import RoomSummary
+
+Choice = tuple[str, str]
+
+TITLE = "방장 메뉴 (Enter 고르기 · Esc 닫기)"
+
+
+def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
+    """What the host ``me`` may do in ``room`` now, with its Korean label."""
+    items: list[tuple[Choice, str]] = []
+    humans = [p for p in room.players if p != me and p not in room.bots]
+    for nick in humans:
+        items.append((("remove", nick), f"{nick}님 내보내기"))
+    for nick in room.spectators:
+        items.append((("remove", nick), f"{nick}님 내보내기 (관전)"))
+    for nick in humans:
+        if nick not in room.offline:
+            items.append((("host", nick), f"{nick}님에게 방장 넘기기"))
+    if room.locked:
+        items.append((("unlock", ""), "방 잠금 풀기"))
+    else:
+        items.append((("lock", ""), "방 잠그기 (새로 앉거나 관전할 수 없게)"))
+    if room.barred:
+        items.append((("readmit", ""), f"내보낸 사람 다시 받기 ({', '.join(room.barred)})"))
+    return items
+
+
+class ModerationScreen(ModalScreen[Choice | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,m,ㅂ,ㅡ", "close", "닫기")]
+
+    def __init__(self, room: RoomSummary, me: str) -> None:
+        super().__init__()
+        self.items = menu_items(room, me)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(TITLE, id="confirm-question")
+            yield OptionList(
+                *(Option(label) for _, label in self.items),
+                id="moderation-menu",
+                markup=False,
+            )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.items[event.option_index][0])
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,292 @@
+"""Host moderation: remove a player or spectator (between hands only), lock the room, hand the
+host role on. The manager with a fake clock, then Textual pilots sharing one manager as SSH
+sessions would (the host's menu, the confirm dialog, the removed player back in the lobby)."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from engine import Options
+from seotda_tui.rooms import PLAYING, RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.moderation import BARRED, LOCKED, NOT_HOST
+from seotda_tui.ui.app import SeotdaApp, make_app_factory
+from seotda_tui.ui.screens.confirm import ConfirmScreen
+from seotda_tui.ui.screens.lobby import LobbyScreen, row_cells
+from seotda_tui.ui.screens.moderation import ModerationScreen, menu_items
+from seotda_tui.ui.screens.table import TableScreen
+
+from .ssh_harness import ssh_server
+
+SIZE = (80, 24)
+
+
+def manager() -> RoomManager:
+    return RoomManager(clock=FakeClock(), seed_source=lambda: 7)
+
+
+def room_with(m: RoomManager, *players: str, watchers: tuple[str, ...] = ()) -> str:
+    room = m.create_room(players[0], "철수네 판", Options())
+    for nick in players[1:]:
+        m.join(room.id, nick)
+    for nick in watchers:
+        m.watch(room.id, nick)
+    return room.id
+
+
+def to_hand_end(m: RoomManager, room_id: str) -> None:
+    """Everyone whose turn it is dies until the hand is over (server side, test-only peek)."""
+    game = m._rooms[room_id].game
+    assert game is not None
+    for _ in range(50):
+        if game.pending()["phase"] != "betting":
+            return
+        (actor,) = game.pending()["players"]
+        assert m.act(room_id, actor, {"type": "die"}) is None
+    raise AssertionError("the hand never ended")
+
+
+def test_the_host_removes_a_waiting_player_who_cannot_come_back_until_readmitted() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수", "민수")
+    pushes: list[RoomUpdate] = []
+    m.subscribe_room(room_id, "철수", pushes.append)
+    with pytest.raises(RoomError, match=NOT_HOST):
+        m.remove(room_id, "민수", "철수")
+    m.remove(room_id, "영희", "철수")
+    room = m.room(room_id)
+    assert room is not None and room.players == ("영희", "민수") and room.barred == ("철수",)
+    assert m.room_of("철수") is None
+    last = pushes[-1]
+    assert last.closed and last.notice is not None and "내보냈어요" in last.notice
+    assert {"type": "leaveRoom", "player": "철수", "by": "영희"} in m.log(room_id)
+    for enter in (m.join, m.watch):
+        with pytest.raises(RoomError, match=BARRED):
+            enter(room_id, "철수")
+    m.set_locked(room_id, "영희", True)
+    m.set_locked(room_id, "영희", False)  # the lock is not the bar
+    with pytest.raises(RoomError, match=BARRED):
+        m.join(room_id, "철수")
+    m.readmit(room_id, "영희")
+    m.join(room_id, "철수")
+    assert m.room(room_id).players == ("영희", "민수", "철수")  # type: ignore[union-attr]
+
+
+def test_a_spectator_can_be_removed_at_any_time_but_the_host_and_bots_cannot() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수", watchers=("구경꾼",))
+    m.add_bot(room_id, "영희")
+    m.start(room_id, "영희")
+    m.remove(room_id, "영희", "구경꾼")  # mid-hand: a spectator has nothing at stake
+    assert m.room(room_id).spectators == ()  # type: ignore[union-attr]
+    with pytest.raises(RoomError, match="자기 자신"):
+        m.remove(room_id, "영희", "영희")
+    bot = m.room(room_id).bots[0]  # type: ignore[union-attr]
+    with pytest.raises(RoomError, match="봇"):
+        m.remove(room_id, "영희", bot)
+    with pytest.raises(RoomError, match="없어요"):
+        m.remove(room_id, "영희", "아무개")
+
+
+def test_a_player_is_removed_only_between_hands_and_then_plays_on_as_one_who_left() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수", "민수")
+    m.start(room_id, "영희")
+    game = m._rooms[room_id].game
+    assert game is not None
+    with pytest.raises(RoomError, match="판이 진행 중"):
+        m.remove(room_id, "영희", "철수")
+    assert game.seat_status("철수") == "playing"
+    to_hand_end(m, room_id)
+    assert game.pending()["phase"] == "handEnd"
+    m.remove(room_id, "영희", "철수")
+    room = m.room(room_id)
+    assert room is not None and room.status == PLAYING
+    assert room.left == ("철수",) and "철수" not in room.players
+    assert game.seat_status("철수") == "left"  # exactly what a voluntary leave does (§5.7)
+
+
+def test_a_locked_room_takes_no_newcomers_but_a_spectator_may_sit() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", watchers=("구경꾼",))
+    with pytest.raises(RoomError, match=NOT_HOST):
+        m.set_locked(room_id, "구경꾼", True)
+    m.set_locked(room_id, "영희", True)
+    assert m.room(room_id).locked  # type: ignore[union-attr]
+    assert {"type": "locked", "by": "영희"} in m.log(room_id)
+    for enter in (m.join, m.watch):
+        with pytest.raises(RoomError, match=LOCKED):
+            enter(room_id, "새손님")
+    m.join(room_id, "구경꾼")
+    m.set_locked(room_id, "영희", False)
+    m.watch(room_id, "새손님")
+
+
+def test_the_host_hands_the_role_to_a_seated_connected_human() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수", watchers=("구경꾼",))
+    m.add_bot(room_id, "영희")
+    bot = m.room(room_id).bots[0]  # type: ignore[union-attr]
+    for target in ("구경꾼", bot, "영희"):
+        with pytest.raises(RoomError):
+            m.hand_host(room_id, "영희", target)
+    m.hand_host(room_id, "영희", "철수")
+    assert m.room(room_id).host == "철수"  # type: ignore[union-attr]
+    assert {"type": "host", "player": "철수", "by": "영희"} in m.log(room_id)
+    with pytest.raises(RoomError, match="방장만 시작"):
+        m.start(room_id, "영희")
+    m.start(room_id, "철수")
+    m.session_connected("영희")
+    m.session_disconnected("영희")  # offline mid-game: not a host to be
+    with pytest.raises(RoomError, match="연결이 끊겨"):
+        m.hand_host(room_id, "철수", "영희")
+
+
+def test_the_menu_offers_what_the_host_may_do_and_the_lobby_shows_the_lock() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수", watchers=("구경꾼",))
+    m.add_bot(room_id, "영희")
+    room = m.room(room_id)
+    assert room is not None
+    choices = [choice for choice, _ in menu_items(room, "영희")]
+    assert choices == [
+        ("remove", "철수"),
+        ("remove", "구경꾼"),
+        ("host", "철수"),
+        ("lock", ""),
+    ]
+    assert "잠김" not in row_cells(room, 1)[5]
+    m.set_locked(room_id, "영희", True)
+    m.remove(room_id, "영희", "구경꾼")
+    room = m.room(room_id)
+    assert room is not None and row_cells(room, 1)[5] == "대기 중 잠김"
+    choices = [choice for choice, _ in menu_items(room, "영희")]
+    assert ("unlock", "") in choices and ("readmit", "") in choices
+
+
+# -- pilots -----------------------------------------------------------------------------------
+
+
+def screen_text(app: SeotdaApp) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def app_for(m: RoomManager, nick: str) -> SeotdaApp:
+    return make_app_factory(m)(SimpleNamespace(nickname=nick), None)
+
+
+async def settle(*pilots: Any) -> None:
+    for pilot in pilots:
+        await pilot.pause()
+        await pilot.pause()
+
+
+async def test_the_host_removes_a_player_from_the_menu_and_they_land_in_the_lobby() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수", "민수")
+    host, victim, other = app_for(m, "영희"), app_for(m, "철수"), app_for(m, "민수")
+    async with (
+        host.run_test(size=SIZE) as hp,
+        victim.run_test(size=SIZE, notifications=True) as vp,
+        other.run_test(size=SIZE) as op,
+    ):
+        await settle(hp, vp, op)
+        assert all(isinstance(a.screen, TableScreen) for a in (host, victim, other))
+        assert "m 방장" in screen_text(host) and "m 방장" not in screen_text(victim)
+        await vp.press("m")  # not the host: only a word on the message line
+        await settle(vp)
+        assert NOT_HOST in screen_text(victim)
+        await hp.press("m")
+        await settle(hp)
+        assert isinstance(host.screen, ModerationScreen)
+        assert "철수님 내보내기" in screen_text(host)
+        await hp.press("enter")  # the first item: 철수님 내보내기
+        await settle(hp)
+        assert isinstance(host.screen, ConfirmScreen)
+        assert "철수님을 이 방에서 내보낼까요?" in screen_text(host)
+        await hp.press("y")
+        await settle(hp, vp, op)
+        assert isinstance(host.screen, TableScreen)
+        assert isinstance(victim.screen, LobbyScreen)
+        await vp.pause(0.2)
+        assert "내보냈어요" in screen_text(victim)  # the notice, in the lobby
+        assert "철수님이 방장에게 내보내졌어요" in screen_text(other)
+        assert m.room(room_id).players == ("영희", "민수")  # type: ignore[union-attr]
+        await vp.press("enter")  # trying to sit down again in that room
+        await settle(vp)
+        assert "다시 받아 주기 전에는" in screen_text(victim)
+        assert m.room_of("철수") is None
+
+
+async def test_the_host_locks_and_hands_over_from_the_menu() -> None:
+    m = manager()
+    room_id = room_with(m, "영희", "철수")
+    host, heir = app_for(m, "영희"), app_for(m, "철수")
+    async with host.run_test(size=SIZE) as hp, heir.run_test(size=SIZE) as ep:
+        await settle(hp, ep)
+        await hp.press("m")
+        await settle(hp)
+        menu = host.screen
+        assert isinstance(menu, ModerationScreen)
+        lock_at = [c for c, _ in menu.items].index(("lock", ""))
+        for _ in range(lock_at):
+            await hp.press("down")
+        await hp.press("enter")  # no question for a lock
+        await settle(hp, ep)
+        assert m.room(room_id).locked  # type: ignore[union-attr]
+        assert "방장이 방을 잠갔어요" in screen_text(heir)
+        await hp.press("m")
+        await settle(hp)
+        menu = host.screen
+        assert isinstance(menu, ModerationScreen)
+        await hp.press("escape")  # closes the menu, does nothing
+        await settle(hp)
+        assert isinstance(host.screen, TableScreen)
+        await hp.press("m")
+        await settle(hp)
+        menu = host.screen
+        assert isinstance(menu, ModerationScreen)
+        for _ in range([c for c, _ in menu.items].index(("host", "철수"))):
+            await hp.press("down")
+        await hp.press("enter")
+        await settle(hp)
+        assert "철수님에게 방장을 넘길까요?" in screen_text(host)
+        await hp.press("y")
+        await settle(hp, ep)
+        assert m.room(room_id).host == "철수"  # type: ignore[union-attr]
+        assert "영희님이 철수님에게 방장을 넘겼어요" in screen_text(heir)
+        assert "m 방장" in screen_text(heir) and "m 방장" not in screen_text(host)
+
+
+async def test_removal_over_real_ssh(tmp_path: Path) -> None:
+    """Two stock-client-like sessions: the host removes the guest from the menu; the guest's
+    terminal is back in the lobby with the notice, and the room refuses them."""
+    m = RoomManager(seed_source=lambda: 7)
+    async with ssh_server(tmp_path, make_app_factory(m)) as server, AsyncExitStack() as stack:
+        host = await stack.enter_async_context(server.connect("영희", size=(100, 30)))
+        guest = await stack.enter_async_context(server.connect("철수", size=(100, 30)))
+        await host.wait_for("영희님 환영해요")
+        await guest.wait_for("철수님 환영해요")
+        await host.press("n")
+        await host.wait_for("새 방 만들기")
+        await host.press("enter")
+        await host.wait_for("m 방장")
+        await guest.wait_for("영희의 방")
+        await guest.press("enter")
+        await host.wait_for("철수님이 앉았어요")
+        await host.press("m")
+        await host.wait_for("철수님 내보내기")
+        await host.press("enter")
+        await host.wait_for("내보낼까요?")
+        await host.press("y")
+        await host.wait_for("철수님이 방장에게 내보내졌어요")
+        await guest.wait_for("방장이 나를 방에서 내보냈어요")
+        await guest.wait_for("섯다 로비")
+        await guest.press("enter")
+        await guest.wait_for("다시 받아 주기 전에는")
+        assert m.room_of("철수") is None
