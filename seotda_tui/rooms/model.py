@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from engine import Game, Options
 
 from .clock import Cancellable
+from .private import Privacy
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
@@ -43,6 +44,8 @@ class RoomSummary:
     bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
     #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
     grace: tuple[tuple[str, float], ...] = ()
+    private: bool = False  # joining or watching needs the room's code (never in the summary)
+    listed: bool = True  # shown in the lobby list (a private room's host may hide it)
 
     @property
     def status_label(self) -> str:
@@ -112,6 +115,7 @@ class Room:
     retry_count: int = 0
     pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)
     pause_logged_at: float | None = None
+    privacy: Privacy | None = None  # a private room's code (rooms/private.py)
 
     @property
     def paused(self) -> bool:
@@ -138,7 +142,13 @@ class Room:
                 for p in self.players
                 if self.offline.get(p) is not None and p in self.grace_ends
             ),
+            private=self.privacy is not None,
+            listed=self.privacy is None or self.privacy.listed,
         )
+
+    def has(self, nick: str) -> bool:
+        """Is ``nick`` in the room already (seated or watching)?"""
+        return nick in self.players or nick in self.spectators
 
     def viewer_for(self, nick: str) -> str | None:
         """A seated player of the current game sees their own cards; anyone else the public view."""

@@ -24,6 +24,7 @@ from engine import Game, Options
 from ..logs import log_event
 from .journal import Journal, JournaledGame
 from .model import PLAYING, Room
+from .private import Privacy
 
 log = logging.getLogger("seotda.rooms")
 
@@ -85,12 +86,14 @@ class GameRecorder:
         seed: str,
         players: list[str],
         bots: Mapping[str, str],
+        privacy: Privacy | None = None,
     ) -> bool:
+        kept = privacy.to_dict() if privacy is not None else None
         return self._write(
             "start",
             key,
             lambda: self.journal.start_game(
-                key, name, host, options, seed, list(players), dict(bots)
+                key, name, host, options, seed, list(players), dict(bots), privacy=kept
             ),
         )
 
@@ -216,6 +219,7 @@ class JournalResume:
                 saved.bots,
                 game,
             )
+            room.privacy = Privacy.from_dict(saved.privacy)
             resumed.append(room)
             taken.add(room.id)
             log_event(
