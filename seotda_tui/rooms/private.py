@@ -20,7 +20,7 @@ CODE_LENGTH = 5  # 30**5 ≈ 24 million codes for at most a hundred live rooms
 #: Longest text looked at as a code or a room name (anything longer is no code and no name).
 TARGET_MAX = 64
 
-NEED_CODE = "비공개 방이에요. 방 코드를 입력해 주세요 (c 키)"
+NEED_CODE = "비공개 방이에요. 방 코드를 입력해 주세요"
 WRONG_CODE = "방 코드가 맞지 않아요. 방장에게 코드를 다시 확인해 주세요"
 NOT_FOUND = "'{target}' 방을 찾지 못했어요. 코드가 틀렸거나 방이 없어졌어요. 로비에서 골라 주세요"
 

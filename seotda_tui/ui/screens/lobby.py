@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from ...rooms import RoomError, RoomSummary
+from ...rooms.private import NEED_CODE
 from ...rooms.chat import LOBBY, ChatMessage
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.code_prompt import CodePrompt
@@ -241,7 +242,7 @@ class LobbyScreen(BaseScreen):
         self.mount(prompt, before="#lobby-message")
         prompt.focus()
         if room_id is not None:
-            self.say("비공개 방이에요. 방 코드를 입력해 주세요")
+            self.say(NEED_CODE)
 
     def _close_code_prompt(self) -> bool:
         prompts = list(self.query(CodePrompt))
