@@ -62,14 +62,23 @@ def test_codes_are_short_unambiguous_and_unique_among_live_rooms() -> None:
         codes.add(code)
     assert len(codes) == 40
     # a taken code is never handed out again, however the dice fall
-    rolls = iter("AAAAA" "AAAAA" "BBBBB")
+    rolls = iter("AAAAAAAAAABBBBB")
     assert new_code({"AAAAA"}, lambda _alphabet: next(rolls)) == "BBBBB"
 
 
 @pytest.mark.parametrize(
     ("typed", "code"),
-    [("k7qx3", "K7QX3"), (" K7-QX3 ", "K7QX3"), ("K7QX", None), ("K7QX30", None),
-     ("K7QO3", None), ("ＫＸＸＸＸ", None), ("\x1b[2JK7QX3", None), ("K" * 10_000, None), (None, None)],
+    [
+        ("k7qx3", "K7QX3"),
+        (" K7-QX3 ", "K7QX3"),
+        ("K7QX", None),
+        ("K7QX30", None),
+        ("K7QO3", None),
+        ("ＫＸＸＸＸ", None),
+        ("\x1b[2JK7QX3", None),
+        ("K" * 10_000, None),
+        (None, None),
+    ],
 )
 def test_typed_codes_are_read_case_insensitively_and_hostile_text_is_no_code(
     typed: Any, code: str | None
@@ -203,7 +212,7 @@ async def test_lobby_asks_a_listed_private_rooms_code_and_refuses_a_wrong_one() 
         await pilot.press(*code, "enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
-        assert m.room(room.id).spectators == ("철수",)  # type: ignore[union-attr]
+        assert m.room(room.id).spectators == ("철수",)
 
 
 async def test_code_key_opens_an_unlisted_room_and_escape_cancels() -> None:

@@ -109,8 +109,16 @@ from .model import (
     RoomUpdate,
 )
 from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
-from .private import NEED_CODE, NOT_FOUND, TARGET_MAX, WRONG_CODE, Privacy, code_matches
-from .private import new_code, normalize_code
+from .private import (
+    NEED_CODE,
+    NOT_FOUND,
+    TARGET_MAX,
+    WRONG_CODE,
+    Privacy,
+    code_matches,
+    new_code,
+    normalize_code,
+)
 from .recording import NOT_ARMED, GameRecorder, JournalResume, game_key
 
 log = logging.getLogger("seotda.rooms")
@@ -185,7 +193,9 @@ class RoomManager:
     def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
         """The lobby's list; ``unlisted=True`` adds the private rooms their hosts hid."""
         return [
-            r.summary() for r in self._rooms.values() if unlisted or r.privacy is None or r.privacy.listed
+            r.summary()
+            for r in self._rooms.values()
+            if unlisted or r.privacy is None or r.privacy.listed
         ]
 
     def room(self, room_id: str) -> RoomSummary | None:
@@ -290,9 +300,7 @@ class RoomManager:
             room.privacy = Privacy(new_code(self._codes()), listed)
         self._rooms[room_id] = room
         self._where[host] = room_id
-        log_event(
-            log, "room_created", room=room_id, host=host, name=room.name, private=private
-        )
+        log_event(log, "room_created", room=room_id, host=host, name=room.name, private=private)
         self._changed(room, [{"type": "roomOpen", "host": host, "name": room.name}])
         return room.summary()
 
@@ -389,7 +397,13 @@ class RoomManager:
         game = Game.new(room.options, list(room.players), seed)
         key = game_key(room.id, room.game_no + 1)
         if self._recorder is not None and not self._recorder.start(
-            key, room.name, nick, room.options, str(seed), list(room.players), room.bots,
+            key,
+            room.name,
+            nick,
+            room.options,
+            str(seed),
+            list(room.players),
+            room.bots,
             privacy=room.privacy,
         ):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start

@@ -14,8 +14,8 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from ...rooms import RoomError, RoomSummary
-from ...rooms.private import NEED_CODE
 from ...rooms.chat import LOBBY, ChatMessage
+from ...rooms.private import NEED_CODE
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
 from ..widgets.code_prompt import CodePrompt
 from ..widgets.roomlist import RoomList
