@@ -190,6 +190,21 @@ async def test_form_makes_an_unlisted_private_room_and_the_table_shows_its_code(
         assert f"방 코드 {code_of(m, room.id)}" in screen_text(app)
 
 
+async def test_the_code_stays_in_sight_at_a_full_80_column_table() -> None:
+    m = manager()
+    host = "가나다라마바사아"  # 16 cells, the longest nickname
+    room = m.create_room(host, "가" * 10, {}, private=True)  # 20 cells, the longest name
+    code = code_of(m, room.id, host)
+    m.join(room.id, "철수", code)
+    m.watch(room.id, "민수", code)
+    m.start(room.id, host)
+    app = app_for(m, host)  # seated in a running game: straight back to the table
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert f"방 코드 {code}" in screen_text(app)
+
+
 async def test_lobby_asks_a_listed_private_rooms_code_and_refuses_a_wrong_one() -> None:
     m = manager()
     room = m.create_room("영희", "비밀 방", {}, private=True)

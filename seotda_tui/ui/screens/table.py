@@ -424,8 +424,8 @@ class TableScreen(TableActions):
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
         title = title_text(room, view)
         code = self.manager.room_code(room.id, self.nickname) if room.private else None
-        if code:  # a private room: those inside pass the code on (the lobby never shows it)
-            title += f" · 방 코드 {code}"
+        if code:  # those inside pass it on (the lobby never shows it); first, so never cut
+            title = f"방 코드 {code} · {title}"
         if room.spectators:
             title += f" · 관전 {len(room.spectators)}명"
         self.query_one("#title", Line).show((title, "bold"))
