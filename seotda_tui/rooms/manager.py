@@ -94,6 +94,7 @@ from typing import Any, cast
 from engine import Game, IllegalAction, Options, OptionsError
 
 from ..logs import log_event
+from ..sanitize import clean_text
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
 from .journal import Journal
@@ -227,8 +228,6 @@ class RoomManager:
         for room in self._rooms.values():
             if code is not None and room.privacy is not None and room.privacy.code == code:
                 return room.summary()
-        from ..sanitize import clean_text
-
         name = clean_text(target, TARGET_MAX)
         for room in self._rooms.values():
             if room.privacy is None and name and room.name == name:
@@ -240,8 +239,6 @@ class RoomManager:
         full; returns its id. Raises RoomError when no live room answers to ``target``."""
         found = self.find_room(target)
         if found is None:
-            from ..sanitize import clean_text
-
             raise RoomError(NOT_FOUND.format(target=clean_text(target, ROOM_NAME_CELLS) or "?"))
         room = self._get(found.id)
         code = room.privacy.code if room.privacy else None

@@ -44,7 +44,7 @@ class RoomSummary:
     bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
     #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
     grace: tuple[tuple[str, float], ...] = ()
-    private: bool = False  # joining or watching needs the room's code (never in the summary)
+    private: bool = False  # joining or watching needs the code (which no summary carries)
     listed: bool = True  # shown in the lobby list (a private room's host may hide it)
 
     @property
