@@ -16,6 +16,7 @@ from seotda_tui.rooms.private import (
     CODE_ALPHABET,
     CODE_LENGTH,
     NEED_CODE,
+    TOO_MANY_GUESSES,
     WRONG_CODE,
     new_code,
     normalize_code,
@@ -313,3 +314,25 @@ async def test_direct_join_of_a_playing_private_room_watches(tmp_path: Path) -> 
             await client.wait_for("게임 중")
             await wait_until(lambda: m.room(room.id).spectators == ("민수",))  # type: ignore[union-attr]
             assert "민수" not in m.room(room.id).players  # type: ignore[union-attr]
+
+
+def test_wrong_codes_are_limited_per_nickname_so_codes_cannot_be_scanned() -> None:
+    clock = FakeClock()
+    m = RoomManager(clock=clock, seed_source=lambda: 42)
+    room = m.create_room("영희", "비밀 방", {}, private=True)
+    code = code_of(m, room.id)
+    wrong = [c for c in ("ZZZZZ", "YYYYY", "XXXXX", "WWWWW", "VVVVV", "TTTTT") if c != code]
+    for guess in wrong[:3]:
+        with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
+            m.join(room.id, "철수", guess)
+    for guess in wrong[3:5]:  # a code that opens no room (the only room has another) counts too
+        with pytest.raises(RoomError, match="방을 찾지 못했어요"):
+            m.direct_join(guess, "철수")
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.join(room.id, "철수", code)  # even the right one, for a minute
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.direct_join(code, "철수")
+    m.join(room.id, "민수", code)  # others are not held back
+    clock.advance(61)
+    m.join(room.id, "철수", code)
+    assert m.room(room.id).players == ("영희", "민수", "철수")  # type: ignore[union-attr]

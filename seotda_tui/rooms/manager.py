@@ -114,7 +114,9 @@ from .private import (
     NEED_CODE,
     NOT_FOUND,
     TARGET_MAX,
+    TOO_MANY_GUESSES,
     WRONG_CODE,
+    CodeGuesses,
     Privacy,
     code_matches,
     new_code,
@@ -164,6 +166,7 @@ class RoomManager:
         self._lobby_subs: dict[int, LobbyCallback] = {}
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._sub_ids = itertools.count(1)
+        self._guesses = CodeGuesses(lambda: self.clock.time())  # wrong private-room codes
         self._recorder = GameRecorder(journal) if journal is not None else None
         self._unarmed: list[str] = []  # resumed rooms whose timers and bots wait for the loop
         # Its collaborators, each with the narrow view of the manager it needs:
@@ -237,8 +240,12 @@ class RoomManager:
     def direct_join(self, target: str, nick: str) -> str:
         """``ssh 철수+CODE@host``: take a seat in that room, or watch when it is playing or
         full; returns its id. Raises RoomError when no live room answers to ``target``."""
+        if self._guesses.blocked(nick):
+            raise RoomError(TOO_MANY_GUESSES)
         found = self.find_room(target)
         if found is None:
+            if normalize_code(target) is not None:
+                self._guesses.failed(nick)  # shaped like a code: a guess
             raise RoomError(NOT_FOUND.format(target=clean_text(target, ROOM_NAME_CELLS) or "?"))
         room = self._get(found.id)
         code = room.privacy.code if room.privacy else None
@@ -256,7 +263,10 @@ class RoomManager:
             return
         if code is None:
             raise RoomError(NEED_CODE)
+        if self._guesses.blocked(nick):
+            raise RoomError(TOO_MANY_GUESSES)
         if not code_matches(room.privacy, code):
+            self._guesses.failed(nick)
             raise RoomError(WRONG_CODE)
 
     def _get(self, room_id: str) -> Room:

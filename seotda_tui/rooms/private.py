@@ -10,6 +10,7 @@ client: it is bounded and checked before it is compared with anything.
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
@@ -70,3 +71,37 @@ def code_matches(privacy: Privacy | None, typed: str | None) -> bool:
         return True
     code = normalize_code(typed)
     return code is not None and secrets.compare_digest(code, privacy.code)
+
+
+#: Wrong codes one nickname may try in :data:`GUESS_WINDOW` seconds (typos, not a scan).
+GUESS_LIMIT = 5
+GUESS_WINDOW = 60.0
+TOO_MANY_GUESSES = "방 코드를 너무 여러 번 틀렸어요. 1분 뒤에 다시 해 주세요"
+_TRACKED_MAX = 1000  # nicknames remembered before the stale ones are dropped
+
+
+class CodeGuesses:
+    """Wrong codes per nickname in a sliding window, so that a script cannot walk the 24
+    million codes (at five a minute it would take years to hit one of a hundred rooms)."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._wrong: dict[str, deque[float]] = {}
+
+    def _recent(self, nick: str) -> deque[float]:
+        times = self._wrong.get(nick, deque())
+        cutoff = self._now() - GUESS_WINDOW
+        while times and times[0] <= cutoff:
+            times.popleft()
+        return times
+
+    def blocked(self, nick: str) -> bool:
+        return len(self._recent(nick)) >= GUESS_LIMIT
+
+    def failed(self, nick: str) -> None:
+        if nick not in self._wrong and len(self._wrong) >= _TRACKED_MAX:
+            for other in [n for n in self._wrong if not self._recent(n)]:
+                del self._wrong[other]
+        times = self._recent(nick)
+        times.append(self._now())
+        self._wrong[nick] = times
