@@ -261,3 +261,22 @@ def validate_nickname(name: str) -> str:
             "정해 주세요 (한글은 한 글자가 2칸이에요)."
         )
     return name
+
+
+#: ``ssh 철수+K7QX3@host``: what follows the first ``+`` names the room to go straight to.
+JOIN_SEPARATOR = "+"
+#: Longest room part of a login name that is looked at (a code is 5, a room name 20 cells).
+JOIN_TARGET_MAX = 64
+
+
+def split_login(username: str) -> tuple[str, str | None]:
+    """The nickname part of an SSH login name, and the room code or name after ``+``, if any.
+
+    Only the nickname part is an identity (checked by :func:`validate_nickname`); the room part
+    is cleaned like any typed text, and an empty or over-long one is ignored (plain lobby).
+    """
+    nickname, sep, target = username.partition(JOIN_SEPARATOR)
+    if not sep or len(target) > JOIN_TARGET_MAX:
+        return nickname, None
+    cleaned = clean_text(unicodedata.normalize("NFC", target), JOIN_TARGET_MAX)
+    return nickname, cleaned or None

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
     bots        TEXT NOT NULL DEFAULT '{}',
     started_at  REAL NOT NULL,
     finished_at REAL,
-    result      TEXT
+    result      TEXT,
+    privacy     TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     room_id TEXT NOT NULL REFERENCES games(room_id),
@@ -62,6 +63,7 @@ class JournaledGame:
     bots: dict[str, str]
     log: list[tuple[str | None, dict[str, Any]]]
     last_at: float
+    privacy: dict[str, Any] | None = None  # a private room's code (rooms/private.py)
 
     def rebuild(self) -> Game:
         return Game.replay(self.options, self.players, self.seed, self.log)
@@ -80,11 +82,18 @@ class Journal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        self._add_column("privacy", "TEXT")
         self._clock = clock
         self._seq: dict[str, int] = {}
 
     def close(self) -> None:
         self._db.close()
+
+    def _add_column(self, name: str, kind: str) -> None:
+        """A journal written before the column existed gets it (its rows keep NULL)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if name not in columns:
+            self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> int:
         """Run ``statements`` in one transaction; on any error roll it back and raise.
@@ -129,12 +138,13 @@ class Journal:
         seed: str,
         players: list[str],
         bots: dict[str, str] | None = None,
+        privacy: dict[str, Any] | None = None,
     ) -> None:
         self._write(
             ("DELETE FROM actions WHERE room_id = ?", (room_id,)),
             (
                 "INSERT OR REPLACE INTO games (room_id, name, host, options, seed, players, bots,"
-                " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " started_at, privacy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     room_id,
                     name,
@@ -144,6 +154,7 @@ class Journal:
                     json.dumps(players, ensure_ascii=False),
                     json.dumps(bots or {}, ensure_ascii=False),
                     self._clock(),
+                    json.dumps(privacy) if privacy is not None else None,
                 ),
             ),
         )
@@ -212,10 +223,10 @@ class Journal:
         """Every game that was started and never finished, with its action log."""
         games: list[JournaledGame] = []
         rows = self._db.execute(
-            "SELECT room_id, name, host, options, seed, players, bots, started_at FROM games"
-            " WHERE finished_at IS NULL ORDER BY started_at"
+            "SELECT room_id, name, host, options, seed, players, bots, started_at, privacy"
+            " FROM games WHERE finished_at IS NULL ORDER BY started_at"
         ).fetchall()
-        for room_id, name, host, options, seed, players, bots, started in rows:
+        for room_id, name, host, options, seed, players, bots, started, privacy in rows:
             log_rows = self._db.execute(
                 "SELECT player, action, at FROM actions WHERE room_id = ? ORDER BY seq", (room_id,)
             ).fetchall()
@@ -230,6 +241,7 @@ class Journal:
                     bots=json.loads(bots),
                     log=[(p, json.loads(a)) for p, a, _ in log_rows],
                     last_at=log_rows[-1][2] if log_rows else started,
+                    privacy=json.loads(privacy) if privacy else None,
                 )
             )
         return games

@@ -12,12 +12,16 @@ API (all synchronous; call from the event loop's thread)::
                           records=None)                 # a GameRecords: players' statistics
     manager.records -> GameRecords | None             # what the records screens read
     manager.room_defaults -> Options                  # what the create-room form starts from
-    manager.rooms() -> list[RoomSummary]             # the lobby list
+    manager.rooms(unlisted=False) -> list[RoomSummary]  # the lobby list (+ unlisted rooms)
     manager.room(room_id) -> RoomSummary | None
     manager.room_of(nick) -> str | None              # the one room a nickname is in
-    manager.create_room(host, name, options) -> RoomSummary   # host takes the first seat
-    manager.join(room_id, nick) / watch(room_id, nick) / leave(room_id, nick) / start(room_id, nick)
-        -> raise RoomError (Korean message) when refused
+    manager.create_room(host, name, options, private=False, listed=True) -> RoomSummary
+                                                      # host takes the first seat
+    manager.join(room_id, nick, code=None) / watch(room_id, nick, code=None)
+        / leave(room_id, nick) / start(room_id, nick) -> raise RoomError (Korean message) when refused
+    manager.room_code(room_id, nick) -> str | None    # a private room's code, for those inside
+    manager.find_room(code_or_name) -> RoomSummary | None   # a live code, or a public room's name
+    manager.direct_join(code_or_name, nick) -> str    # seat, else watch (``ssh 철수+CODE@host``)
     manager.act(room_id, nick, action) -> str | None  # Korean error, or None when applied
     manager.add_bot(room_id, host, level="cautious") -> str   # the bot's nickname, e.g. 봇1(신중)
     manager.remove_bot(room_id, host, bot=None) -> str  # None = the last bot added
@@ -95,6 +99,7 @@ from typing import Any, cast
 from engine import Game, IllegalAction, Options, OptionsError
 
 from ..logs import log_event
+from ..sanitize import clean_text
 from . import moderation
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
@@ -111,6 +116,18 @@ from .model import (
     RoomUpdate,
 )
 from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
+from .private import (
+    NEED_CODE,
+    NOT_FOUND,
+    TARGET_MAX,
+    TOO_MANY_GUESSES,
+    WRONG_CODE,
+    CodeGuesses,
+    Privacy,
+    code_matches,
+    new_code,
+    normalize_code,
+)
 from .recording import NOT_ARMED, GameRecorder, JournalResume, game_key
 from .records import GameRecords, GameTally
 
@@ -157,6 +174,7 @@ class RoomManager:
         self._lobby_subs: dict[int, LobbyCallback] = {}
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._sub_ids = itertools.count(1)
+        self._guesses = CodeGuesses(lambda: self.clock.time())  # wrong private-room codes
         self._recorder = GameRecorder(journal) if journal is not None else None
         #: Players' records (:mod:`.records`): each finished game is counted here, if set.
         self.records = records
@@ -189,8 +207,13 @@ class RoomManager:
             self.records = None
 
     # ------------------------------------------------------------------ queries
-    def rooms(self) -> list[RoomSummary]:
-        return [r.summary() for r in self._rooms.values()]
+    def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
+        """The lobby's list; ``unlisted=True`` adds the private rooms their hosts hid."""
+        return [
+            r.summary()
+            for r in self._rooms.values()
+            if unlisted or r.privacy is None or r.privacy.listed
+        ]
 
     def room(self, room_id: str) -> RoomSummary | None:
         room = self._rooms.get(room_id)
@@ -202,6 +225,62 @@ class RoomManager:
     def log(self, room_id: str) -> list[dict[str, Any]]:
         room = self._rooms.get(room_id)
         return copy.deepcopy(list(room.log)) if room else []
+
+    def room_code(self, room_id: str, nick: str) -> str | None:
+        """A private room's code, told only to those in the room (they pass it on)."""
+        room = self._rooms.get(room_id)
+        if room is None or room.privacy is None or not room.has(nick):
+            return None
+        return room.privacy.code
+
+    def find_room(self, target: str) -> RoomSummary | None:
+        """The live room a typed code opens, else the public room of that name (the first).
+
+        Private rooms are found by their code only, never by their name.
+        """
+        if not isinstance(target, str) or len(target) > TARGET_MAX:
+            return None
+        code = normalize_code(target)
+        for room in self._rooms.values():
+            if code is not None and room.privacy is not None and room.privacy.code == code:
+                return room.summary()
+        name = clean_text(target, TARGET_MAX)
+        for room in self._rooms.values():
+            if room.privacy is None and name and room.name == name:
+                return room.summary()
+        return None
+
+    def direct_join(self, target: str, nick: str) -> str:
+        """``ssh 철수+CODE@host``: take a seat in that room, or watch when it is playing or
+        full; returns its id. Raises RoomError when no live room answers to ``target``."""
+        if self._guesses.blocked(nick):
+            raise RoomError(TOO_MANY_GUESSES)
+        found = self.find_room(target)
+        if found is None:
+            if normalize_code(target) is not None:
+                self._guesses.failed(nick)  # shaped like a code: a guess
+            raise RoomError(NOT_FOUND.format(target=clean_text(target, ROOM_NAME_CELLS) or "?"))
+        room = self._get(found.id)
+        code = room.privacy.code if room.privacy else None
+        if room.has(nick):
+            return room.id
+        try:
+            self.join(room.id, nick, code)
+        except RoomError:
+            self.watch(room.id, nick, code)
+        return room.id
+
+    def _check_code(self, room: Room, nick: str, code: str | None) -> None:
+        """A private room lets in those who know its code (or are in it already)."""
+        if room.privacy is None or room.has(nick):
+            return
+        if code is None:
+            raise RoomError(NEED_CODE)
+        if self._guesses.blocked(nick):
+            raise RoomError(TOO_MANY_GUESSES)
+        if not code_matches(room.privacy, code):
+            self._guesses.failed(nick)
+            raise RoomError(WRONG_CODE)
 
     def _get(self, room_id: str) -> Room:
         room = self._rooms.get(room_id)
@@ -216,9 +295,19 @@ class RoomManager:
 
     # ------------------------------------------------------------------ room membership
     def create_room(
-        self, host: str, name: str, options: Options | Mapping[str, Any]
+        self,
+        host: str,
+        name: str,
+        options: Options | Mapping[str, Any],
+        *,
+        private: bool = False,
+        listed: bool = True,
     ) -> RoomSummary:
-        """Open a room with ``host`` in its first seat; bad options raise the engine's OptionsError."""
+        """Open a room with ``host`` in its first seat; bad options raise the engine's OptionsError.
+
+        A ``private`` room gets a fresh code (:meth:`room_code`); ``listed=False`` keeps it out of
+        the lobby list.
+        """
         self._arm_resumed()
         if not isinstance(options, Options):
             options = Options.from_dict(options)
@@ -227,9 +316,11 @@ class RoomManager:
             raise RoomError("방이 너무 많아요. 잠시 뒤에 다시 만들어 주세요")
         room_id = self._new_room_id()
         room = Room(room_id, _clean_name(name, host), host, options, players=[host])
+        if private:
+            room.privacy = Privacy(new_code(self._codes()), listed)
         self._rooms[room_id] = room
         self._where[host] = room_id
-        log_event(log, "room_created", room=room_id, host=host, name=room.name)
+        log_event(log, "room_created", room=room_id, host=host, name=room.name, private=private)
         self._changed(room, [{"type": "roomOpen", "host": host, "name": room.name}])
         return room.summary()
 
@@ -240,11 +331,15 @@ class RoomManager:
             if room_id not in self._rooms:
                 return room_id
 
-    def join(self, room_id: str, nick: str) -> None:
+    def _codes(self) -> set[str]:
+        return {r.privacy.code for r in self._rooms.values() if r.privacy is not None}
+
+    def join(self, room_id: str, nick: str, code: str | None = None) -> None:
         """Take a free seat before the game starts (a spectator of the room may sit down)."""
         self._arm_resumed()
         room = self._get(room_id)
         self._check_free(nick, room_id)
+        self._check_code(room, nick, code)
         if nick in room.players:
             raise RoomError("이미 이 방에 앉아 있어요")
         moderation.check_entry(room, nick)
@@ -260,11 +355,12 @@ class RoomManager:
             room.host = nick
         self._changed(room, [{"type": "join", "player": nick}])
 
-    def watch(self, room_id: str, nick: str) -> None:
+    def watch(self, room_id: str, nick: str, code: str | None = None) -> None:
         """Watch a room at any time, without a seat."""
         self._arm_resumed()
         room = self._get(room_id)
         self._check_free(nick, room_id)
+        self._check_code(room, nick, code)
         if nick in room.players:
             raise RoomError("이미 이 방에 앉아 있어요")
         if nick in room.spectators:
@@ -368,7 +464,14 @@ class RoomManager:
         game = Game.new(room.options, list(room.players), seed)
         key = game_key(room.id, room.game_no + 1)
         if self._recorder is not None and not self._recorder.start(
-            key, room.name, nick, room.options, str(seed), list(room.players), room.bots
+            key,
+            room.name,
+            nick,
+            room.options,
+            str(seed),
+            list(room.players),
+            room.bots,
+            privacy=room.privacy,
         ):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start
         room.game, room.seed = game, str(seed)
@@ -442,6 +545,8 @@ class RoomManager:
         tallies = self.records is not None
         rooms = JournalResume(self._recorder, tallies).resume(self._rooms, self._new_room_id)
         for room in rooms:
+            if room.privacy is not None and room.privacy.code in self._codes():
+                room.privacy = Privacy(new_code(self._codes()), room.privacy.listed)
             self._rooms[room.id] = room
             for nick in room.humans():
                 self._where.setdefault(nick, room.id)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine import Game, Options
 
 from .clock import Cancellable
+from .private import Privacy
 
 if TYPE_CHECKING:
     from .records import GameTally
@@ -48,6 +49,8 @@ class RoomSummary:
     grace: tuple[tuple[str, float], ...] = ()
     locked: bool = False  # the host locked it: nobody new sits or watches (rooms/moderation.py)
     barred: tuple[str, ...] = ()  # nicknames the host removed; they may not come back yet
+    private: bool = False  # joining or watching needs the code (which no summary carries)
+    listed: bool = True  # shown in the lobby list (a private room's host may hide it)
 
     @property
     def status_label(self) -> str:
@@ -122,6 +125,7 @@ class Room:
     tally: GameTally | None = None  # the running game's counts for the records (rooms/records.py)
     locked: bool = False  # see rooms/moderation.py
     barred: set[str] = field(default_factory=set)
+    privacy: Privacy | None = None  # a private room's code (rooms/private.py)
 
     @property
     def paused(self) -> bool:
@@ -150,7 +154,13 @@ class Room:
             ),
             locked=self.locked,
             barred=tuple(sorted(self.barred)),
+            private=self.privacy is not None,
+            listed=self.privacy is None or self.privacy.listed,
         )
+
+    def has(self, nick: str) -> bool:
+        """Is ``nick`` in the room already (seated or watching)?"""
+        return nick in self.players or nick in self.spectators
 
     def viewer_for(self, nick: str) -> str | None:
         """A seated player of the current game sees their own cards; anyone else the public view."""

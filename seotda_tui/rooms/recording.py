@@ -24,6 +24,7 @@ from engine import Game, Options
 from ..logs import log_event
 from .journal import Journal, JournaledGame
 from .model import PLAYING, Room
+from .private import Privacy
 from .records import GameTally
 
 log = logging.getLogger("seotda.rooms")
@@ -86,12 +87,14 @@ class GameRecorder:
         seed: str,
         players: list[str],
         bots: Mapping[str, str],
+        privacy: Privacy | None = None,
     ) -> bool:
+        kept = privacy.to_dict() if privacy is not None else None
         return self._write(
             "start",
             key,
             lambda: self.journal.start_game(
-                key, name, host, options, seed, list(players), dict(bots)
+                key, name, host, options, seed, list(players), dict(bots), privacy=kept
             ),
         )
 
@@ -221,6 +224,7 @@ class JournalResume:
             )
             if self._tallies:
                 room.tally = GameTally.replayed(saved.options, saved.players, saved.seed, saved.log)
+            room.privacy = Privacy.from_dict(saved.privacy)
             resumed.append(room)
             taken.add(room.id)
             log_event(

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import asyncssh
 
-from ..sanitize import clean_text, validate_nickname
+from ..sanitize import clean_text, split_login, validate_nickname
 from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from .skeleton import skeleton
 from .store import Holder, NicknameStore
@@ -169,7 +169,11 @@ class AuthPolicy:
         return self.authorized is None or self.authorized.validate(key, "", peer_ip) is not None
 
     def name_state(self, username: str) -> NameState:
-        """Validate ``username`` and look it up; a free name must not look like a used one."""
+        """Validate ``username`` and look it up; a free name must not look like a used one.
+
+        Only the part before a ``+`` is the name (``철수+K7QX3`` logs in as 철수).
+        """
+        username, _room = split_login(username)
         try:
             nickname = validate_nickname(username)
         except ValueError as exc:

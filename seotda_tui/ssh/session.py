@@ -27,6 +27,7 @@ import asyncssh
 from textual.app import App
 
 from ..logs import log_event
+from ..sanitize import split_login
 from ..ui.driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
 from .auth import Identity, Proof
 from .limits import InputLimiter
@@ -406,6 +407,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             color_system=color_system_for(self._term, env),
             size=self._link.size,
             env=env,
+            join_target=split_login(self._username)[1],
         )
         return self._ctx
 

@@ -52,6 +52,8 @@ class SessionContext:
     size: tuple[int, int]  # at connect time; the app's own size tracks resizes
     env: Mapping[str, str]  # variables the client sent: untrusted
     reason: DisconnectReason | None = None
+    #: The room code or name after ``+`` in the login name (``철수+K7QX3``): untrusted, cleaned.
+    join_target: str | None = None
     idle_exempt: Callable[[], bool] | None = None
     """Set by the app: returns True while the player must not be dropped for idleness.
 

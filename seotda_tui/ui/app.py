@@ -25,7 +25,7 @@ from textual.screen import Screen
 from engine import Options
 
 from .. import tuning
-from ..rooms import RoomManager, RoomSummary
+from ..rooms import RoomError, RoomManager, RoomSummary
 from ..rooms.chat import ChatHub
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ class SeotdaApp(App[None]):
         *,
         chat: ChatHub | None = None,
         clock: Callable[[], float] | None = None,
+        join_target: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -80,6 +81,8 @@ class SeotdaApp(App[None]):
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
         self.hands_dealt = 0
         self._connected = False
+        #: ``ssh 철수+K7QX3@host``: the room to go straight to on connecting (rooms/private.py).
+        self.join_target = join_target
 
     def on_mount(self) -> None:
         from .screens.lobby import LobbyScreen
@@ -88,10 +91,16 @@ class SeotdaApp(App[None]):
         self._apply_size(self.size.width, self.size.height)
         room_id = self.manager.session_connected(self.nickname)
         self._connected = True
+        notice = ""
+        if room_id is None and self.join_target:
+            try:
+                room_id = self.manager.direct_join(self.join_target, self.nickname)
+            except RoomError as exc:
+                notice = str(exc)  # a stale or mistyped code: the lobby says so
         if room_id is not None:  # back into the seat this nickname still holds
             self.push_screen(TableScreen(room_id))
         else:
-            self.push_screen(LobbyScreen())
+            self.push_screen(LobbyScreen(notice))
 
     def on_unmount(self) -> None:
         if self._connected:
@@ -259,7 +268,15 @@ def make_app_factory(
         nickname = identity.nickname
         if session_context is not None and hasattr(session_context, "idle_exempt"):
             session_context.idle_exempt = lambda: manager.room_of(nickname) is not None
-        return SeotdaApp(manager=manager, identity=identity, motd=motd, chat=hub, clock=clock)
+        target = getattr(session_context, "join_target", None)
+        return SeotdaApp(
+            manager=manager,
+            identity=identity,
+            motd=motd,
+            chat=hub,
+            clock=clock,
+            join_target=target if isinstance(target, str) else None,
+        )
 
     factory.chat = hub  # type: ignore[attr-defined]
     return factory

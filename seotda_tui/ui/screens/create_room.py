@@ -35,6 +35,14 @@ def choice_labels(field: str) -> dict[Any, str]:
     return ON_OFF if field in BOOL_FIELDS else CHOICE_LABELS[field]
 
 
+#: The privacy choice: a public room, or a private one (code needed) listed or not in the lobby.
+PRIVACY_CHOICES = (
+    ("공개", "public"),
+    ("비공개 · 목록에 보임", "listed"),
+    ("비공개 · 목록에 없음", "unlisted"),
+)
+
+
 def name_count(name: str) -> str:
     return f"{cell_len(name)}/{ROOM_NAME_CELLS}칸"
 
@@ -86,6 +94,9 @@ class CreateRoomScreen(BaseScreen):
                     getattr(defaults, spec.field),
                     id=f"opt-{spec.field}",
                 )
+            # last, so the options keep their places in the tab order
+            yield Label("공개 여부", classes="form-label")
+            yield Choice(list(PRIVACY_CHOICES), "public", id="room-privacy")
         yield Static("", id="form-error")
         with Horizontal(id="form-buttons"):
             yield Button("만들기", variant="primary", id="form-create", compact=True)
@@ -146,8 +157,15 @@ class CreateRoomScreen(BaseScreen):
         if options is None:
             return
         name = self.query_one("#room-name", Input).value
+        privacy = self.query_one("#room-privacy", Choice).value
         try:
-            room = self.manager.create_room(self.nickname, name, options)
+            room = self.manager.create_room(
+                self.nickname,
+                name,
+                options,
+                private=privacy != "public",
+                listed=privacy != "unlisted",
+            )
         except (RoomError, OptionsError) as exc:
             self.query_one("#form-error", Static).update(Text(str(exc)))
             return

@@ -19,8 +19,10 @@ from textual.widgets import RichLog, Static
 
 from ...rooms import RoomError, RoomSummary
 from ...rooms.chat import LOBBY, ChatMessage
+from ...rooms.private import NEED_CODE
 from ..room_rules import room_rules_lines
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
+from ..widgets.code_prompt import CodePrompt
 from ..widgets.roomlist import RoomList
 from ..widgets.texts import first_fit, option_summary_forms
 from .base import BaseScreen, Pushed
@@ -43,7 +45,7 @@ def row_cells(room: RoomSummary, number: int) -> tuple[str | tuple[str, ...], ..
     """One lobby row; ``number`` is the room's place in the list (ids are long and internal)."""
     return (
         str(number),
-        room.name,
+        f"{room.name} (비공개)" if room.private else room.name,
         room.host or "-",
         f"{len(room.players)}/{room.max_players}",
         str(len(room.spectators)),
@@ -68,6 +70,7 @@ class LobbyScreen(BaseScreen):
         Binding("w", "watch", "관전"),
         Binding("t", "chat", "채팅"),
         Binding("r", "records", "전적"),
+        Binding("c", "code", "코드로 입장"),
         Binding("q", "quit", "나가기"),
         Binding("i,ㅑ", "rules", show=False),
         Binding("escape", "close_chat", show=False),
@@ -75,12 +78,15 @@ class LobbyScreen(BaseScreen):
         Binding("ㅜ", "create", show=False),
         Binding("ㅈ", "watch", show=False),
         Binding("ㅅ", "chat", show=False),
+        Binding("ㅊ", "code", show=False),
         Binding("ㅂ", "quit", show=False),
         Binding("ㄱ", "records", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, notice: str = "") -> None:
         super().__init__()
+        self._notice = notice  # e.g. why ``ssh 철수+CODE@host`` did not find its room
+        self._private: set[str] = set()  # ids of the listed private rooms
         self._unsubscribe: Callable[[], None] | None = None
         self._chat_unsubscribe: Callable[[], None] | None = None
         self._message_until: float | None = None  # on the app's clock
@@ -99,7 +105,7 @@ class LobbyScreen(BaseScreen):
         yield ChatLine(KEYS_LOBBY, id="chat")
 
     def _show_title(self) -> None:
-        keys = "n 새 방  Enter 참가  w 관전  q 나가기"
+        keys = "n 새 방  Enter 참가  w 관전  c 코드  q 나가기"
         title = first_fit(
             self.app.size.width - 2,  # the title's padding
             f"섯다 로비 · {self.nickname}님 환영해요 · {keys}",
@@ -119,6 +125,8 @@ class LobbyScreen(BaseScreen):
         motd.display = bool(self.seotda.motd)
         self._listen()
         self.query_one(RoomList).focus()
+        if self._notice:
+            self.say(self._notice)
 
     def _listen(self) -> None:
         """Follow the room list and the lobby chat (again), starting from what they are now."""
@@ -159,6 +167,8 @@ class LobbyScreen(BaseScreen):
         self.query_one(ChatLine).open()
 
     def action_close_chat(self) -> None:
+        if self._close_code_prompt():
+            return
         line = self.query_one(ChatLine)
         if line.typing:
             line.close()
@@ -166,6 +176,9 @@ class LobbyScreen(BaseScreen):
 
     def on_input_submitted(self, event: ChatInput.Submitted) -> None:
         event.stop()
+        if isinstance(event.input, CodePrompt):
+            self._code_entered(event.input, event.value)
+            return
         line = self.query_one(ChatLine)
         error = self.seotda.chat.post(LOBBY, self.nickname, event.value)
         if error:
@@ -185,6 +198,7 @@ class LobbyScreen(BaseScreen):
     def show_rooms(self, rooms: list[RoomSummary]) -> None:
         rows = [(room.id, row_cells(room, n)) for n, room in enumerate(rooms, 1)]
         self._rooms = list(rooms)
+        self._private = {room.id for room in rooms if room.private}
         self.query_one(RoomList).set_rows(rows)
         self.query_one("#lobby-empty", Static).display = not rows
         self._show_selected()
@@ -251,9 +265,48 @@ class LobbyScreen(BaseScreen):
         if room_id is None:
             self.say("방을 먼저 골라 주세요 (위아래 화살표)")
             return
+        if room_id in self._private and self.manager.room_of(self.nickname) != room_id:
+            self._open_code_prompt(room_id, "watch" if how == self.manager.watch else "join")
+            return
         try:
             if self.manager.room_of(self.nickname) != room_id:
                 how(room_id, self.nickname)
+        except RoomError as exc:
+            self.say(str(exc))
+            return
+        self._open(room_id)
+
+    # ------------------------------------------------------------------ private rooms' codes
+    def action_code(self) -> None:
+        """Type a code to enter a private room, listed or not (seat, else watch)."""
+        self._open_code_prompt(None, "join")
+
+    def _open_code_prompt(self, room_id: str | None, how: str) -> None:
+        self._close_code_prompt()
+        prompt = CodePrompt(room_id, how)
+        self.mount(prompt, before="#lobby-message")
+        prompt.focus()
+        if room_id is not None:
+            self.say(NEED_CODE)
+
+    def _close_code_prompt(self) -> bool:
+        prompts = list(self.query(CodePrompt))
+        for prompt in prompts:
+            prompt.remove()
+        if prompts:
+            self.query_one(RoomList).focus()
+        return bool(prompts)
+
+    def _code_entered(self, prompt: CodePrompt, code: str) -> None:
+        room_id, how = prompt.room_id, prompt.how
+        self._close_code_prompt()
+        try:
+            if room_id is None:
+                room_id = self.manager.direct_join(code, self.nickname)
+            elif how == "watch":
+                self.manager.watch(room_id, self.nickname, code)
+            else:
+                self.manager.join(room_id, self.nickname, code)
         except RoomError as exc:
             self.say(str(exc))
             return

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import BindingType
@@ -429,9 +430,12 @@ class TableScreen(TableActions):
         side.show(*jokbo_side_parts(room.options, (hint or {}).get("name")))
 
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
+        code = self.manager.room_code(room.id, self.nickname) if room.private else None
+        # those inside pass the code on (the lobby never shows it); first, so never cut
+        prefix = f"방 코드 {code} · " if code else ""
         watching = f" · 관전 {len(room.spectators)}명" if room.spectators else ""
-        title = first_fit(  # shortened on purpose, not cut at the edge
-            self.app.size.width - 2,  # the title's padding
+        title = prefix + first_fit(  # shortened on purpose, not cut at the edge
+            self.app.size.width - 2 - cell_len(prefix),  # the title's padding
             title_text(room, view) + watching,
             title_text(room, view, host=False) + watching,
             title_text(room, view, host=False),

@@ -1,0 +1,20 @@
+"""The lobby's one-line prompt for a private room's code (``c`` key, or a private room's Enter)."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+#: A code is 5 characters; a little room for spaces or dashes a friend typed between them.
+CODE_INPUT_MAX = 12
+PROMPT = "방 코드 (예: K7QX3) · Enter 들어가기 · Esc 취소"
+
+
+class CodePrompt(Input):
+    """Bounded (a paste of anything longer is cut); what it holds is checked by the manager."""
+
+    DEFAULT_CSS = "CodePrompt { border: none; height: 1; padding: 0 1; }"
+
+    def __init__(self, room_id: str | None, how: str) -> None:
+        super().__init__(placeholder=PROMPT, max_length=CODE_INPUT_MAX, id="code-input")
+        self.room_id = room_id  # the private room it opens, or None: any room with that code
+        self.how = how  # "join" or "watch"
