@@ -39,6 +39,8 @@ from typing import Any
 import asyncssh
 
 from .. import tuning
+from ..clock import Clock as Timers
+from ..clock import LoopClock
 from ..config import Settings
 from ..logs import log_event
 from .admission import PendingLogins, RefusalLog, RefusedSession
@@ -87,12 +89,14 @@ class ServerConfig:
 
     ``settings`` comes from :func:`seotda_tui.config.load_settings` (its auth fields are
     consistent there: a password only in password/keys mode, a key list only in keys mode).
-    ``clock`` drives the connection rate limiter, the auth jail and the input limiter.
+    ``clock`` drives the connection rate limiter, the auth jail and the input limiter;
+    ``timers`` is what waits (each session's idle timer): the rooms' clock, a fake in tests.
     """
 
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
+    timers: Timers = field(default_factory=LoopClock)
 
 
 @dataclass(eq=False)
@@ -103,6 +107,7 @@ class ServerState:
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
+    timers: Timers = field(default_factory=LoopClock)
     registry: SessionRegistry = field(default_factory=SessionRegistry)
     sessions: set[GameSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
@@ -535,7 +540,11 @@ async def start_server(config: ServerConfig) -> ServerHandle:
     try:
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
         state = ServerState(
-            policy=policy, app_factory=config.app_factory, settings=settings, clock=config.clock
+            policy=policy,
+            app_factory=config.app_factory,
+            settings=settings,
+            clock=config.clock,
+            timers=config.timers,
         )
         policy.live_names = state.registry.nicknames
         acceptor = await asyncssh.create_server(
