@@ -17,7 +17,7 @@ from seotda_tui.config import ConfigError, Settings, load_settings
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import GameRecord, Journal
 from seotda_tui.rooms.recording import prune_journal
 
 from .ssh_harness import wait_until
@@ -64,7 +64,7 @@ class Wall:
 def play(journal: Journal, key: str, moves: int = 4, finish: bool = True) -> Game:
     """Journal a real game of ``moves`` timeouts (replayable), finished or left running."""
     game = Game.new(Options(), PLAYERS, f"seed-{key}")
-    journal.start_game(key, "방", "a", Options(), f"seed-{key}", PLAYERS)
+    journal.start_game(GameRecord(key, "방", "a", Options(), f"seed-{key}", PLAYERS, {}))
     for _ in range(moves):
         game.timeout()
         journal.record(key, None, {})

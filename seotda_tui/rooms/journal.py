@@ -50,8 +50,10 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 @dataclass(frozen=True)
-class JournaledGame:
-    """An unfinished game as it was journaled; ``rebuild()`` replays it."""
+class GameRecord:
+    """What the journal keeps of a game when it starts: with the seed, enough to replay it.
+
+    ``room_id`` is the journal's key (room and game number, see ``recording.game_key``)."""
 
     room_id: str
     name: str
@@ -60,6 +62,12 @@ class JournaledGame:
     seed: str
     players: list[str]
     bots: dict[str, str]
+
+
+@dataclass(frozen=True)
+class JournaledGame(GameRecord):
+    """An unfinished game as it was journaled; ``rebuild()`` replays it."""
+
     log: list[tuple[str | None, dict[str, Any]]]
     last_at: float
 
@@ -120,34 +128,25 @@ class Journal:
             ("DELETE FROM actions WHERE room_id = ? AND seq = -1", (room_id,)),
         )
 
-    def start_game(
-        self,
-        room_id: str,
-        name: str,
-        host: str,
-        options: Options,
-        seed: str,
-        players: list[str],
-        bots: dict[str, str] | None = None,
-    ) -> None:
+    def start_game(self, game: GameRecord) -> None:
         self._write(
-            ("DELETE FROM actions WHERE room_id = ?", (room_id,)),
+            ("DELETE FROM actions WHERE room_id = ?", (game.room_id,)),
             (
                 "INSERT OR REPLACE INTO games (room_id, name, host, options, seed, players, bots,"
                 " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    room_id,
-                    name,
-                    host,
-                    json.dumps(options.to_dict()),
-                    seed,
-                    json.dumps(players, ensure_ascii=False),
-                    json.dumps(bots or {}, ensure_ascii=False),
+                    game.room_id,
+                    game.name,
+                    game.host,
+                    json.dumps(game.options.to_dict()),
+                    game.seed,
+                    json.dumps(game.players, ensure_ascii=False),
+                    json.dumps(game.bots, ensure_ascii=False),
                     self._clock(),
                 ),
             ),
         )
-        self._seq[room_id] = 0
+        self._seq[game.room_id] = 0
 
     def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
         """Append one applied action (``player=None`` = a timeout) in its own transaction."""

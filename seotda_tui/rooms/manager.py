@@ -92,7 +92,7 @@ from engine import Game, IllegalAction, Options, OptionsError
 from ..logs import log_event
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
-from .journal import Journal
+from .journal import GameRecord, Journal
 from .model import (
     FINISHED,
     PLAYING,
@@ -307,9 +307,10 @@ class RoomManager:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text
         game = Game.new(room.options, list(room.players), seed)
         key = game_key(room.id, room.game_no + 1)
-        if self._recorder is not None and not self._recorder.start(
-            key, room.name, nick, room.options, str(seed), list(room.players), room.bots
-        ):
+        record = GameRecord(
+            key, room.name, nick, room.options, str(seed), list(room.players), dict(room.bots)
+        )
+        if self._recorder is not None and not self._recorder.start(record):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start
         room.game, room.seed = game, str(seed)
         room.game_no += 1
