@@ -30,6 +30,7 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import Counter
@@ -39,8 +40,8 @@ from typing import Any
 import asyncssh
 
 from .. import tuning
+from ..clock import Cancellable, LoopClock
 from ..clock import Clock as Timers
-from ..clock import LoopClock
 from ..config import Settings
 from ..logs import log_event
 from .admission import PendingLogins, RefusalLog, RefusedSession
@@ -90,7 +91,8 @@ class ServerConfig:
     ``settings`` comes from :func:`seotda_tui.config.load_settings` (its auth fields are
     consistent there: a password only in password/keys mode, a key list only in keys mode).
     ``clock`` drives the connection rate limiter, the auth jail and the input limiter;
-    ``timers`` is what waits (each session's idle timer): the rooms' clock, a fake in tests.
+    ``timers`` is what waits (the handshake and login graces, each session's idle timer): the
+    rooms' clock, a fake in tests.
     """
 
     app_factory: AppFactory
@@ -208,7 +210,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._proof: Proof | None = None  # the passphrase it proved, if any
         self._counted = False
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
-        self._deadline: asyncio.TimerHandle | None = None  # handshake / session-open grace
+        self._deadline: Cancellable | None = None  # handshake / session-open grace (on timers)
         self._session: GameSession | None = None
 
     # -- connection ------------------------------------------------------------------
@@ -243,8 +245,8 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._deadline.cancel()
             self._deadline = None
         if seconds > 0:
-            loop = asyncio.get_running_loop()
-            self._deadline = loop.call_later(seconds, self._deadline_passed, reason)
+            passed = functools.partial(self._deadline_passed, reason)
+            self._deadline = self._state.timers.call_later(seconds, passed)
 
     def _deadline_passed(self, reason: str) -> None:
         self._deadline = None
