@@ -1,7 +1,7 @@
 """Time for everything that waits, injectable so deadlines can be tested without waiting.
 
-A shared leaf: the room manager (game deadlines) and each SSH session (the idle timer) take
-the same :class:`Clock`. The engine has no clock: it only says how many seconds it will wait
+A shared leaf: the room manager (game deadlines) and the SSH side (the handshake and login
+graces, each session's idle timer) take the same :class:`Clock`. The engine has no clock: it only says how many seconds it will wait
 (``game.pending()``); the manager turns that into a timer. In production that is the running event
 loop (:class:`LoopClock`); tests drive a :class:`FakeClock` by hand with :meth:`FakeClock.advance`.
 """

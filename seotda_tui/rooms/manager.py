@@ -307,10 +307,11 @@ class RoomManager:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text
         game = Game.new(room.options, list(room.players), seed)
         key = game_key(room.id, room.game_no + 1)
-        record = GameRecord(
-            key, room.name, nick, room.options, str(seed), list(room.players), dict(room.bots)
-        )
-        if self._recorder is not None and not self._recorder.start(record):
+        if self._recorder is not None and not self._recorder.start(
+            GameRecord(
+                key, room.name, nick, room.options, str(seed), list(room.players), dict(room.bots)
+            )
+        ):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start
         room.game, room.seed = game, str(seed)
         room.game_no += 1
