@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Game, Options  # noqa: E402
-from seotda_tui.rooms.journal import Journal  # noqa: E402
+from seotda_tui.rooms.journal import GameRecord, Journal  # noqa: E402
 
 
 def mid_hand_games(players: int, count: int = 200) -> list[tuple[Game, str, dict[str, object]]]:
@@ -57,7 +57,7 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(Path(tmp) / "g.sqlite3")
-        journal.start_game("r-1", "방", "p0", Options(), "s", ["p0", "p1"], {})
+        journal.start_game(GameRecord("r-1", "방", "p0", Options(), "s", ["p0", "p1"], {}))
         writes = per_call(lambda _: journal.record("r-1", "p0", {"type": "call"}), list(range(300)))
         journal.close()
     print(f"one journal write (WAL, synchronous=FULL, {tmp}): {writes:8.1f} µs")

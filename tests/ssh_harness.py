@@ -12,7 +12,8 @@ The server runs in-process on 127.0.0.1 with an ephemeral port and temporary
 host-key and data folders. Keyword arguments are server settings (any
 :class:`~seotda_tui.config.Settings` field, e.g. ``password="x"``,
 ``max_sessions=2``, ``idle_timeout=0.5``), validated like flags; ``clock=``
-replaces the server's rate-limit clock. ``shutdown_notice`` defaults to 0 here. Each client is a real asyncssh client that asks
+replaces the server's rate-limit clock and ``timers=`` (a :class:`~seotda_tui.clock.FakeClock`)
+what waits, such as the idle timer. ``shutdown_notice`` defaults to 0 here. Each client is a real asyncssh client that asks
 for a PTY; everything it receives is fed into a ``pyte`` screen, so
 ``wait_for`` checks what a person would see.
 """
@@ -258,7 +259,7 @@ class SSHHarness:
 
     async def start(self) -> ServerHandle:
         flags = dict(self.overrides)
-        extra = {"clock": flags.pop("clock")} if "clock" in flags else {}
+        extra = {k: flags.pop(k) for k in ("clock", "timers") if k in flags}
         flags.setdefault("shutdown_notice", 0.0)
         settings = load_settings(
             env={k: v for k, v in os.environ.items() if k == tuning.STOCK_ENV},

@@ -14,6 +14,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from seotda_tui.clock import FakeClock
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ssh.admission import PendingLogins, RefusalLog
@@ -132,7 +133,11 @@ def test_refusal_log_table_stays_bounded() -> None:
 class _NeverAnswers(asyncssh.SSHClient):
     """Finishes the key exchange and begins auth, then never answers the prompt."""
 
+    def __init__(self, in_auth: asyncio.Event) -> None:
+        self._in_auth = in_auth
+
     async def kbdint_auth_requested(self) -> str | None:
+        self._in_auth.set()  # (the server began the auth before it offered the methods)
         await asyncio.Event().wait()
         return None
 
@@ -145,6 +150,7 @@ class Flood:
         self.writers: list[asyncio.StreamWriter] = []
         self.readers: list[asyncio.Task[bytes]] = []  # each done once the server hung up
         self.stalled: list[asyncio.Task[Any]] = []
+        self.in_auth = asyncio.Event()  # a stalled client got as far as the auth prompt
 
     async def silent(self, ip: str, n: int, hello: bytes = b"") -> None:
         for _ in range(n):
@@ -159,7 +165,7 @@ class Flood:
     def stall_in_auth(self, ip: str, n: int) -> None:
         for _ in range(n):
             coro = asyncssh.create_connection(
-                _NeverAnswers,
+                lambda: _NeverAnswers(self.in_auth),
                 "127.0.0.1",
                 self.port,
                 username="staller",
@@ -273,40 +279,56 @@ async def test_a_player_from_a_flooding_address_below_its_cap_gets_in(tmp_path: 
         assert state.pending.held_by("127.0.0.2") == 8
 
 
-async def test_handshake_grace_closes_silent_and_stalled_connections(tmp_path: Path) -> None:
+async def test_handshake_grace_closes_silent_and_stalled_connections(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda.server")
     factory = make_app_factory(RoomManager())
-    settings = {"handshake_grace": 0.3, "login_grace": 60, "connect_rate": 0}
+    clock = FakeClock()
+    settings = {"handshake_grace": 30, "login_grace": 600, "connect_rate": 0}
     async with (
-        ssh_server(tmp_path, factory, **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, factory, timers=clock, **settings) as server,  # type: ignore[arg-type]
         flooding(server.port) as flood,
     ):
         state = _state(server)
         await flood.silent("127.0.0.2", 3)
         await flood.silent("127.0.0.2", 3, hello=b"SSH-2.0-stall\r\n")
+        await wait_until(lambda: len(state.pending) == 6)  # each with its handshake grace
+        clock.advance(29)
+        assert flood.open_count() == 6 and not _events(caplog)
+        clock.advance(1)
         await wait_until(lambda: flood.open_count() == 0)
+        assert [(e["reason"], e["ip"]) for e in _events(caplog)] == [
+            ("handshake_timeout", "127.0.0.2")  # (once: the rest go into its summary)
+        ]
         # a client that began to log in is bounded by login_grace instead
         flood.stall_in_auth("127.0.0.3", 1)
-        await wait_until(lambda: len(state.pending) == 1)
-        await asyncio.sleep(0.6)
-        assert len(state.pending) == 1
+        await flood.in_auth.wait()
+        clock.advance(60)  # twice the handshake grace
         async with player(server.port, "erin", "127.0.0.1") as erin:
             await erin.wait_for("erin님 환영해요")
+        assert len(state.pending) == 1  # the staller: still there
+        assert [e["ip"] for e in _events(caplog)] == ["127.0.0.2"]
 
 
 async def test_a_login_that_opens_no_session_is_closed_after_the_login_grace(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Counted against max_sessions once authenticated, so not kept for ever; but given the
     login grace, not the handshake's: PuTTY shows "Press Return to begin session" first."""
+    caplog.set_level(logging.INFO, logger="seotda.server")
     factory = make_app_factory(RoomManager())
-    settings = {"handshake_grace": 0.2, "login_grace": 1.5, "connect_rate": 0}
-    async with ssh_server(tmp_path, factory, **settings) as server:  # type: ignore[arg-type]
+    clock = FakeClock()
+    settings = {"handshake_grace": 20, "login_grace": 150, "connect_rate": 0}
+    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:  # type: ignore[arg-type]
         state = _state(server)
         conn = await open_connection(server.port, "dave")
-        await asyncio.sleep(0.6)  # past handshake_grace: still open
-        assert state.admitted == 1
+        clock.advance(60)  # past handshake_grace: still open (the hang-up is logged at once)
+        assert state.admitted == 1 and not _events(caplog)
+        clock.advance(90)
         await asyncio.wait_for(conn.wait_closed(), 5)
         assert state.admitted == 0
+        assert [e["reason"] for e in _events(caplog)] == ["session_timeout"]
 
 
 async def test_jailed_address_refusals_are_summarised(

@@ -521,7 +521,7 @@ def test_table_text_from_a_real_view() -> None:
         assert info.me == (nick == "영희")
         if nick != "영희":
             assert info.cards == "[?]"
-    assert tt.pot_parts(view)[0][0] == "판돈 30칩"
+    assert tt.pot_values(view)[0] == 30
     assert tt.title_text(summary, view) == "판 · 게임 중 · 1판/20판 · 학교 10 · 방장 영희"
     actor = view["actor"]
     expected = "내 차례예요!" if actor == "영희" else f"{actor}님 차례"

@@ -17,7 +17,6 @@ from seotda_tui.ui.widgets.card import (
     KEY_YEOL_MONTHS,
     SIZES,
     STYLES,
-    CardRow,
     CardView,
     big_digits,
     card_dimensions,
@@ -169,7 +168,6 @@ class CardApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield CardView(DECK[6], id="one")
-        yield CardRow([DECK[0], None, DECK[13]], size_name="compact", id="row")
 
     def on_card_view_clicked(self, message: CardView.Clicked) -> None:
         self.clicked.append(message)
@@ -213,28 +211,3 @@ async def test_card_view_style_switch_relayouts() -> None:
         await pilot.pause()
         assert view.size == (5, 4)
         assert rendered_plain(view).isascii()
-
-
-async def test_card_row_lays_out_cards_side_by_side() -> None:
-    app = CardApp()
-    async with app.run_test(size=(60, 20)) as pilot:
-        row = app.query_one("#row", CardRow)
-        views = row.card_views
-        assert [v.card for v in views] == [DECK[0], None, DECK[13]]
-        xs = [v.region.x for v in views]
-        assert xs[1] - xs[0] == 7 and xs[2] - xs[1] == 7  # 6 cells + 1 gap
-        assert len({v.region.y for v in views}) == 1
-
-        await pilot.click(views[2])
-        await pilot.pause()
-        assert app.clicked[-1].card == DECK[13]
-
-        views[0].selected = True
-        assert row.selected_cards == [DECK[0]]
-        await row.set_cards([DECK[1], DECK[2]])
-        await pilot.pause()
-        assert [v.card for v in row.card_views] == [DECK[1], DECK[2]]
-        assert row.selected_cards == []
-        row.set_style("large", "big")
-        await pilot.pause()
-        assert all(v.size == (12, 9) for v in row.card_views)

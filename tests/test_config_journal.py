@@ -9,7 +9,7 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui.config import ConfigError, Settings, load_settings
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import GameRecord, Journal
 
 from .gamekit import random_action
 
@@ -77,7 +77,9 @@ def test_journal_rebuilds_unfinished_games_exactly(tmp_path: Path) -> None:
     options = Options(card_mode="three")
     players = ["철수", "영희", "bob"]
     game = Game.new(options, players, "seed-1")
-    journal.start_game("r1", "방", "철수", options, "seed-1", players, {"bob": "strong"})
+    journal.start_game(
+        GameRecord("r1", "방", "철수", options, "seed-1", players, {"bob": "strong"})
+    )
     rng = random.Random(3)
     for _ in range(80):
         move = random_action(game, rng)
@@ -95,7 +97,7 @@ def test_journal_rebuilds_unfinished_games_exactly(tmp_path: Path) -> None:
 
 def test_finished_games_keep_their_result(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
-    journal.start_game("r2", "방", "a", Options(), "s", ["a", "b"])
+    journal.start_game(GameRecord("r2", "방", "a", Options(), "s", ["a", "b"], {}))
     journal.finish("r2", {"summary": "끝"})
     assert journal.open_games() == []
     assert journal.finished_games()[0]["result"] == {"summary": "끝"}

@@ -17,7 +17,7 @@ import pytest
 
 from engine import Options
 from seotda_tui.dbcheck import DamagedDatabase, check_database
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import GameRecord, Journal
 from seotda_tui.ssh.store import DB_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +28,7 @@ def make_journal(path: Path) -> None:
     journal = Journal(path)
     for game in range(40):
         key = f"room{game}-1"
-        journal.start_game(key, "방", "a", Options(), "seed", ["a", "b"], {})
+        journal.start_game(GameRecord(key, "방", "a", Options(), "seed", ["a", "b"], {}))
         for _ in range(20):
             journal.record(key, "a", {"type": "call"})
     journal.close()

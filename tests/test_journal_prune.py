@@ -17,8 +17,10 @@ from seotda_tui.config import ConfigError, Settings, load_settings
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import GameRecord, Journal
 from seotda_tui.rooms.recording import prune_journal
+
+from .ssh_harness import wait_until
 
 DAY = 86400.0
 PLAYERS = ["a", "b"]
@@ -62,7 +64,7 @@ class Wall:
 def play(journal: Journal, key: str, moves: int = 4, finish: bool = True) -> Game:
     """Journal a real game of ``moves`` timeouts (replayable), finished or left running."""
     game = Game.new(Options(), PLAYERS, f"seed-{key}")
-    journal.start_game(key, "방", "a", Options(), f"seed-{key}", PLAYERS)
+    journal.start_game(GameRecord(key, "방", "a", Options(), f"seed-{key}", PLAYERS, {}))
     for _ in range(moves):
         game.timeout()
         journal.record(key, None, {})
@@ -255,10 +257,7 @@ async def test_the_server_prunes_at_start_up_and_then_periodically(tmp_path: Pat
     async with cli.journal_pruning(settings, every=0.05):
         assert rows_per_table(cli.journal_path(settings), "old-1")["games"] == 0  # at start-up
         play(past, "old-2")
-        for _ in range(100):
-            await asyncio.sleep(0.02)
-            if rows_per_table(cli.journal_path(settings), "old-2")["games"] == 0:
-                break
+        await wait_until(lambda: rows_per_table(cli.journal_path(settings), "old-2")["games"] == 0)
         assert rows_per_table(cli.journal_path(settings), "old-2") == {"games": 0, "actions": 0}
     assert not [t for t in asyncio.all_tasks() if t.get_name() == "journal-prune"]
     assert [g.room_id for g in past.open_games()] == ["open-1"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from seotda_tui.clock import FakeClock
 from seotda_tui.ssh.limits import (
     AuthJail,
     ConnectLimiter,
@@ -43,9 +44,9 @@ def test_token_bucket_bursts_then_refills_at_the_rate() -> None:
     clock.advance(0.5)  # one token back
     assert bucket.take() and not bucket.take()
     clock.advance(100)  # never more than the burst
-    assert bucket.take_up_to(10) == 3
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     clock.advance(1)
-    assert bucket.take_up_to(1) == 1 and bucket.take_up_to(5) == 1
+    assert bucket.take(2) and not bucket.take()
 
 
 def test_connect_limiter_is_per_address_and_groups_ipv6_by_64() -> None:
@@ -272,37 +273,56 @@ async def test_keepalives_notice_a_dead_client_and_free_its_name(tmp_path: Path)
 # -- idleness ----------------------------------------------------------------------------------
 
 
-IDLE = {"idle_timeout": 1.0, "idle_warning": 0.5}
+IDLE = {"idle_timeout": 60.0, "idle_warning": 20.0}  # warned after 40 s of silence
+
+
+async def _alive(c, apps, key: str, nick: str = "alice") -> None:  # type: ignore[no-untyped-def]
+    """A key goes there and back: the session still runs, and whatever the clock did
+    before (a toast, a goodbye) has reached the screen by now."""
+    typed = apps.latest(nick).typed + key
+    await c.type(key)
+    await c.wait_for("typed=" + typed)
+    assert not c.closed.is_set()
 
 
 async def test_idle_player_is_warned_then_disconnected(tmp_path: Path) -> None:
-    apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps, **IDLE) as server, server.connect("alice") as c:
+    apps, clock = ProbeFactory(), FakeClock()
+    async with (
+        ssh_server(tmp_path, apps, timers=clock, **IDLE) as server,
+        server.connect("alice") as c,
+    ):
         await c.wait_for("안녕 alice")
-        await c.wait_for_output("자동으로", timeout=2)  # the in-app warning (a toast)
+        clock.advance(39)
+        await _alive(c, apps, "a")  # (the key restarts the 40 s)
+        assert "자동으로" not in c.output_text
+        clock.advance(40)
+        await c.wait_for_output("자동으로")  # the in-app warning (a toast)
         assert not c.closed.is_set()
-        await c.wait_closed(timeout=2)
+        clock.advance(20)
+        await c.wait_closed()
         assert "입력이 없어서 연결을 끊었어요" in c.output_text
         assert c.exit_status == 1
         assert apps.latest("alice").disconnects == [DisconnectReason.IDLE]
 
 
 async def test_typing_keeps_a_player_connected(tmp_path: Path) -> None:
-    apps = ProbeFactory()
-    settings = {"idle_timeout": 1.2, "idle_warning": 0.4}  # warned after 0.8 s of silence
-    async with ssh_server(tmp_path, apps, **settings) as server, server.connect("alice") as c:
+    apps, clock = ProbeFactory(), FakeClock()
+    async with (
+        ssh_server(tmp_path, apps, timers=clock, **IDLE) as server,
+        server.connect("alice") as c,
+    ):
         await c.wait_for("안녕 alice")
-        for _ in range(10):  # 2.5 s, well past the timeout, typing every 0.25 s
-            await c.type("a")
-            await asyncio.sleep(0.25)
-        assert not c.closed.is_set()
+        for key in "abcdefghij":  # 300 s, well past the timeout, a key every 30 s
+            clock.advance(30)
+            await _alive(c, apps, key)
         assert "자동으로" not in c.output_text
-        await c.wait_closed(timeout=3)  # then silence: gone
+        clock.advance(60)  # then silence: gone
+        await c.wait_closed()
         assert apps.latest("alice").disconnects == [DisconnectReason.IDLE]
 
 
 async def test_idle_exempt_hook_keeps_a_seated_player(tmp_path: Path) -> None:
-    apps = ProbeFactory()
+    apps, clock = ProbeFactory(), FakeClock()
     seated = {"now": True}
     calls: list[bool] = []
 
@@ -310,25 +330,37 @@ async def test_idle_exempt_hook_keeps_a_seated_player(tmp_path: Path) -> None:
         calls.append(seated["now"])
         return seated["now"]
 
-    async with ssh_server(tmp_path, apps, **IDLE) as server, server.connect("alice") as c:
+    async with (
+        ssh_server(tmp_path, apps, timers=clock, **IDLE) as server,
+        server.connect("alice") as c,
+    ):
         await c.wait_for("안녕 alice")
         apps.latest("alice").ctx.idle_exempt = exempt
-        await asyncio.sleep(2.2)
-        assert not c.closed.is_set() and "자동으로" not in c.output_text
-        assert 2 <= len(calls) <= 6  # consulted when the timer is due, not constantly
+        for _ in range(10):
+            clock.advance(20)  # 200 s of silence, seated
+        await _alive(c, apps, "a")
+        assert "자동으로" not in c.output_text
+        assert calls == [True] * 5  # consulted when the timer is due (every 40 s), not constantly
         seated["now"] = False
-        await c.wait_for_output("자동으로", timeout=2)
-        await c.wait_closed(timeout=2)
+        clock.advance(40)
+        await c.wait_for_output("자동으로")
+        clock.advance(20)
+        await c.wait_closed()
         assert apps.latest("alice").disconnects == [DisconnectReason.IDLE]
 
 
 async def test_idle_timeout_zero_is_off(tmp_path: Path) -> None:
-    apps = ProbeFactory()
+    apps, clock = ProbeFactory(), FakeClock()
     settings = {"idle_timeout": 0, "idle_warning": 0}
-    async with ssh_server(tmp_path, apps, **settings) as server, server.connect("alice") as c:
+    async with (
+        ssh_server(tmp_path, apps, timers=clock, **settings) as server,
+        server.connect("alice") as c,
+    ):
         await c.wait_for("안녕 alice")
-        await asyncio.sleep(0.3)
-        assert not c.closed.is_set()
+        assert clock.pending == []  # no timer was ever set ...
+        clock.advance(100_000)
+        await _alive(c, apps, "a")  # ... so a day later the session still runs
+        assert apps.latest("alice").disconnects == []
 
 
 # -- input flooding ----------------------------------------------------------------------------
@@ -398,11 +430,11 @@ async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Pa
     from seotda_tui.rooms import RoomManager
     from seotda_tui.ui.app import make_app_factory
 
-    manager = RoomManager(seed_source=lambda: 7)
+    clock = FakeClock()  # the rooms and the sessions wait on the same clock
+    manager = RoomManager(seed_source=lambda: 7, clock=clock)
     factory = make_app_factory(manager)
-    settings = {"idle_timeout": 1.5, "idle_warning": 0.5}
     async with (
-        ssh_server(tmp_path, factory, **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, factory, timers=clock, **IDLE) as server,  # type: ignore[arg-type]
         server.connect("영희") as host,
         server.connect("철수") as idler,
     ):
@@ -410,8 +442,8 @@ async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Pa
         await idler.wait_for("철수님 환영해요")
         manager.create_room("영희", "영희의 방", {})  # (the UI way is tested in test_ssh_lobby)
         await host.wait_for("대기 중")
-        await idler.wait_closed(timeout=8)
+        clock.advance(300)  # both sessions' timers fall due in here, many times over
+        await idler.wait_closed()
         assert "입력이 없어서 연결을 끊었어요" in idler.output_text
-        await asyncio.sleep(1.5)  # by now well past 영희's own timeout
-        assert not host.closed.is_set()
+        assert not host.closed.is_set() and "자동으로" not in host.output_text
         assert server.handle is not None and server.handle.nicknames() == ["영희"]

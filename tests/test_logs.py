@@ -15,7 +15,7 @@ import pytest
 
 from seotda_tui.logs import JsonFormatter, KeyValueFormatter, log_event, setup_logging
 
-from .ssh_harness import ProbeFactory, key_pair, open_connection, ssh_server
+from .ssh_harness import ProbeFactory, key_pair, open_connection, ssh_server, wait_until
 
 
 def _record(logger: logging.Logger, formatter: logging.Formatter, emit) -> str:  # type: ignore[no-untyped-def]
@@ -140,7 +140,7 @@ async def test_a_session_logs_connect_and_disconnect(tmp_path: Path, captured: i
     async with ssh_server(tmp_path, apps) as server:
         async with server.connect("철수", key=key, size=(100, 30), term_type="xterm") as c:
             await c.wait_for("안녕 철수")
-        await asyncio.sleep(0.2)
+        await wait_until(lambda: events(captured, "disconnect"))
     (connect,) = events(captured, "connect")
     assert "user=철수 ip=127.0.0.1 key=SHA256:" in connect
     assert key.get_fingerprint("sha256") in connect

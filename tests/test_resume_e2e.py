@@ -204,9 +204,10 @@ async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
             assert await mover_of(clients) == hand.actor
             await clients[hand.actor].press("4")  # 콜
             await clients[hand.actor].wait_gone("내 차례예요", WAIT)
-            (resumed,) = Journal(journal).open_games() or [None]
-            assert resumed is None or resumed.log[: len(saved.log)] == saved.log
-            assert resumed is None or resumed.log[len(saved.log)] == (hand.actor, {"type": "call"})
+            (resumed,) = Journal(journal).open_games()  # the same game, still going
+            assert resumed.room_id == saved.room_id
+            assert resumed.log[: len(saved.log)] == saved.log
+            assert resumed.log[len(saved.log)] == (hand.actor, {"type": "call"})
         second.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.proc.wait(), 15)
 

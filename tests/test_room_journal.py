@@ -14,7 +14,7 @@ from engine import Game, Options
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock, LoopClock
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import GameRecord, Journal
 
 from .gamekit import random_action
 
@@ -322,11 +322,11 @@ def test_a_journaled_game_that_had_ended_is_closed_not_resumed(tmp_path: Path) -
     journal = Journal(tmp_path / "g.sqlite3")
     options = Options(hand_limit=10)
     game = Game.new(options, ["a", "b"], "s")
-    journal.start_game("old-1", "방", "a", options, "s", ["a", "b"], {})
+    journal.start_game(GameRecord("old-1", "방", "a", options, "s", ["a", "b"], {}))
     while not game.finished:
         game.timeout()
         journal.record("old-1", None, {})
-    journal.start_game("bad-1", "방", "a", options, "s", ["a", "b"], {})
+    journal.start_game(GameRecord("bad-1", "방", "a", options, "s", ["a", "b"], {}))
     journal.record("bad-1", "zzz", {"type": "check"})  # cannot replay
     journal.close()
     m = manager_for(tmp_path, FakeClock())

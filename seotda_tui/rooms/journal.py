@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +51,10 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 @dataclass(frozen=True)
-class JournaledGame:
-    """An unfinished game as it was journaled; ``rebuild()`` replays it."""
+class GameRecord:
+    """What the journal keeps of a game when it starts: with the seed, enough to replay it.
+
+    ``room_id`` is the journal's key (room and game number, see ``recording.game_key``)."""
 
     room_id: str
     name: str
@@ -61,9 +63,15 @@ class JournaledGame:
     seed: str
     players: list[str]
     bots: dict[str, str]
+    privacy: dict[str, Any] | None = field(default=None, kw_only=True)  # rooms/private.py
+
+
+@dataclass(frozen=True)
+class JournaledGame(GameRecord):
+    """An unfinished game as it was journaled; ``rebuild()`` replays it."""
+
     log: list[tuple[str | None, dict[str, Any]]]
     last_at: float
-    privacy: dict[str, Any] | None = None  # a private room's code (rooms/private.py)
 
     def rebuild(self) -> Game:
         return Game.replay(self.options, self.players, self.seed, self.log)
@@ -129,36 +137,26 @@ class Journal:
             ("DELETE FROM actions WHERE room_id = ? AND seq = -1", (room_id,)),
         )
 
-    def start_game(
-        self,
-        room_id: str,
-        name: str,
-        host: str,
-        options: Options,
-        seed: str,
-        players: list[str],
-        bots: dict[str, str] | None = None,
-        privacy: dict[str, Any] | None = None,
-    ) -> None:
+    def start_game(self, game: GameRecord) -> None:
         self._write(
-            ("DELETE FROM actions WHERE room_id = ?", (room_id,)),
+            ("DELETE FROM actions WHERE room_id = ?", (game.room_id,)),
             (
                 "INSERT OR REPLACE INTO games (room_id, name, host, options, seed, players, bots,"
                 " started_at, privacy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    room_id,
-                    name,
-                    host,
-                    json.dumps(options.to_dict()),
-                    seed,
-                    json.dumps(players, ensure_ascii=False),
-                    json.dumps(bots or {}, ensure_ascii=False),
+                    game.room_id,
+                    game.name,
+                    game.host,
+                    json.dumps(game.options.to_dict()),
+                    game.seed,
+                    json.dumps(game.players, ensure_ascii=False),
+                    json.dumps(game.bots, ensure_ascii=False),
                     self._clock(),
-                    json.dumps(privacy) if privacy is not None else None,
+                    json.dumps(game.privacy) if game.privacy is not None else None,
                 ),
             ),
         )
-        self._seq[room_id] = 0
+        self._seq[game.room_id] = 0
 
     def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
         """Append one applied action (``player=None`` = a timeout) in its own transaction."""

@@ -103,7 +103,7 @@ from ..sanitize import clean_text
 from . import moderation
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
-from .journal import Journal
+from .journal import GameRecord, Journal
 from .model import (
     FINISHED,
     PLAYING,
@@ -464,14 +464,16 @@ class RoomManager:
         game = Game.new(room.options, list(room.players), seed)
         key = game_key(room.id, room.game_no + 1)
         if self._recorder is not None and not self._recorder.start(
-            key,
-            room.name,
-            nick,
-            room.options,
-            str(seed),
-            list(room.players),
-            room.bots,
-            privacy=room.privacy,
+            GameRecord(
+                key,
+                room.name,
+                nick,
+                room.options,
+                str(seed),
+                list(room.players),
+                dict(room.bots),
+                privacy=room.privacy.to_dict() if room.privacy is not None else None,
+            )
         ):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start
         room.game, room.seed = game, str(seed)

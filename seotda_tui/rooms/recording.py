@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import Game, Options
+from engine import Game
 
 from ..logs import log_event
-from .journal import Journal, JournaledGame
+from .journal import GameRecord, Journal, JournaledGame
 from .model import PLAYING, Room
 from .private import Privacy
 from .records import GameTally
@@ -78,25 +78,8 @@ class GameRecorder:
         self._logged_at = 0.0
         self._unlogged = 0  # failures since the last journal_error line
 
-    def start(
-        self,
-        key: str,
-        name: str,
-        host: str,
-        options: Options,
-        seed: str,
-        players: list[str],
-        bots: Mapping[str, str],
-        privacy: Privacy | None = None,
-    ) -> bool:
-        kept = privacy.to_dict() if privacy is not None else None
-        return self._write(
-            "start",
-            key,
-            lambda: self.journal.start_game(
-                key, name, host, options, seed, list(players), dict(bots), privacy=kept
-            ),
-        )
+    def start(self, game: GameRecord) -> bool:
+        return self._write("start", game.room_id, lambda: self.journal.start_game(game))
 
     def record(self, key: str | None, player: str | None, action: Mapping[str, Any]) -> bool:
         if key is None:
@@ -210,18 +193,7 @@ class JournalResume:
             if game.finished:  # the crash came between its last action and its end
                 self._recorder.finish(saved.room_id, copy.deepcopy(game.result()))
                 continue
-            room = self._restore(
-                taken,
-                new_room_id,
-                saved.room_id,
-                saved.name,
-                saved.host,
-                saved.options,
-                saved.seed,
-                saved.players,
-                saved.bots,
-                game,
-            )
+            room = self._restore(taken, new_room_id, saved, game)
             if self._tallies:
                 room.tally = GameTally.replayed(saved.options, saved.players, saved.seed, saved.log)
             room.privacy = Privacy.from_dict(saved.privacy)
@@ -242,27 +214,24 @@ class JournalResume:
     def _restore(
         taken: set[str],
         new_room_id: Callable[[], str],
-        key: str,
-        name: str,
-        host: str,
-        options: Options,
-        seed: str,
-        players: list[str],
-        bots: dict[str, str],
+        saved: GameRecord,
         game: Game,
     ) -> Room:
-        room_id, game_no = split_key(key)
+        room_id, game_no = split_key(saved.room_id)
         while room_id in taken:
             room_id = new_room_id()
+        players = saved.players
         seated = [p for p in players if game.seat_status(p) != "left"]
-        room = Room(room_id, name, None, options, players=seated, status=PLAYING, game=game)
+        room = Room(
+            room_id, saved.name, None, saved.options, players=seated, status=PLAYING, game=game
+        )
         room.left = [p for p in players if game.seat_status(p) == "left"]
-        room.bots = {p: bots[p] for p in seated if p in bots}
-        room.seed, room.game_no, room.journal_key = seed, game_no, key
+        room.bots = {p: saved.bots[p] for p in seated if p in saved.bots}
+        room.seed, room.game_no, room.journal_key = saved.seed, game_no, saved.room_id
         for nick in room.humans():
             # grace not started yet (armed with the timers), or already over before the crash
             room.offline[nick] = NOT_ARMED if game.is_connected(nick) else None
-        room.host = host if host in room.humans() else None
+        room.host = saved.host if saved.host in room.humans() else None
         room.fix_host()
         room.log.append({"type": "resumed"})
         return room

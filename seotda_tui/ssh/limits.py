@@ -73,12 +73,6 @@ class TokenBucket:
             return True
         return False
 
-    def take_up_to(self, n: int) -> int:
-        """Spend as many whole tokens as possible, up to ``n``; return how many."""
-        granted = min(n, int(self._refill()))
-        self._tokens -= granted
-        return granted
-
 
 class ConnectLimiter:
     """New connections per address: ``rate`` per second with bursts of ``burst`` (rate 0 = off)."""

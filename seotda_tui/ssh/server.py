@@ -31,6 +31,7 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import Counter
@@ -40,6 +41,8 @@ from typing import Any
 import asyncssh
 
 from .. import tuning
+from ..clock import Cancellable, LoopClock
+from ..clock import Clock as Timers
 from ..config import Settings
 from ..logs import log_event
 from ..sanitize import clean_text
@@ -99,12 +102,15 @@ class ServerConfig:
 
     ``settings`` comes from :func:`seotda_tui.config.load_settings` (its auth fields are
     consistent there: a password only in password/keys mode, a key list only in keys mode).
-    ``clock`` drives the connection rate limiter, the auth jail and the input limiter.
+    ``clock`` drives the connection rate limiter, the auth jail and the input limiter;
+    ``timers`` is what waits (the handshake and login graces, each session's idle timer): the
+    rooms' clock, a fake in tests.
     """
 
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
+    timers: Timers = field(default_factory=LoopClock)
 
 
 @dataclass(eq=False)
@@ -115,6 +121,7 @@ class ServerState:
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
+    timers: Timers = field(default_factory=LoopClock)
     registry: SessionRegistry = field(default_factory=SessionRegistry)
     sessions: set[GameSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
@@ -216,7 +223,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._proof: Proof | None = None  # the passphrase it proved, if any
         self._counted = False
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
-        self._deadline: asyncio.TimerHandle | None = None  # handshake / session-open grace
+        self._deadline: Cancellable | None = None  # handshake / session-open grace (on timers)
         self._session: GameSession | None = None
         self._stage = "version"  # how far the login got: version, kex, auth, then done
         self._hung_up = False  # we disconnected it ourselves (and logged why)
@@ -253,8 +260,8 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._deadline.cancel()
             self._deadline = None
         if seconds > 0:
-            loop = asyncio.get_running_loop()
-            self._deadline = loop.call_later(seconds, self._deadline_passed, reason)
+            passed = functools.partial(self._deadline_passed, reason)
+            self._deadline = self._state.timers.call_later(seconds, passed)
 
     def _deadline_passed(self, reason: str) -> None:
         self._deadline = None
@@ -604,6 +611,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             settings=settings,
             clock=config.clock,
             bans=bans,
+            timers=config.timers,
         )
         policy.live_names = state.registry.nicknames
         acceptor = await asyncssh.create_server(

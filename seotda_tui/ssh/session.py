@@ -26,6 +26,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from ..clock import Cancellable
 from ..logs import log_event
 from ..sanitize import split_login
 from ..ui.driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
@@ -126,7 +127,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._idle_warning = min(settings.idle_warning, settings.idle_timeout)
         self._last_input = 0.0
         self._warned = False
-        self._idle_handle: asyncio.TimerHandle | None = None
+        self._idle_handle: Cancellable | None = None
         self._ctx: SessionContext | None = None
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._term: str | None = None
@@ -187,7 +188,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if datatype is not None:
             return
-        self._last_input = asyncio.get_running_loop().time()
+        self._last_input = self._state.timers.time()
         data = self._input.admit(data)
         if self._input.dropped and not self._input_logged:
             self._input_logged = True
@@ -271,12 +272,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _start_idle_timer(self) -> None:
         if self._idle_timeout <= 0:
             return
-        self._last_input = asyncio.get_running_loop().time()
+        self._last_input = self._state.timers.time()
         self._schedule_idle(self._idle_timeout - self._idle_warning)
 
     def _schedule_idle(self, after_last_input: float) -> None:
-        loop = asyncio.get_running_loop()
-        self._idle_handle = loop.call_at(self._last_input + after_last_input, self._idle_check)
+        timers = self._state.timers
+        delay = self._last_input + after_last_input - timers.time()
+        self._idle_handle = timers.call_later(delay, self._idle_check)
 
     def _stop_idle_timer(self) -> None:
         if self._idle_handle is not None:
@@ -298,7 +300,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._idle_handle = None
         if self._app is None or self._reason is not None:
             return
-        now = asyncio.get_running_loop().time()
+        now = self._state.timers.time()
         idle_for = now - self._last_input
         warn_after = self._idle_timeout - self._idle_warning
         if idle_for < warn_after:  # there was input: start over

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from textual.app import App
 
+from ..clock import Clock as Timers
 from ..config import Settings
 from ..logs import log_event
 from .auth import AuthPolicy, Identity
@@ -140,6 +141,9 @@ class SessionHost(Protocol):
 
     @property
     def clock(self) -> Clock: ...
+
+    @property
+    def timers(self) -> Timers: ...
 
     @property
     def registry(self) -> SessionRegistry: ...

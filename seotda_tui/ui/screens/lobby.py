@@ -12,27 +12,20 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from ...rooms import RoomError, RoomSummary
-from ...rooms.chat import LOBBY, ChatMessage
+from ...rooms.chat import LOBBY
 from ...rooms.private import NEED_CODE
 from ..room_rules import room_rules_lines
-from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine, message_text
+from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine
 from ..widgets.code_prompt import CodePrompt
 from ..widgets.roomlist import RoomList
 from ..widgets.texts import first_fit, option_summary_forms
-from .base import BaseScreen, Pushed
-
-
-class LobbyChat(Message):
-    def __init__(self, message: ChatMessage) -> None:
-        super().__init__()
-        self.message = message
-
+from .base import Pushed
+from .chatting import ChatScreen
 
 #: How long a refusal (a full room, a game already running…) stays on the lobby's message line.
 MESSAGE_SECONDS = 5.0
@@ -61,7 +54,7 @@ def room_rules_text(room: RoomSummary, number: int, cells: int) -> Text:
     return Text.assemble((f"■ {number}번 방의 규칙 (i 자세히)", "bold"), "\n", "\n".join(lines))
 
 
-class LobbyScreen(BaseScreen):
+class LobbyScreen(ChatScreen):
     """The live room list, the lobby chat, and the keys to open, join or watch a room."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -88,7 +81,6 @@ class LobbyScreen(BaseScreen):
         self._notice = notice  # e.g. why ``ssh 철수+CODE@host`` did not find its room
         self._private: set[str] = set()  # ids of the listed private rooms
         self._unsubscribe: Callable[[], None] | None = None
-        self._chat_unsubscribe: Callable[[], None] | None = None
         self._message_until: float | None = None  # on the app's clock
         self._message_timer: Timer | None = None  # runs only while a message shows
         self._rooms: list[RoomSummary] = []
@@ -132,18 +124,15 @@ class LobbyScreen(BaseScreen):
         """Follow the room list and the lobby chat (again), starting from what they are now."""
         if self._unsubscribe is not None:
             return
-        chat_log = self.query_one("#lobby-chat", RichLog)
-        chat_log.clear()
-        for message in self.seotda.chat.history(LOBBY):
-            chat_log.write(message_text(message))
-        self._chat_unsubscribe = self.seotda.chat.subscribe(LOBBY, self._chat_deliver)
+        self.chat_log().clear()
+        self.follow_chat()
         self._unsubscribe = self.manager.subscribe_lobby(self.deliver)
 
     def _stop_listening(self) -> None:
-        for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
-            if unsubscribe:
-                unsubscribe()
-        self._unsubscribe = self._chat_unsubscribe = None
+        self.stop_chat()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
 
     def on_unmount(self) -> None:
         self._stop_listening()
@@ -154,17 +143,14 @@ class LobbyScreen(BaseScreen):
         hidden lobbies."""
         self._stop_listening()
 
-    def _chat_deliver(self, message: ChatMessage) -> None:
-        """Hub callback (maybe on another session's task): only queue it."""
-        self.post_message(LobbyChat(message).set_sender(self))
+    def chat_channel(self) -> str:
+        return LOBBY
 
-    def on_lobby_chat(self, event: LobbyChat) -> None:
-        self.query_one("#lobby-chat", RichLog).write(message_text(event.message))
-        self.query_one(ChatLine).show(event.message)
-        self.paint_now()
+    def chat_log(self) -> RichLog:
+        return self.query_one("#lobby-chat", RichLog)
 
-    def action_chat(self) -> None:
-        self.query_one(ChatLine).open()
+    def chat_done(self) -> None:
+        self.query_one(RoomList).focus()
 
     def action_close_chat(self) -> None:
         if self._close_code_prompt():
@@ -174,18 +160,11 @@ class LobbyScreen(BaseScreen):
             line.close()
             self.query_one(RoomList).focus()
 
-    def on_input_submitted(self, event: ChatInput.Submitted) -> None:
-        event.stop()
+    def other_input(self, event: ChatInput.Submitted) -> bool:
         if isinstance(event.input, CodePrompt):
             self._code_entered(event.input, event.value)
-            return
-        line = self.query_one(ChatLine)
-        error = self.seotda.chat.post(LOBBY, self.nickname, event.value)
-        if error:
-            line.refuse(error)
-        else:
-            line.close()
-        self.query_one(RoomList).focus()
+            return True
+        return False
 
     def on_screen_resume(self) -> None:
         self._listen()

@@ -27,12 +27,11 @@ from textual.widget import Widget
 from engine import DECK, Options
 
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
-from ...rooms.chat import ChatMessage
 from ...rooms.pause import PAUSED_NOTICE
 from ..room_rules import room_rules_lines
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
-from ..widgets.chatline import ChatLine, message_text
+from ..widgets.chatline import ChatLine
 from ..widgets.gauge import URGENT_SECONDS, StatusGauge
 from ..widgets.hand import HandCards
 from ..widgets.handlog import HandLog
@@ -80,12 +79,6 @@ def _set(widget: Widget, attribute: str, value: Any) -> None:
         setattr(widget, attribute, value)
 
 
-class ChatPushed(Message):
-    def __init__(self, message: ChatMessage) -> None:
-        super().__init__()
-        self.message = message
-
-
 class CutOver(Message):
     """The 기리 line's time is up (posted from the manager's clock)."""
 
@@ -106,7 +99,6 @@ class TableScreen(TableActions):
         self.box_columns = 1
         self.table_width = 78  # cells left of the log, inside the padding (set by _layout)
         self._unsubscribe: Callable[[], None] | None = None
-        self._chat_unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
         self._turn_key: Any = None
         self._shown_result: Any = None
@@ -149,28 +141,22 @@ class TableScreen(TableActions):
             self.app.notify(str(exc), markup=False)
             self._close()
             return
-        log = self.query_one("#log", HandLog)
-        log.hold(not self._log_visible())
-        for message in self.seotda.chat.history(self.room_id):
-            log.write(message_text(message))
-        self._chat_unsubscribe = self.seotda.chat.subscribe(self.room_id, self._chat_deliver)
+        self.chat_log().hold(not self._log_visible())
+        self.follow_chat()
         self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
         self._end_cut()
-        for unsubscribe in (self._unsubscribe, self._chat_unsubscribe):
-            if unsubscribe:
-                unsubscribe()
-        self._unsubscribe = self._chat_unsubscribe = None
+        self.stop_chat()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
 
-    def _chat_deliver(self, message: ChatMessage) -> None:
-        """Hub callback (maybe on another session's task): only queue it."""
-        self.post_message(ChatPushed(message).set_sender(self))
+    def chat_channel(self) -> str:
+        return self.room_id
 
-    def on_chat_pushed(self, event: ChatPushed) -> None:
-        self.query_one("#log", HandLog).write(message_text(event.message))
-        self.query_one(ChatLine).show(event.message)
-        self.paint_now()
+    def chat_log(self) -> HandLog:
+        return self.query_one("#log", HandLog)
 
     def on_resize(self, event: events.Resize) -> None:
         if self.latest is not None:
@@ -384,8 +370,7 @@ class TableScreen(TableActions):
         log = self.query_one("#log", HandLog)
         if update.snapshot:
             log.clear()
-            for message in self.seotda.chat.history(self.room_id):
-                log.write(message_text(message))
+            self.replay_chat()
         options = update.room.options
         for i, event in enumerate(update.events):
             names = None

@@ -22,7 +22,7 @@ from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
 from ..widgets.lines import Line
 from ..widgets.texts import ACTION_NAMES, BET_ORDER, event_lines, object_particle
-from .base import BaseScreen
+from .chatting import ChatScreen
 
 #: The level of each bot the host adds with "+", in turn.
 BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
@@ -79,7 +79,7 @@ def table_bindings() -> list[BindingType]:
     return keys
 
 
-class TableActions(BaseScreen):
+class TableActions(ChatScreen):
     """Key and button handlers of the table screen (state and drawing live in TableScreen)."""
 
     room_id: str
@@ -129,6 +129,16 @@ class TableActions(BaseScreen):
 
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
+
+    def _ask(self, request: Callable[[], object]) -> None:
+        """Ask the manager for something: its refusal (a RoomError) goes on the message row,
+        success clears it."""
+        try:
+            request()
+        except RoomError as exc:
+            self.say(str(exc))
+        else:
+            self.say("")
 
     def _moment(self) -> tuple[Any, ...]:
         """What a message on the line is about: the room's state, the game's phase and
@@ -262,22 +272,12 @@ class TableActions(BaseScreen):
             self._act({"type": "ready"})
 
     def action_start(self) -> None:
-        try:
-            self.manager.start(self.room_id, self.nickname)
-        except RoomError as exc:
-            self.say(str(exc))
-        else:
-            self.say("")
+        self._ask(lambda: self.manager.start(self.room_id, self.nickname))
 
     def action_join(self) -> None:
         if self.seated:
             return
-        try:
-            self.manager.join(self.room_id, self.nickname)
-        except RoomError as exc:
-            self.say(str(exc))
-        else:
-            self.say("")
+        self._ask(lambda: self.manager.join(self.room_id, self.nickname))
 
     # ------------------------------------------------------------------ bots (host, waiting room)
     def action_add_bot(self) -> None:
@@ -286,22 +286,13 @@ class TableActions(BaseScreen):
             return
         turn = getattr(self, "_bot_presses", 0)
         self._bot_presses = turn + 1
-        try:
-            self.manager.add_bot(self.room_id, self.nickname, BOT_ORDER[turn % len(BOT_ORDER)])
-        except RoomError as exc:
-            self.say(str(exc))
-        else:
-            self.say("")
+        level = BOT_ORDER[turn % len(BOT_ORDER)]
+        self._ask(lambda: self.manager.add_bot(self.room_id, self.nickname, level))
 
     def action_remove_bot(self) -> None:
         if self.view is not None:
             return
-        try:
-            self.manager.remove_bot(self.room_id, self.nickname)
-        except RoomError as exc:
-            self.say(str(exc))
-        else:
-            self.say("")
+        self._ask(lambda: self.manager.remove_bot(self.room_id, self.nickname))
 
     # ------------------------------------------------------------------ moderation (host)
     def action_moderate(self) -> None:
@@ -346,18 +337,6 @@ class TableActions(BaseScreen):
             self.say("")
 
     # ------------------------------------------------------------------ chat and log
-    def action_chat(self) -> None:
-        self.query_one(ChatLine).open()
-
-    def on_input_submitted(self, event: ChatInput.Submitted) -> None:
-        event.stop()
-        line = self.query_one(ChatLine)
-        error = self.seotda.chat.post(self.room_id, self.nickname, event.value)
-        if error:
-            line.refuse(error)
-        else:
-            line.close()
-
     def action_rules(self) -> None:
         """The room's rules (help's 규칙 tab, which starts with them): never cut at 80 columns."""
         options, hand = self.help_context()

@@ -256,18 +256,6 @@ def pot_values(view: View) -> tuple[int | None, tuple[str, ...], str]:
     return int(view.get("pot", 0)), pots_forms(labelled_pots(view)), note
 
 
-def pot_parts(view: View) -> list[Part]:
-    amount, sides, note = pot_values(view)
-    if amount is None:
-        return []
-    parts = [(f"판돈 {chips(amount)}칩", "bold yellow")]
-    if sides:
-        parts.append((f"  ({sides[0]})", ""))
-    if note:
-        parts.append((f"  {note}", ""))
-    return parts
-
-
 def banner_parts(view: View) -> list[Part]:
     """Rematch banner (§9 "재경기 2회차 - 구사"), the hand's winners, or who the game waits for."""
     phase = view.get("handPhase")

@@ -4,8 +4,8 @@ Two layers:
 
 * ``render_card`` / ``render_card_lines`` are pure functions (rich only, no
   Textual) so screens, tests and a plain-console preview share one drawing.
-* ``CardView`` / ``CardRow`` are the Textual widgets that show them and turn
-  mouse clicks or Enter/Space into a ``CardView.Clicked`` message.
+* ``CardView`` is the Textual widget that shows one and turns mouse clicks or
+  Enter/Space into a ``CardView.Clicked`` message.
 
 Every width is counted in terminal cells (``rich.cells.cell_len``): Hangul
 takes two cells, and a card whose lines differ by one cell tears the table
@@ -23,9 +23,7 @@ from typing import ClassVar, Literal, NamedTuple
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import HorizontalGroup
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -510,67 +508,3 @@ class CardView(Widget, can_focus=True):
 
     def action_press(self) -> None:
         self.post_message(self.Clicked(self))
-
-
-class CardRow(HorizontalGroup):
-    """Cards side by side with a one-cell gap; ``set_cards`` swaps the hand in place."""
-
-    DEFAULT_CSS = """
-    CardRow {
-        width: auto;
-        height: auto;
-    }
-    CardRow > CardView {
-        margin-right: 1;
-    }
-    """
-
-    def __init__(
-        self,
-        cards: list[Card | None] | tuple[Card | None, ...] = (),
-        *,
-        size_name: SizeName = "large",
-        style_name: StyleName = "box",
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self._cards = list(cards)
-        self.size_name = size_name
-        self.style_name = style_name
-
-    def compose(self) -> ComposeResult:
-        for card in self._cards:
-            yield CardView(card, size_name=self.size_name, style_name=self.style_name)
-
-    @property
-    def card_views(self) -> list[CardView]:
-        return list(self.query_children(CardView))
-
-    @property
-    def selected_cards(self) -> list[Card]:
-        return [v.card for v in self.card_views if v.selected and v.card is not None]
-
-    async def set_cards(self, cards: list[Card | None] | tuple[Card | None, ...]) -> None:
-        """Show ``cards``, reusing existing views so focus and layout stay put."""
-        self._cards = list(cards)
-        views = self.card_views
-        for view, card in zip(views, self._cards):
-            view.card = card
-            view.selected = False
-        for view in views[len(self._cards) :]:
-            await view.remove()
-        extra = [
-            CardView(c, size_name=self.size_name, style_name=self.style_name)
-            for c in self._cards[len(views) :]
-        ]
-        if extra:
-            await self.mount_all(extra)
-
-    def set_style(self, size_name: SizeName, style_name: StyleName) -> None:
-        """Switch every card to a new size/style (e.g. the big-text accessibility mode)."""
-        card_dimensions(size_name, style_name)
-        self.size_name, self.style_name = size_name, style_name
-        for view in self.card_views:
-            view.size_name, view.style_name = size_name, style_name

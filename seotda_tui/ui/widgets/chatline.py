@@ -137,9 +137,6 @@ class ChatLine(Horizontal):
         self.close()
         self.query_one(ChatShow).notice = reason
 
-    def clear_notice(self) -> None:
-        self.query_one(ChatShow).notice = ""
-
     @property
     def shown(self) -> str:
         show = self.query_one(ChatShow)

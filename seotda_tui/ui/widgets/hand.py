@@ -1,6 +1,6 @@
 """The player's own cards, drawn with the hwatu card widget (card.py) and reused in place.
 
-Why not ``CardRow``: the table's hotkeys (Enter to confirm, Space for ready) must keep working,
+Why not focusable ``CardView``s: the table's hotkeys (Enter to confirm, Space for ready) must keep working,
 so these cards never take focus; clicks still post ``CardView.Clicked`` for the 3-card choice.
 """
 

@@ -13,7 +13,6 @@ from rich.cells import cell_len
 from engine import DECK, Options
 from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
 from engine.betting import BET_ACTIONS
-from engine.options import SPECS
 
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
 BET_ORDER = BET_ACTIONS
@@ -58,7 +57,6 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
     "tie_rule": {"rematch": "재경기", "split": "나눠 가짐"},
     "rejoin_cost": {"none": "재참가 불가", "half": "판돈 절반", "full": "판돈만큼"},
 }
-OPTION_LABELS = {spec.field: spec.label for spec in SPECS}
 
 
 def object_particle(word: str) -> str:

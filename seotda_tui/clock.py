@@ -1,0 +1,91 @@
+"""Time for everything that waits, injectable so deadlines can be tested without waiting.
+
+A shared leaf: the room manager (game deadlines) and the SSH side (the handshake and login
+graces, each session's idle timer) take the same :class:`Clock`. The engine has no clock: it only says how many seconds it will wait
+(``game.pending()``); the manager turns that into a timer. In production that is the running event
+loop (:class:`LoopClock`); tests drive a :class:`FakeClock` by hand with :meth:`FakeClock.advance`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """What a deadline needs from time: a monotonic ``time()`` and one-shot timers."""
+
+    def time(self) -> float: ...
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable: ...
+
+
+class LoopClock:
+    """The running asyncio loop's clock (``loop.time`` / ``loop.call_later``).
+
+    The loop is looked up on each call, so users can be built before the loop runs.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop
+
+    def _get_loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop or asyncio.get_running_loop()
+
+    def time(self) -> float:
+        return self._get_loop().time()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
+        return self._get_loop().call_later(max(0.0, delay), callback)
+
+
+class _FakeHandle:
+    __slots__ = ("callback", "cancelled", "when")
+
+    def __init__(self, when: float, callback: Callable[[], None]) -> None:
+        self.when = when
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeClock:
+    """A manual clock: timers fire only inside :meth:`advance`, in time order."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+        self._heap: list[tuple[float, int, _FakeHandle]] = []
+        self._seq = itertools.count()
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> _FakeHandle:
+        handle = _FakeHandle(self.now + max(0.0, delay), callback)
+        heapq.heappush(self._heap, (handle.when, next(self._seq), handle))
+        return handle
+
+    @property
+    def pending(self) -> list[float]:
+        """Due times of the live timers, soonest first (for assertions)."""
+        return sorted(h.when for _, _, h in self._heap if not h.cancelled)
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward, firing every timer that falls due (timers set meanwhile included)."""
+        target = self.now + seconds
+        while self._heap and self._heap[0][0] <= target:
+            when, _, handle = heapq.heappop(self._heap)
+            if handle.cancelled:
+                continue
+            self.now = max(self.now, when)
+            handle.callback()
+        self.now = target
