@@ -92,6 +92,7 @@ from engine import Game, IllegalAction, Options, OptionsError
 from ..logs import log_event
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
+from .history import GameHistory
 from .journal import Journal
 from .model import (
     FINISHED,
@@ -190,6 +191,11 @@ class RoomManager:
         room = self._rooms.get(room_id)
         return copy.deepcopy(list(room.log)) if room else []
 
+    @property
+    def history(self) -> GameHistory | None:
+        """The journal's finished games for the replay screen (None without a journal)."""
+        return GameHistory(self._recorder.journal) if self._recorder is not None else None
+
     def _get(self, room_id: str) -> Room:
         room = self._rooms.get(room_id)
         if room is None:
@@ -259,6 +265,8 @@ class RoomManager:
             raise RoomError("관전자가 너무 많아요")
         room.spectators.append(nick)
         self._where[nick] = room_id
+        if self._recorder is not None and room.status == PLAYING:
+            self._recorder.watched(room.journal_key, nick)  # (the hand history; may fail)
         self._changed(room, [{"type": "watch", "player": nick}])
 
     def leave(self, room_id: str, nick: str) -> None:
@@ -314,6 +322,9 @@ class RoomManager:
         room.game, room.seed = game, str(seed)
         room.game_no += 1
         room.journal_key = key if self._recorder else None
+        if self._recorder is not None:
+            for spectator in room.spectators:
+                self._recorder.watched(key, spectator)  # (the hand history; may fail)
         room.status = PLAYING
         room.result = None
         room.left = []

@@ -55,6 +55,7 @@ class LobbyScreen(BaseScreen):
         Binding("enter", "join", "참가"),
         Binding("w", "watch", "관전"),
         Binding("t", "chat", "채팅"),
+        Binding("h,ㅗ", "history", "지난 게임"),
         Binding("q", "quit", "나가기"),
         Binding("escape", "close_chat", show=False),
         # The same keys while a Korean input method is on (두벌식 ㅜ/ㅈ/ㅅ/ㅂ).
@@ -79,7 +80,7 @@ class LobbyScreen(BaseScreen):
             yield Static(EMPTY, id="lobby-empty")
         yield RichLog(id="lobby-chat", max_lines=100, wrap=True, markup=False)
         yield Static("", id="lobby-message")
-        yield ChatLine(KEYS_LOBBY, id="chat")
+        yield ChatLine(f"h 지난 게임 · {KEYS_LOBBY}", id="chat")
 
     def _show_title(self) -> None:
         keys = "n 새 방  Enter 참가  w 관전  q 나가기"
@@ -217,6 +218,9 @@ class LobbyScreen(BaseScreen):
     def _open(self, room_id: str) -> None:
         self.say("")
         self.seotda.open_table(room_id)
+
+    def action_history(self) -> None:
+        self.seotda.open_history()
 
     def action_quit(self) -> None:
         """Ask first: one stray q (or ㅂ) would otherwise end the whole SSH session."""

@@ -1,0 +1,144 @@
+"""Hand history: a player's finished games, read from the journal and replayed frame by frame.
+
+A replay runs the journal's log through the engine's own replay loop (``Game.replay_steps``, which
+``Game.replay`` — and so the resume of unfinished games — runs too) and keeps, after every step,
+``game.view(viewer)``: the view that viewer was sent at that moment. A player's replay shows
+their own cards and others' only where the showdown revealed them; anyone else (a spectator)
+gets the spectator view. Nothing else of the state leaves this module.
+
+Games exist as long as the journal keeps them (``journal_keep_days``): a pruned game leaves
+the list, and a game nobody may see (not played or watched by that nickname) never opens.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Any, cast
+
+from engine import Game, Options
+
+from .journal import Journal
+
+#: How many past games the list shows.
+HISTORY_LIMIT = 30
+#: Steps whose events are only these are folded into the frame before them (a player pressing
+#: "ready" is not an action worth a key press in a replay).
+QUIET_EVENTS = frozenset({"ready"})
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """One line of the history list: plain data, the screen writes the words."""
+
+    key: str
+    name: str
+    players: tuple[str, ...]
+    started_at: float
+    finished_at: float
+    watched: bool  # the nickname did not play it
+    rank: int | None = None  # the own place (None: watched, or the game was aborted)
+    final_chips: int | None = None
+    aborted: bool = False
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The viewer's view right after ``events`` (the public events of the steps it stands for)."""
+
+    view: dict[str, Any]
+    events: tuple[dict[str, Any], ...]
+    hand: int  # index in :attr:`Replay.hand_starts`
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished game as one viewer saw it; frame 0 is the first deal."""
+
+    game: PastGame
+    options: Options
+    viewer: str | None  # None = the spectator view
+    frames: tuple[Frame, ...]
+    hand_starts: tuple[int, ...]  # the frame each hand (or rematch) begins at
+
+    def next_hand(self, index: int) -> int:
+        """The first frame of the next hand (the last frame if this is the last hand)."""
+        hand = self.frames[index].hand
+        if hand + 1 < len(self.hand_starts):
+            return self.hand_starts[hand + 1]
+        return len(self.frames) - 1
+
+    def previous_hand(self, index: int) -> int:
+        """The start of this hand, or of the one before when already at its start."""
+        hand = self.frames[index].hand
+        start = self.hand_starts[hand]
+        if index > start or hand == 0:
+            return start
+        return self.hand_starts[hand - 1]
+
+    def hand_at(self, index: int) -> int:
+        return bisect.bisect_right(self.hand_starts, index) - 1
+
+
+def _past_game(row: dict[str, Any], nick: str) -> PastGame:
+    players = tuple(str(p) for p in row["players"])
+    result = row["result"] or {}
+    own = next((r for r in result.get("ranking", []) if r.get("playerId") == nick), None)
+    return PastGame(
+        key=row["key"],
+        name=row["name"],
+        players=players,
+        started_at=float(row["startedAt"]),
+        finished_at=float(row["finishedAt"]),
+        watched=nick not in players,
+        rank=int(own["rank"]) if own else None,
+        final_chips=int(own["finalChips"]) if own else None,
+        aborted="aborted" in result or not result,
+    )
+
+
+def _starts_hand(events: list[dict[str, Any]]) -> bool:
+    return any(e.get("type") in ("handStart", "rematchStart") for e in events)
+
+
+class GameHistory:
+    """Reads the journal (the room manager's own connection: one thread, plain reads)."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+
+    def games(self, nick: str, limit: int = HISTORY_LIMIT) -> list[PastGame]:
+        """``nick``'s finished games, played or watched, newest first."""
+        return [_past_game(row, nick) for row in self._journal.games_seen_by(nick, limit)]
+
+    def replay(self, key: str, nick: str) -> Replay | None:
+        """Game ``key`` as ``nick`` saw it, or None if it is gone or was never theirs.
+
+        Raises what the engine raises for a log it cannot replay (a corrupt journal)."""
+        found = self._journal.finished_game(key, nick)
+        if found is None:
+            return None
+        row, saved = found
+        game = Game.new(saved.options, saved.players, saved.seed)
+        viewer = nick if nick in game.players else None
+        first: list[dict[str, Any]] = [{"type": "gameStart", "players": game.players}]
+        first += cast(list[dict[str, Any]], game.last_events)
+        frames = [Frame(cast(dict[str, Any], game.view(viewer)), tuple(first), 0)]
+        starts = [0]
+        for step in Game.replay_steps(game, saved.log):
+            events = cast(list[dict[str, Any]], step)
+            view = cast(dict[str, Any], game.view(viewer))
+            if all(e.get("type") in QUIET_EVENTS for e in events):
+                last = frames[-1]
+                frames[-1] = Frame(view, last.events + tuple(events), last.hand)
+                continue
+            if _starts_hand(events):
+                starts.append(len(frames))
+            frames.append(Frame(view, tuple(events), len(starts) - 1))
+        return Replay(
+            game=_past_game(row, nick),
+            options=saved.options,
+            viewer=viewer,
+            frames=tuple(frames),
+            hand_starts=tuple(starts),
+        )
