@@ -137,9 +137,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         return game
 
     @staticmethod
-    def replay_steps(
-        game: Game, log: Iterable[tuple[str | None, Action]]
-    ) -> Iterator[list[Event]]:
+    def replay_steps(game: Game, log: Iterable[tuple[str | None, Action]]) -> Iterator[list[Event]]:
         """Apply ``log`` to ``game`` one entry at a time, yielding each entry's events: the one
         replay loop, which :meth:`replay` runs through and a hand-history viewer stops at."""
         for player_id, action in log:

@@ -105,10 +105,10 @@ def test_old_finished_games_go_with_all_their_rows_recent_and_unfinished_stay(
     play(journal, "recent-1")
     wall.now += 15 * DAY  # old-*: 40 days ago, recent-1: 15 days ago
     assert journal.prune(30) == 2
-    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0}
-    assert rows_per_table(path, "old-2") == {"games": 0, "actions": 0}
-    assert rows_per_table(path, "recent-1") == {"games": 1, "actions": 4}
-    assert rows_per_table(path, "open-1") == {"games": 1, "actions": 4}
+    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0, "seen_by": 0}
+    assert rows_per_table(path, "old-2") == {"games": 0, "actions": 0, "seen_by": 0}
+    assert rows_per_table(path, "recent-1") == {"games": 1, "actions": 4, "seen_by": 2}
+    assert rows_per_table(path, "open-1") == {"games": 1, "actions": 4, "seen_by": 2}
     assert [g["roomId"] for g in journal.finished_games()] == ["recent-1"]
     (saved,) = journal.open_games()
     assert saved.room_id == "open-1" and saved.rebuild().state_hash() == running.state_hash()
@@ -132,7 +132,7 @@ def test_keep_days_zero_keeps_everything(tmp_path: Path) -> None:
     play(journal, "open-1", finish=False)
     wall.now += 10_000 * DAY
     assert journal.prune(0) == 0
-    assert rows_per_table(path, "done-1") == {"games": 1, "actions": 4}
+    assert rows_per_table(path, "done-1") == {"games": 1, "actions": 4, "seen_by": 2}
     assert len(journal.open_games()) == 1
 
 
@@ -147,7 +147,11 @@ def test_a_failed_prune_deletes_nothing(tmp_path: Path, caplog: pytest.LogCaptur
         )
     with pytest.raises(sqlite3.DatabaseError):
         journal.prune(30)
-    assert rows_per_table(path, "old-1") == {"games": 1, "actions": 4}  # one transaction
+    assert rows_per_table(path, "old-1") == {
+        "games": 1,
+        "actions": 4,
+        "seen_by": 2,
+    }  # one transaction
     with caplog.at_level(logging.INFO, logger="seotda.rooms"):
         assert prune_journal(journal, 30) == 0  # the server's wrapper logs instead of raising
     (record,) = [record_fields(r) for r in caplog.records]
@@ -208,14 +212,19 @@ def test_a_database_from_before_pruning_opens_prunes_and_resumes(tmp_path: Path)
         schema_before = db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
     journal = Journal(path)
     assert journal.prune(30) == 1
-    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0}
+    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0, "seen_by": 0}
     assert [g["roomId"] for g in journal.finished_games()] == ["new-1"]
     (saved,) = journal.open_games()
     assert saved.room_id == "open-1" and saved.rebuild().state_hash() == game.state_hash()
     play(journal, "later-1")  # and it keeps journaling
     journal.close()
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema_before
+    with sqlite3.connect(path) as db:  # only the hand history's table was added (and filled)
+        schema = db.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name != 'seen_by' ORDER BY name"
+        ).fetchall()
+        assert schema == schema_before
+        seen = db.execute("SELECT room_id, nick FROM seen_by ORDER BY room_id, nick").fetchall()
+    assert seen == [(k, p) for k in ("later-1", "new-1", "open-1") for p in ("a", "b")]
     assert path.stat().st_mode & 0o777 == 0o600  # made private like a new journal
 
 
@@ -255,7 +264,11 @@ async def test_the_server_prunes_at_start_up_and_then_periodically(tmp_path: Pat
             await asyncio.sleep(0.02)
             if rows_per_table(cli.journal_path(settings), "old-2")["games"] == 0:
                 break
-        assert rows_per_table(cli.journal_path(settings), "old-2") == {"games": 0, "actions": 0}
+        assert rows_per_table(cli.journal_path(settings), "old-2") == {
+            "games": 0,
+            "actions": 0,
+            "seen_by": 0,
+        }
     assert not [t for t in asyncio.all_tasks() if t.get_name() == "journal-prune"]
     assert [g.room_id for g in past.open_games()] == ["open-1"]
     past.close()

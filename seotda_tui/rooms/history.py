@@ -12,7 +12,7 @@ the list, and a game nobody may see (not played or watched by that nickname) nev
 
 from __future__ import annotations
 
-import bisect
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -22,8 +22,8 @@ from .journal import Journal
 
 #: How many past games the list shows.
 HISTORY_LIMIT = 30
-#: Steps whose events are only these are folded into the frame before them (a player pressing
-#: "ready" is not an action worth a key press in a replay).
+#: Steps whose events are only these are folded into the next frame (a player pressing "ready"
+#: is not an action worth a key press in a replay).
 QUIET_EVENTS = frozenset({"ready"})
 
 
@@ -44,22 +44,59 @@ class PastGame:
 
 @dataclass(frozen=True)
 class Frame:
-    """The viewer's view right after ``events`` (the public events of the steps it stands for)."""
+    """One step of the replay: the public events that led to it (the view is :meth:`Replay.view`)."""
 
-    view: dict[str, Any]
+    step: int  # journal entries applied (0 = the first deal)
     events: tuple[dict[str, Any], ...]
     hand: int  # index in :attr:`Replay.hand_starts`
 
 
-@dataclass(frozen=True)
 class Replay:
-    """A finished game as one viewer saw it; frame 0 is the first deal."""
+    """A finished game as one viewer saw it; frame 0 is the first deal.
 
-    game: PastGame
-    options: Options
-    viewer: str | None  # None = the spectator view
-    frames: tuple[Frame, ...]
-    hand_starts: tuple[int, ...]  # the frame each hand (or rematch) begins at
+    Opening it applies the whole log once, keeping the events and the game's state at the
+    start of every hand; a hand's views are built when it is first looked at (from that
+    state, through the same replay loop), so opening a long game costs one pass of the engine.
+    """
+
+    def __init__(
+        self,
+        game: PastGame,
+        options: Options,
+        viewer: str | None,
+        log: list[tuple[str | None, dict[str, Any]]],
+        frames: list[Frame],
+        hand_states: list[dict[str, Any]],
+    ) -> None:
+        self.game, self.options, self.viewer = game, options, viewer
+        self.frames = tuple(frames)
+        self.hand_starts = tuple(
+            i for i, f in enumerate(frames) if i == 0 or f.hand != frames[i - 1].hand
+        )
+        self._log = log
+        self._hand_states = hand_states
+        self._views: dict[int, list[dict[str, Any]]] = {}
+
+    def view(self, index: int) -> dict[str, Any]:
+        """The view the viewer was sent at frame ``index``."""
+        hand = self.frames[index].hand
+        views = self._views.get(hand)
+        if views is None:
+            views = self._views[hand] = self._hand_views(hand)
+        return views[index - self.hand_starts[hand]]
+
+    def _hand_views(self, hand: int) -> list[dict[str, Any]]:
+        first = self.hand_starts[hand]
+        end = self.hand_starts[hand + 1] if hand + 1 < len(self.hand_starts) else len(self.frames)
+        game = Game.from_dict(self._hand_states[hand])
+        views = [cast(dict[str, Any], game.view(self.viewer))]
+        step = self.frames[first].step
+        for frame in self.frames[first + 1 : end]:
+            for _ in Game.replay_steps(game, self._log[step : frame.step]):
+                pass
+            step = frame.step
+            views.append(cast(dict[str, Any], game.view(self.viewer)))
+        return views
 
     def next_hand(self, index: int) -> int:
         """The first frame of the next hand (the last frame if this is the last hand)."""
@@ -75,9 +112,6 @@ class Replay:
         if index > start or hand == 0:
             return start
         return self.hand_starts[hand - 1]
-
-    def hand_at(self, index: int) -> int:
-        return bisect.bisect_right(self.hand_starts, index) - 1
 
 
 def _past_game(row: dict[str, Any], nick: str) -> PastGame:
@@ -120,25 +154,27 @@ class GameHistory:
             return None
         row, saved = found
         game = Game.new(saved.options, saved.players, saved.seed)
-        viewer = nick if nick in game.players else None
         first: list[dict[str, Any]] = [{"type": "gameStart", "players": game.players}]
         first += cast(list[dict[str, Any]], game.last_events)
-        frames = [Frame(cast(dict[str, Any], game.view(viewer)), tuple(first), 0)]
-        starts = [0]
-        for step in Game.replay_steps(game, saved.log):
-            events = cast(list[dict[str, Any]], step)
-            view = cast(dict[str, Any], game.view(viewer))
-            if all(e.get("type") in QUIET_EVENTS for e in events):
-                last = frames[-1]
-                frames[-1] = Frame(view, last.events + tuple(events), last.hand)
+        frames = [Frame(0, tuple(first), 0)]
+        states = [game.to_dict()]
+        waiting: list[dict[str, Any]] = []  # quiet events, for the next frame
+        steps = Game.replay_steps(game, saved.log)
+        for step, events in enumerate(cast(Iterator[list[dict[str, Any]]], steps), 1):
+            waiting += events
+            if all(e.get("type") in QUIET_EVENTS for e in events) and step < len(saved.log):
                 continue
+            hand = frames[-1].hand
             if _starts_hand(events):
-                starts.append(len(frames))
-            frames.append(Frame(view, tuple(events), len(starts) - 1))
+                hand += 1
+                states.append(game.to_dict())
+            frames.append(Frame(step, tuple(waiting), hand))
+            waiting = []
         return Replay(
-            game=_past_game(row, nick),
-            options=saved.options,
-            viewer=viewer,
-            frames=tuple(frames),
-            hand_starts=tuple(starts),
+            _past_game(row, nick),
+            saved.options,
+            nick if nick in game.players else None,
+            saved.log,
+            frames,
+            states,
         )

@@ -191,7 +191,7 @@ class ReplayScreen(BaseScreen):
 
     @property
     def frame_view(self) -> dict[str, Any]:
-        return self.replay.frames[self.index].view
+        return self.replay.view(self.index)
 
     def action_step(self, step: int) -> None:
         self._go(self.index + step)
