@@ -21,7 +21,7 @@ from seotda_tui.rooms.history import GameHistory, Replay
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.recording import prune_journal
 from seotda_tui.ui.app import make_app_factory
-from seotda_tui.ui.screens.replay import HistoryScreen, ReplayScreen
+from seotda_tui.ui.screens.replay import HistoryScreen, ReplayScreen, game_cells
 from seotda_tui.ui.widgets.hand import HandCards
 from seotda_tui.ui.widgets.seats import SeatList
 
@@ -279,19 +279,21 @@ async def test_keys_step_through_a_replay_without_showing_a_hidden_card(tmp_path
             assert "섯다 로비" in _text(app)
 
 
-def _assert_seats_follow(screen: ReplayScreen) -> None:
-    """The seat widget shows the others' cards face down unless this frame revealed them."""
+def _assert_seats_follow(screen: ReplayScreen, me: str | None = PLAYERS[0]) -> None:
+    """The seat widget shows the others' cards face down unless this frame revealed them; the
+    own cards (none for a spectator) are the viewer's."""
     view = screen.frame_view
     revealed = {h["player"]: tuple(c["id"] for c in h["cards"]) for h in view.get("showdown") or []}
-    for info in screen.query_one(SeatList).infos:
-        assert info.name != PLAYERS[0]
+    infos = screen.query_one(SeatList).infos
+    assert {i.name for i in infos} == {s["id"] for s in view["seats"]} - {me}
+    for info in infos:
         if info.name in revealed:
             assert info.faces == revealed[info.name]
         else:
             assert all(face is None for face in info.faces), info
-    own = next(s for s in view["seats"] if s["id"] == PLAYERS[0])
+    own = next((s for s in view["seats"] if s["id"] == me), None)
     shown = [c.id for c in screen.query_one(HandCards).cards]
-    assert shown == ([c["id"] for c in own["cards"]] if own.get("inHand") else [])
+    assert shown == ([c["id"] for c in own["cards"]] if own and own.get("inHand") else [])
 
 
 async def test_a_spectator_replays_what_spectators_saw(tmp_path: Path) -> None:
@@ -307,8 +309,14 @@ async def test_a_spectator_replays_what_spectators_saw(tmp_path: Path) -> None:
             screen = app.screen
             assert isinstance(screen, ReplayScreen) and screen.replay.viewer is None
             assert "관전 화면" in _text(app)
+            _assert_seats_follow(screen, None)
+            for start in screen.replay.hand_starts[1:]:  # ] through every hand's deal
+                await pilot.press("right_square_bracket")
+                assert screen.index == start
+                _assert_seats_follow(screen, None)
             await pilot.press("end")
             assert screen.index == len(screen.replay.frames) - 1
+            _assert_seats_follow(screen, None)
 
 
 async def test_without_a_journal_the_history_says_so() -> None:
@@ -355,3 +363,41 @@ async def test_a_replay_over_ssh(tmp_path: Path) -> None:
                 await client.wait_for(f"{len(replay.frames)}/{len(replay.frames)}수")
                 await client.press("q")
                 await client.wait_for("Enter 다시 보기")
+
+
+def _journal_aborted(
+    journal: Journal, key: str, log: list[tuple[str | None, dict[str, Any]]]
+) -> None:
+    journal.start_game(key, "끊긴 방", "a", Options(), "7", ["a", "b"])
+    for player, action in log:
+        journal.record(key, player, action)
+    journal.finish(key, {"aborted": "roomClosed"})
+
+
+def test_an_aborted_game_is_listed_as_such_and_replays_to_where_it_stopped(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "games.sqlite3")
+    _journal_aborted(journal, "x1-1", [(None, {}), (None, {})])
+    history = GameHistory(journal)
+    (game,) = history.games("b")
+    assert game.aborted and game.rank is None and game_cells(game, 1)[-1] == "중단된 게임"
+    replay = history.replay("x1-1", "b")
+    assert replay is not None and replay.viewer == "b"
+    expected = Game.replay(Options(), ["a", "b"], "7", [(None, {}), (None, {})])
+    assert replay.view(len(replay.frames) - 1) == expected.view("b")
+    journal.close()
+
+
+async def test_a_journal_the_engine_cannot_replay_is_said_and_nothing_breaks(
+    tmp_path: Path,
+) -> None:
+    journal = Journal(tmp_path / "games.sqlite3")
+    _journal_aborted(journal, "x2-1", [("b", {"type": "rebuy", "accept": True})])  # not legal
+    manager = RoomManager(clock=FakeClock(0.0), journal=journal)
+    app = make_app_factory(manager)(_Nick("b"), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert "기록이 손상됐어요" in _text(app)
+    manager.close()

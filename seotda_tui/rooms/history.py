@@ -1,10 +1,11 @@
 """Hand history: a player's finished games, read from the journal and replayed frame by frame.
 
 A replay runs the journal's log through the engine's own replay loop (``Game.replay_steps``, which
-``Game.replay`` — and so the resume of unfinished games — runs too) and keeps, after every step,
-``game.view(viewer)``: the view that viewer was sent at that moment. A player's replay shows
-their own cards and others' only where the showdown revealed them; anyone else (a spectator)
-gets the spectator view. Nothing else of the state leaves this module.
+``Game.replay`` — and so the resume of unfinished games — runs too). Each frame is one journaled
+step and its view is ``game.view(viewer)`` right after it: the view that viewer was sent at that
+moment. A player's replay shows their own cards and others' only where the showdown revealed
+them; anyone else (a spectator) gets the spectator view. Nothing else of the state leaves this
+module (the states kept to rebuild a hand's views stay inside :class:`Replay`).
 
 Games exist as long as the journal keeps them (``journal_keep_days``): a pruned game leaves
 the list, and a game nobody may see (not played or watched by that nickname) never opens.
@@ -34,7 +35,6 @@ class PastGame:
     key: str
     name: str
     players: tuple[str, ...]
-    started_at: float
     finished_at: float
     watched: bool  # the nickname did not play it
     rank: int | None = None  # the own place (None: watched, or the game was aborted)
@@ -122,7 +122,6 @@ def _past_game(row: dict[str, Any], nick: str) -> PastGame:
         key=row["key"],
         name=row["name"],
         players=players,
-        started_at=float(row["startedAt"]),
         finished_at=float(row["finishedAt"]),
         watched=nick not in players,
         rank=int(own["rank"]) if own else None,

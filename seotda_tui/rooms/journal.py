@@ -297,8 +297,8 @@ class Journal:
         ).fetchone()
         if row is None:
             return None
-        seen = _seen_row(row[:6])
-        host, options, seed, bots = row[6:]
+        seen = _seen_row(row[:5])
+        host, options, seed, bots = row[5:]
         log_rows = self._db.execute(
             "SELECT player, action FROM actions WHERE room_id = ? ORDER BY seq", (key,)
         ).fetchall()
@@ -315,16 +315,15 @@ class Journal:
         )
 
 
-_SEEN_COLUMNS = "g.room_id, g.name, g.players, g.started_at, g.finished_at, g.result"
+_SEEN_COLUMNS = "g.room_id, g.name, g.players, g.finished_at, g.result"
 
 
 def _seen_row(row: tuple[Any, ...]) -> dict[str, Any]:
-    key, name, players, started, finished, result = row
+    key, name, players, finished, result = row
     return {
         "key": key,
         "name": name,
         "players": json.loads(players),
-        "startedAt": started,
         "finishedAt": finished,
         "result": json.loads(result) if result else None,
     }

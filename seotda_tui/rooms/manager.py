@@ -25,6 +25,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
+    manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
     manager.close()                                   # shutdown: cancel timers, close the journal
 
 Callbacks run synchronously inside the manager call that caused the change, possibly on another

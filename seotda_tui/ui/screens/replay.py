@@ -54,7 +54,7 @@ def game_cells(game: PastGame, number: int) -> tuple[str, ...]:
     """One row of the history list."""
     if game.watched:
         outcome = "관전"
-    elif game.rank is None:
+    elif game.aborted or game.rank is None:
         outcome = "중단된 게임"
     else:
         outcome = f"{game.rank}위 · {chips(game.final_chips or 0)}칩"
