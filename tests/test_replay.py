@@ -29,6 +29,7 @@ from .ssh_harness import ssh_server
 
 PLAYERS = ("영희", "철수", "민수")
 WATCHER = "구경꾼"
+LATE_WATCHER = "늦은구경"
 OPTIONS = Options(end_condition="hands", hand_limit=10)
 DAY = 86400.0
 
@@ -105,9 +106,11 @@ def played_game(tmp_path: Path, seed: int = 11, timeouts: bool = True) -> Iterat
             continue
         nick = waiting[0]
         assert manager.act(room.id, nick, _action(game, nick, rng)) is None
+        if step == 50:
+            manager.watch(room.id, LATE_WATCHER)  # comes in mid-game
     assert live.game is not None and live.game.finished
     played.pushed = {nick: list(views) for nick, views in pushed.items()}  # (until the end)
-    for nick in (*PLAYERS, WATCHER):  # everyone back to the lobby (the room closes)
+    for nick in (*PLAYERS, WATCHER, LATE_WATCHER):  # everyone back to the lobby (room closes)
         manager.leave(room.id, nick)
     try:
         yield played
@@ -190,6 +193,10 @@ def test_history_lists_played_and_watched_games_newest_first(tmp_path: Path) -> 
         assert not mine.watched and mine.rank is not None and mine.final_chips is not None
         watched = played.history.games(WATCHER)
         assert [g.watched for g in watched] == [True] and watched[0].rank is None
+        late = played.history.games(LATE_WATCHER)
+        assert [g.watched for g in late] == [True]
+        replay = played.history.replay(played.key, LATE_WATCHER)
+        assert replay is not None and replay.viewer is None
         assert played.history.games("남") == []
         assert played.history.replay(played.key, "남") is None  # not theirs: never opens
 
