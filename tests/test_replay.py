@@ -408,3 +408,19 @@ async def test_a_journal_the_engine_cannot_replay_is_said_and_nothing_breaks(
         assert isinstance(app.screen, HistoryScreen)
         assert "기록이 손상됐어요" in _text(app)
     manager.close()
+
+
+async def test_a_game_pruned_while_the_list_is_open_is_said_to_be_gone(tmp_path: Path) -> None:
+    with played_game(tmp_path) as played:
+        app = make_app_factory(played.manager)(_Nick(PLAYERS[2]), None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            assert "복기 방" in _text(app)
+            played.wall.now += 31 * DAY
+            assert prune_journal(played.journal, 30) == 1
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, HistoryScreen)
+            assert "이제 없어요" in _text(app)

@@ -43,7 +43,6 @@ LIST_KEYS = "↑/↓ 고르기 · Enter 다시 보기 · q 돌아가기"
 REPLAY_KEYS = "←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록"
 #: The players column is cut to this many cells (names are up to 16 each).
 PLAYER_CELLS = 24
-LOG_WIDTH = 28
 
 
 def _cut(text: str, cells: int) -> str:
