@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast, get_args
 
 from . import betting
@@ -132,12 +132,16 @@ class Game(HandFlow, Rematch, BetweenHands):
     ) -> Game:
         """Rebuild a game from its seed and its log (``None`` as the player = a timeout)."""
         game = cls.new(options, player_ids, seed)
-        for player_id, action in log:
-            if player_id is None:
-                game.timeout()
-            else:
-                game.apply(player_id, action)
+        for _ in cls.replay_steps(game, log):
+            pass
         return game
+
+    @staticmethod
+    def replay_steps(game: Game, log: Iterable[tuple[str | None, Action]]) -> Iterator[list[Event]]:
+        """Apply ``log`` to ``game`` one entry at a time, yielding each entry's events: the one
+        replay loop, which :meth:`replay` runs through and a hand-history viewer stops at."""
+        for player_id, action in log:
+            yield game.timeout() if player_id is None else game.apply(player_id, action)
 
     def to_dict(self) -> dict[str, Any]:
         self.state.rng = self._rng.state

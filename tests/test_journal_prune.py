@@ -107,10 +107,10 @@ def test_old_finished_games_go_with_all_their_rows_recent_and_unfinished_stay(
     play(journal, "recent-1")
     wall.now += 15 * DAY  # old-*: 40 days ago, recent-1: 15 days ago
     assert journal.prune(30) == 2
-    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0}
-    assert rows_per_table(path, "old-2") == {"games": 0, "actions": 0}
-    assert rows_per_table(path, "recent-1") == {"games": 1, "actions": 4}
-    assert rows_per_table(path, "open-1") == {"games": 1, "actions": 4}
+    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0, "seen_by": 0}
+    assert rows_per_table(path, "old-2") == {"games": 0, "actions": 0, "seen_by": 0}
+    assert rows_per_table(path, "recent-1") == {"games": 1, "actions": 4, "seen_by": 2}
+    assert rows_per_table(path, "open-1") == {"games": 1, "actions": 4, "seen_by": 2}
     assert [g["roomId"] for g in journal.finished_games()] == ["recent-1"]
     (saved,) = journal.open_games()
     assert saved.room_id == "open-1" and saved.rebuild().state_hash() == running.state_hash()
@@ -134,7 +134,7 @@ def test_keep_days_zero_keeps_everything(tmp_path: Path) -> None:
     play(journal, "open-1", finish=False)
     wall.now += 10_000 * DAY
     assert journal.prune(0) == 0
-    assert rows_per_table(path, "done-1") == {"games": 1, "actions": 4}
+    assert rows_per_table(path, "done-1") == {"games": 1, "actions": 4, "seen_by": 2}
     assert len(journal.open_games()) == 1
 
 
@@ -149,7 +149,11 @@ def test_a_failed_prune_deletes_nothing(tmp_path: Path, caplog: pytest.LogCaptur
         )
     with pytest.raises(sqlite3.DatabaseError):
         journal.prune(30)
-    assert rows_per_table(path, "old-1") == {"games": 1, "actions": 4}  # one transaction
+    assert rows_per_table(path, "old-1") == {
+        "games": 1,
+        "actions": 4,
+        "seen_by": 2,
+    }  # one transaction
     with caplog.at_level(logging.INFO, logger="seotda.rooms"):
         assert prune_journal(journal, 30) == 0  # the server's wrapper logs instead of raising
     (record,) = [record_fields(r) for r in caplog.records]
@@ -210,18 +214,22 @@ def test_a_database_from_before_pruning_opens_prunes_and_resumes(tmp_path: Path)
         schema_before = db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
     journal = Journal(path)
     assert journal.prune(30) == 1
-    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0}
+    assert rows_per_table(path, "old-1") == {"games": 0, "actions": 0, "seen_by": 0}
     assert [g["roomId"] for g in journal.finished_games()] == ["new-1"]
     (saved,) = journal.open_games()
     assert saved.room_id == "open-1" and saved.rebuild().state_hash() == game.state_hash()
     play(journal, "later-1")  # and it keeps journaling
     journal.close()
-    with sqlite3.connect(path) as db:
-        after = db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+    with sqlite3.connect(path) as db:  # only the hand history's table was added (and filled)
+        after = db.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name != 'seen_by' ORDER BY name"
+        ).fetchall()
+        seen = db.execute("SELECT room_id, nick FROM seen_by ORDER BY room_id, nick").fetchall()
     # nothing rewritten: only the private rooms' column (#18) was added to the games table
     assert [(sql.replace(", privacy TEXT)", ")") if sql else sql,) for (sql,) in after] == (
         schema_before
     )
+    assert seen == [(k, p) for k in ("later-1", "new-1", "open-1") for p in ("a", "b")]
     assert path.stat().st_mode & 0o777 == 0o600  # made private like a new journal
 
 
@@ -258,7 +266,11 @@ async def test_the_server_prunes_at_start_up_and_then_periodically(tmp_path: Pat
         assert rows_per_table(cli.journal_path(settings), "old-1")["games"] == 0  # at start-up
         play(past, "old-2")
         await wait_until(lambda: rows_per_table(cli.journal_path(settings), "old-2")["games"] == 0)
-        assert rows_per_table(cli.journal_path(settings), "old-2") == {"games": 0, "actions": 0}
+        assert rows_per_table(cli.journal_path(settings), "old-2") == {
+            "games": 0,
+            "actions": 0,
+            "seen_by": 0,
+        }
     assert not [t for t in asyncio.all_tasks() if t.get_name() == "journal-prune"]
     assert [g.room_id for g in past.open_games()] == ["open-1"]
     past.close()

@@ -48,6 +48,18 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (room_id, seq)
 );
 """
+#: Who played or watched each game (the hand-history list, :mod:`.history`); added later, so a
+#: journal without it gets it filled from its games' players once.
+_SEEN_SCHEMA = """
+CREATE TABLE seen_by (
+    room_id TEXT NOT NULL,
+    nick    TEXT NOT NULL,
+    PRIMARY KEY (room_id, nick)
+);
+CREATE INDEX seen_by_nick ON seen_by (nick);
+INSERT OR IGNORE INTO seen_by (room_id, nick)
+    SELECT games.room_id, players.value FROM games, json_each(games.players) AS players;
+"""
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,10 @@ class Journal:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
         self._add_column("privacy", "TEXT")
+        if not self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seen_by'"
+        ).fetchone():
+            self._db.executescript("BEGIN;" + _SEEN_SCHEMA + "COMMIT;")
         self._clock = clock
         self._seq: dict[str, int] = {}
 
@@ -155,8 +171,22 @@ class Journal:
                     json.dumps(game.privacy) if game.privacy is not None else None,
                 ),
             ),
+            ("DELETE FROM seen_by WHERE room_id = ?", (game.room_id,)),
+            *(
+                (
+                    "INSERT OR IGNORE INTO seen_by (room_id, nick) VALUES (?, ?)",
+                    (game.room_id, nick),
+                )
+                for nick in game.players
+            ),
         )
         self._seq[game.room_id] = 0
+
+    def watched(self, room_id: str, nick: str) -> None:
+        """``nick`` watched this game: it is in their hand history (as spectators saw it)."""
+        self._write(
+            ("INSERT OR IGNORE INTO seen_by (room_id, nick) VALUES (?, ?)", (room_id, nick))
+        )
 
     def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
         """Append one applied action (``player=None`` = a timeout) in its own transaction."""
@@ -197,6 +227,10 @@ class Journal:
         removed = self._write(
             (
                 f"DELETE FROM actions WHERE room_id IN (SELECT room_id FROM games WHERE {old})",
+                (cutoff,),
+            ),
+            (
+                f"DELETE FROM seen_by WHERE room_id IN (SELECT room_id FROM games WHERE {old})",
                 (cutoff,),
             ),
             (f"DELETE FROM games WHERE {old}", (cutoff,)),
@@ -254,3 +288,55 @@ class Journal:
             {"roomId": r, "name": n, "finishedAt": f, "result": json.loads(res) if res else None}
             for r, n, f, res in rows
         ]
+
+    def games_seen_by(self, nick: str, limit: int) -> list[dict[str, Any]]:
+        """``nick``'s finished games (played or watched), newest first: the hand-history list."""
+        rows = self._db.execute(
+            f"SELECT {_SEEN_COLUMNS} FROM seen_by AS s JOIN games AS g ON g.room_id = s.room_id"
+            " WHERE s.nick = ? AND g.finished_at IS NOT NULL"
+            " ORDER BY g.finished_at DESC LIMIT ?",
+            (nick, limit),
+        ).fetchall()
+        return [_seen_row(row) for row in rows]
+
+    def finished_game(self, key: str, nick: str) -> tuple[dict[str, Any], JournaledGame] | None:
+        """One finished game (its list row, and the game with its log) if ``nick`` played or
+        watched it; else None."""
+        row = self._db.execute(
+            f"SELECT {_SEEN_COLUMNS}, g.host, g.options, g.seed, g.bots"
+            " FROM seen_by AS s JOIN games AS g ON g.room_id = s.room_id"
+            " WHERE s.room_id = ? AND s.nick = ? AND g.finished_at IS NOT NULL",
+            (key, nick),
+        ).fetchone()
+        if row is None:
+            return None
+        seen = _seen_row(row[:5])
+        host, options, seed, bots = row[5:]
+        log_rows = self._db.execute(
+            "SELECT player, action FROM actions WHERE room_id = ? ORDER BY seq", (key,)
+        ).fetchall()
+        return seen, JournaledGame(
+            room_id=key,
+            name=seen["name"],
+            host=host,
+            options=Options.from_dict(json.loads(options)),
+            seed=seed,
+            players=seen["players"],
+            bots=json.loads(bots),
+            log=[(p, json.loads(a)) for p, a in log_rows],
+            last_at=seen["finishedAt"],
+        )
+
+
+_SEEN_COLUMNS = "g.room_id, g.name, g.players, g.finished_at, g.result"
+
+
+def _seen_row(row: tuple[Any, ...]) -> dict[str, Any]:
+    key, name, players, finished, result = row
+    return {
+        "key": key,
+        "name": name,
+        "players": json.loads(players),
+        "finishedAt": finished,
+        "result": json.loads(result) if result else None,
+    }

@@ -33,6 +33,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
+    manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
     manager.close()                                   # shutdown: cancel timers, close the journal
 
 Callbacks run synchronously inside the manager call that caused the change, possibly on another
@@ -103,6 +104,7 @@ from ..sanitize import clean_text
 from . import moderation
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
+from .history import GameHistory
 from .journal import GameRecord, Journal
 from .model import (
     FINISHED,
@@ -282,6 +284,11 @@ class RoomManager:
             self._guesses.failed(nick)
             raise RoomError(WRONG_CODE)
 
+    @property
+    def history(self) -> GameHistory | None:
+        """The journal's finished games for the replay screen (None without a journal)."""
+        return GameHistory(self._recorder.journal) if self._recorder is not None else None
+
     def _get(self, room_id: str) -> Room:
         room = self._rooms.get(room_id)
         if room is None:
@@ -370,6 +377,8 @@ class RoomManager:
             raise RoomError("관전자가 너무 많아요")
         room.spectators.append(nick)
         self._where[nick] = room_id
+        if self._recorder is not None and room.status == PLAYING:
+            self._recorder.watched(room.journal_key, nick)  # (the hand history; may fail)
         self._changed(room, [{"type": "watch", "player": nick}])
 
     def leave(self, room_id: str, nick: str) -> None:
@@ -480,6 +489,9 @@ class RoomManager:
         room.tally = GameTally(room.options, game.players) if self.records else None
         room.game_no += 1
         room.journal_key = key if self._recorder else None
+        if self._recorder is not None:
+            for spectator in room.spectators:
+                self._recorder.watched(key, spectator)  # (the hand history; may fail)
         room.status = PLAYING
         room.result = None
         room.left = []

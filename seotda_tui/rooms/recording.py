@@ -86,6 +86,12 @@ class GameRecorder:
             return True
         return self._write("record", key, lambda: self.journal.record(key, player, dict(action)))
 
+    def watched(self, key: str | None, nick: str) -> bool:
+        """``nick`` watches the game ``key``: it goes into their hand history."""
+        if key is None:
+            return True
+        return self._write("watch", key, lambda: self.journal.watched(key, nick))
+
     def finish(self, key: str | None, result: dict[str, Any] | None) -> bool:
         if key is None:
             return True

@@ -215,6 +215,11 @@ class SeotdaApp(App[None]):
 
         self.confirm(leave_question(seat_status), then)
 
+    def open_history(self) -> None:
+        from .screens.replay import HistoryScreen
+
+        self.push_screen(HistoryScreen())
+
     def open_help(self, options: Options, hand: str | None, tab: str) -> None:
         from .screens.help import HelpScreen
 

@@ -51,6 +51,10 @@ class ScreenHost(Protocol):
         """Ask before leaving a running game (the question depends on the own seat's status)."""
         ...
 
+    def open_history(self) -> None:
+        """The list of the own past games, over the current screen (hand history, replays)."""
+        ...
+
     def open_help(self, options: Options, hand: str | None, tab: str) -> None:
         """The help screen for a room's ``options``, opened at ``tab``."""
         ...

@@ -64,6 +64,7 @@ class LobbyScreen(ChatScreen):
         Binding("t", "chat", "채팅"),
         Binding("r", "records", "전적"),
         Binding("c", "code", "코드로 입장"),
+        Binding("h,ㅗ", "history", "지난 게임"),
         Binding("q", "quit", "나가기"),
         Binding("i,ㅑ", "rules", show=False),
         Binding("escape", "close_chat", show=False),
@@ -297,6 +298,9 @@ class LobbyScreen(ChatScreen):
 
     def action_records(self) -> None:
         self.seotda.open_records()
+
+    def action_history(self) -> None:
+        self.seotda.open_history()
 
     def action_quit(self) -> None:
         """Ask first: one stray q (or ㅂ) would otherwise end the whole SSH session."""

@@ -21,7 +21,7 @@ from ...rooms.chat import ChatMessage
 from ...sanitize import BIDI_CONTROLS, strip_escapes
 
 KEYS_TABLE = "? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨"
-KEYS_LOBBY = "? 도움말 · t 채팅 · r 전적 · a ASCII · b 큰 글씨"
+KEYS_LOBBY = "h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · b 큰 글씨"
 
 
 def safe_typed(text: str) -> str:

@@ -1,0 +1,256 @@
+"""Hand history: the list of one's last games, and a replay that steps through them.
+
+The list (:class:`HistoryScreen`, lobby key ``h``) shows the journal's finished games the player
+played or watched, newest first. Enter opens :class:`ReplayScreen`: every frame is the view that
+player was sent at that moment (:mod:`seotda_tui.rooms.history`), drawn with the table's own
+widgets and texts (seats, own cards, pot, banner, hand log), so a replay shows exactly what the
+table showed: others' cards only where the showdown revealed them, a spectator's game as
+spectators saw it. Both screens are pushed over the lobby and popped back to it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+
+from engine import DECK
+
+from ...rooms import PLAYING, RoomSummary
+from ...rooms.history import PastGame, Replay
+from ..widgets.hand import HandCards
+from ..widgets.handlog import HandLog
+from ..widgets.lines import Line
+from ..widgets.pot import PotView
+from ..widgets.roomlist import RoomList
+from ..widgets.seats import SeatList
+from ..widgets.texts import chips, event_lines
+from .base import BaseScreen
+from .table_text import banner_parts, mine_parts, pot_values, seat_infos, track_payouts
+
+COLUMNS = ("번호", "날짜", "방 이름", "참가자", "내 결과")
+EMPTY = "지난 게임이 없어요. 게임을 마치면 여기서 다시 볼 수 있어요."
+NO_JOURNAL = "이 서버는 게임을 저장하지 않아서 지난 게임이 없어요"
+GONE = "그 게임은 이제 없어요 (보관 기간이 지났어요)"
+BROKEN = "그 게임은 다시 볼 수 없어요 (기록이 손상됐어요)"
+LIST_KEYS = "↑/↓ 고르기 · Enter 다시 보기 · q 돌아가기"
+REPLAY_KEYS = "←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록"
+#: The players column is cut to this many cells (names are up to 16 each).
+PLAYER_CELLS = 24
+
+
+def _cut(text: str, cells: int) -> str:
+    return text if cell_len(text) <= cells else set_cell_size(text, cells - 1) + "…"
+
+
+def game_cells(game: PastGame, number: int) -> tuple[str, ...]:
+    """One row of the history list."""
+    if game.watched:
+        outcome = "관전"
+    elif game.aborted or game.rank is None:
+        outcome = "중단된 게임"
+    else:
+        outcome = f"{game.rank}위 · {chips(game.final_chips or 0)}칩"
+    return (
+        str(number),
+        time.strftime("%m-%d %H:%M", time.localtime(game.finished_at)),
+        game.name,
+        _cut(", ".join(game.players), PLAYER_CELLS),
+        outcome,
+    )
+
+
+class HistoryScreen(BaseScreen):
+    """The player's last games, newest first; Enter replays the one under the cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "다시 보기"),
+        Binding("q,escape,ㅂ", "back", "돌아가기"),
+    ]
+
+    DEFAULT_CSS = """
+    HistoryScreen #history-title { height: 1; padding: 0 1; text-style: bold; }
+    HistoryScreen #history-list { height: 1fr; padding: 0 1; }
+    HistoryScreen #history-message { height: 1; padding: 0 1; }
+    HistoryScreen #history-keys { height: 1; padding: 0 1; }
+    """
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Line(id="history-title")
+        with Vertical(id="history-list"):
+            yield RoomList(COLUMNS, id="games")
+        yield Line(id="history-message")
+        yield Line(id="history-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#history-title", Line).show(f"지난 게임 · {self.nickname}")
+        self.query_one("#history-keys", Line).show((LIST_KEYS, "dim"))
+        history = self.manager.history
+        games = history.games(self.nickname) if history is not None else []
+        self.query_one(RoomList).set_rows(
+            [(g.key, game_cells(g, n)) for n, g in enumerate(games, 1)]
+        )
+        if not games:
+            self.say(NO_JOURNAL if history is None else EMPTY)
+        self.query_one(RoomList).focus()
+
+    def say(self, text: str) -> None:
+        self.query_one("#history-message", Line).show(text)
+
+    def on_room_list_selected(self, event: RoomList.Selected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        key = self.query_one(RoomList).selected_key
+        history = self.manager.history
+        if key is None or history is None:
+            return
+        try:
+            replay = history.replay(key, self.nickname)
+        except Exception:  # noqa: BLE001 - a journal the engine cannot replay: say so, go on
+            self.say(BROKEN)
+            return
+        if replay is None:
+            self.say(GONE)
+            return
+        self.say("")
+        self.app.push_screen(ReplayScreen(replay))
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayScreen(BaseScreen):
+    """One past game, frame by frame, as this player saw it (the table's widgets, no actions)."""
+
+    #: (priority: the hand log would take Home/End/PgUp/PgDn as its own scrolling keys)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "다음 수", show=False, priority=True),
+        Binding("left", "step(-1)", "이전 수", show=False, priority=True),
+        Binding("pagedown,right_square_bracket", "hand(1)", "다음 판", show=False, priority=True),
+        Binding("pageup,left_square_bracket", "hand(-1)", "이전 판", show=False, priority=True),
+        Binding("home", "go(0)", "처음", show=False, priority=True),
+        Binding("end", "go(-1)", "끝", show=False, priority=True),
+        Binding("q,escape,ㅂ", "back", "목록", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReplayScreen #replay-main { height: 1fr; }
+    ReplayScreen #replay-left { width: 1fr; padding: 0 1; }
+    ReplayScreen #replay-log { width: 28; }
+    ReplayScreen #replay-hand { height: auto; }
+    ReplayScreen #replay-title, ReplayScreen #replay-keys { height: 1; padding: 0 1; }
+    ReplayScreen #replay-mine { width: 1fr; padding: 0 1; }
+    """
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
+        self.index = 0
+        game = replay.game
+        self._room = RoomSummary(
+            id=game.key,
+            name=game.name,
+            host=None,
+            players=game.players,
+            max_players=replay.options.max_players,
+            spectators=(),
+            status=PLAYING,
+            offline=(),
+            left=(),
+            options=replay.options,
+        )
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Line(id="replay-title")
+        with Horizontal(id="replay-main"):
+            with Vertical(id="replay-left"):
+                yield SeatList(id="replay-seats")
+                yield Line(id="replay-status")
+                yield PotView(id="replay-pot")
+                yield Line(id="replay-banner")
+                with Horizontal(id="replay-hand"):
+                    yield HandCards(id="replay-cards")
+                    with Vertical(id="replay-mine"):
+                        yield Line(id="replay-me")
+                        yield Line(id="replay-own")
+            yield HandLog(id="replay-log", max_lines=200, min_width=16)
+        yield Line(id="replay-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#replay-keys", Line).show((REPLAY_KEYS, "dim"))
+        self._draw()
+
+    @property
+    def frame_view(self) -> dict[str, Any]:
+        return self.replay.view(self.index)
+
+    def action_step(self, step: int) -> None:
+        self._go(self.index + step)
+
+    def action_hand(self, step: int) -> None:
+        replay = self.replay
+        self._go(replay.next_hand(self.index) if step > 0 else replay.previous_hand(self.index))
+
+    def action_go(self, index: int) -> None:
+        self._go(index if index >= 0 else len(self.replay.frames) - 1)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def _go(self, index: int) -> None:
+        index = max(0, min(index, len(self.replay.frames) - 1))
+        if index != self.index:
+            self.index = index
+            self._draw()
+            self.paint_now()
+
+    def _hand_frames(self) -> range:
+        """The frames of the current hand up to the current one (what its log has shown)."""
+        start = self.replay.hand_starts[self.replay.frames[self.index].hand]
+        return range(start, self.index + 1)
+
+    def _draw(self) -> None:
+        replay, view = self.replay, self.frame_view
+        me = replay.viewer or ""
+        payouts: dict[str, int] = {}
+        log = self.query_one(HandLog)
+        log.clear()
+        for i in self._hand_frames():
+            events = replay.frames[i].events
+            track_payouts(payouts, events)
+            for event in events:
+                for line in event_lines(event):
+                    log.write(Text(line))
+        game = replay.game
+        when = time.strftime("%m-%d %H:%M", time.localtime(game.finished_at))
+        who = f"{me}의 자리" if replay.viewer else "관전 화면"
+        self.query_one("#replay-title", Line).show(
+            (f"다시 보기 · {game.name} · {when} · {who}", "bold")
+        )
+        hands = len(replay.hand_starts)
+        hand = replay.frames[self.index].hand
+        self.query_one("#replay-status", Line).show(
+            f"{view.get('handNo', '-')}판 ({hand + 1}/{hands}) · "
+            f"{self.index + 1}/{len(replay.frames)}수"
+        )
+        infos = seat_infos(self._room, view, me, payouts)
+        self.query_one(SeatList).set_seats([i for i in infos if not i.me])
+        amount, sides, note = pot_values(view)
+        self.query_one(PotView).set(amount=amount, sides=sides, note=note)
+        self.query_one("#replay-banner", Line).show(*banner_parts(view))
+        seat = next((s for s in view["seats"] if s["id"] == me), None)
+        parts = mine_parts(view, seat, replay.options, False, [], payouts.get(me, 0))
+        me_line, *rest = parts
+        self.query_one("#replay-me", Line).show(*me_line)
+        self.query_one("#replay-own", Line).show(*(rest[0] if rest else []))
+        cards = [DECK[c["id"]] for c in (seat or {}).get("cards", []) if "id" in c]
+        folded = frozenset(c.id for c in cards) if seat and seat.get("folded") else frozenset()
+        self.query_one(HandCards).show(cards, dimmed=folded, places=len(cards))
