@@ -13,15 +13,13 @@ why in an auth banner), the key when it is offered (public-key auth).
 from __future__ import annotations
 
 import ipaddress
-import os
-import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import address_network, key_fingerprint
-from .store import DB_NAME
+from .store import connect_data_db
 
 KEY, ADDRESS = "key", "address"
 
@@ -59,12 +57,7 @@ class BanStore:
     """The ``bans`` table of ``<data_dir>/seotda.sqlite3``."""
 
     def __init__(self, data_dir: Path) -> None:
-        data_dir = Path(data_dir)
-        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.path = data_dir / DB_NAME
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
-        os.chmod(self.path, 0o600)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self.path, self._db = connect_data_db(data_dir)
         self._db.executescript(_SCHEMA)
 
     def add(self, ban: Ban) -> bool:

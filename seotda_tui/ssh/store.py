@@ -22,6 +22,20 @@ from pathlib import Path
 from .skeleton import skeleton
 
 DB_NAME = "seotda.sqlite3"
+
+
+def connect_data_db(data_dir: Path) -> tuple[Path, sqlite3.Connection]:
+    """A connection to ``<data_dir>/seotda.sqlite3`` (the identities' and the bans' tables),
+    the file private to the server's user, in WAL mode so the CLI can write while the server
+    runs."""
+    data_dir = Path(data_dir)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = data_dir / DB_NAME
+    db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    os.chmod(path, 0o600)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return path, db
 SCHEMA_VERSION = 2
 
 _SCHEMA = """
@@ -50,13 +64,7 @@ class NicknameStore:
     """Nickname → credential in ``<data_dir>/seotda.sqlite3`` (WAL mode)."""
 
     def __init__(self, data_dir: Path) -> None:
-        data_dir = Path(data_dir)
-        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.path = data_dir / DB_NAME
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
-        os.chmod(self.path, 0o600)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self.path, self._db = connect_data_db(data_dir)
         self._db.executescript(_SCHEMA)
         self._migrate()
 
