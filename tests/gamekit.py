@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 from engine import DECK, Game, IllegalAction, Options
 from engine.options import SPECS
+
+if TYPE_CHECKING:  # the engine's tests do not load the UI
+    from seotda_tui.testing import Table
 
 TOTAL_KEYS = ("stack",)
 
@@ -144,3 +149,22 @@ def must_fail(game: Game, pid: str, action: Any, message: str | None = None) -> 
             assert message in str(exc), str(exc)
         return str(exc)
     raise AssertionError(f"{action!r} by {pid} was accepted")
+
+
+@asynccontextmanager
+async def busted_at_rebuy() -> AsyncIterator[Table]:
+    """Two players, "b" busted all in on the first hand: the table as its rebuy question opens."""
+    from seotda_tui.testing import Table
+
+    async with Table.open(
+        ["a", "b"],
+        options={"startingChips": 500, "maxRaise": "full"},
+        seed=5,
+        deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]},
+    ) as t:
+        while t.actor is not None:  # all in: full, then call
+            kinds = [a["type"] for a in t.legal(t.actor)]
+            await t.press(t.actor, "8" if "full" in kinds else "4")
+        while t.game.state.phase != "rebuy":
+            await t.press(t.game.pending()["players"][0], "space")
+        yield t

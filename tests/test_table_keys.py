@@ -5,6 +5,8 @@ from __future__ import annotations
 from engine import Options
 from seotda_tui.testing import Table
 
+from .gamekit import busted_at_rebuy
+
 
 def bets(t: Table) -> list[dict[str, object]]:
     return [e for e in t.manager.log(t.room_id) if e["type"] == "bet"]
@@ -185,17 +187,7 @@ async def test_the_three_card_auto_pick_and_a_stale_pick_reminder() -> None:
 
 
 async def test_a_lapsed_rebuy_window_is_explained_to_the_busted_player() -> None:
-    async with Table.open(
-        ["a", "b"],
-        options={"startingChips": 500, "maxRaise": "full"},
-        seed=5,
-        deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]},
-    ) as t:
-        while t.actor is not None:  # all in: full, then call
-            kinds = [a["type"] for a in t.legal(t.actor)]
-            await t.press(t.actor, "8" if "full" in kinds else "4")
-        while t.game.state.phase != "rebuy":
-            await t.press(t.game.pending()["players"][0], "space")
+    async with busted_at_rebuy() as t:
         await t.advance(t.game.pending()["seconds"] + 1)
         assert "시간이 지나 리바이하지 않았어요" in t.text("b")
         assert "리바이하지 않았어요" not in t.text("a")

@@ -21,6 +21,8 @@ from seotda_tui.ui.widgets.hand import HandCards
 from seotda_tui.ui.widgets.pot import PotView
 from seotda_tui.ui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
 
+from .gamekit import busted_at_rebuy
+
 
 def buttons(t: Table, nick: str) -> dict[str, tuple[str, bool]]:
     bar = t.screen(nick).query_one(ActionBar)
@@ -314,17 +316,7 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
 
 
 async def test_rebuy_prompt_shows_its_countdown() -> None:
-    async with Table.open(
-        ["a", "b"],
-        options={"startingChips": 500, "maxRaise": "full"},
-        seed=5,
-        deal={"a": ["1광", "3광"], "b": ["2띠", "3띠"]},
-    ) as t:
-        while t.actor is not None:  # all in: full, then call
-            kinds = [a["type"] for a in t.legal(t.actor)]
-            await t.press(t.actor, "8" if "full" in kinds else "4")
-        while t.game.state.phase != "rebuy":
-            await t.press(t.game.pending()["players"][0], "space")
+    async with busted_at_rebuy() as t:
         text = t.text("b")
         assert "y 칩 다시 받기" in text and "칩을 다시 받을까요? y/n" in text and "15초" in text
         assert "[파산]" in text

@@ -341,14 +341,20 @@ class RoomManager:
     def _codes(self) -> set[str]:
         return {r.privacy.code for r in self._rooms.values() if r.privacy is not None}
 
-    def join(self, room_id: str, nick: str, code: str | None = None) -> None:
-        """Take a free seat before the game starts (a spectator of the room may sit down)."""
+    def _entering(self, room_id: str, nick: str, code: str | None) -> Room:
+        """What sitting down and watching both check first: the room, that ``nick`` is in no
+        other room, the private room's code, and that ``nick`` has no seat here yet."""
         self._arm_resumed()
         room = self._get(room_id)
         self._check_free(nick, room_id)
         self._check_code(room, nick, code)
         if nick in room.players:
             raise RoomError("이미 이 방에 앉아 있어요")
+        return room
+
+    def join(self, room_id: str, nick: str, code: str | None = None) -> None:
+        """Take a free seat before the game starts (a spectator of the room may sit down)."""
+        room = self._entering(room_id, nick, code)
         moderation.check_entry(room, nick)
         if room.status == PLAYING:
             raise RoomError("게임이 이미 시작됐어요. 관전은 할 수 있어요")
@@ -364,12 +370,7 @@ class RoomManager:
 
     def watch(self, room_id: str, nick: str, code: str | None = None) -> None:
         """Watch a room at any time, without a seat."""
-        self._arm_resumed()
-        room = self._get(room_id)
-        self._check_free(nick, room_id)
-        self._check_code(room, nick, code)
-        if nick in room.players:
-            raise RoomError("이미 이 방에 앉아 있어요")
+        room = self._entering(room_id, nick, code)
         if nick in room.spectators:
             return
         moderation.check_entry(room, nick)

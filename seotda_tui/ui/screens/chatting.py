@@ -7,6 +7,7 @@ screen and to the :class:`ChatLine`; ``t`` opens the line, Enter posts what was 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual.message import Message
 from textual.widgets import RichLog
@@ -25,15 +26,15 @@ class ChatPushed(Message):
 
 
 class ChatScreen(BaseScreen):
-    """A screen with a chat channel; it says which (``chat_channel``) and where it is logged."""
+    """A screen with a chat channel: a subclass sets ``chat_channel`` (the lobby's, or its
+    room's id) and ``CHAT_LOG``, the selector of the log the messages are written to."""
 
+    CHAT_LOG: ClassVar[str]
+    chat_channel: str
     _chat_unsubscribe: Callable[[], None] | None = None
 
-    def chat_channel(self) -> str:
-        raise NotImplementedError
-
     def chat_log(self) -> RichLog:
-        raise NotImplementedError
+        return self.query_one(self.CHAT_LOG, RichLog)
 
     def chat_done(self) -> None:
         """After Enter in the chat line (sent or refused): e.g. give the focus back."""
@@ -41,13 +42,13 @@ class ChatScreen(BaseScreen):
     def replay_chat(self) -> None:
         """Write the channel's history to the log (after it was cleared or first shown)."""
         log = self.chat_log()
-        for message in self.seotda.chat.history(self.chat_channel()):
+        for message in self.seotda.chat.history(self.chat_channel):
             log.write(message_text(message))
 
     def follow_chat(self) -> None:
         """The history, then every new message as it comes."""
         self.replay_chat()
-        self._chat_unsubscribe = self.seotda.chat.subscribe(self.chat_channel(), self._chat_deliver)
+        self._chat_unsubscribe = self.seotda.chat.subscribe(self.chat_channel, self._chat_deliver)
 
     def stop_chat(self) -> None:
         if self._chat_unsubscribe is not None:
@@ -76,7 +77,7 @@ class ChatScreen(BaseScreen):
         if self.other_input(event):
             return
         line = self.query_one(ChatLine)
-        error = self.seotda.chat.post(self.chat_channel(), self.nickname, event.value)
+        error = self.seotda.chat.post(self.chat_channel, self.nickname, event.value)
         if error:
             line.refuse(error)
         else:

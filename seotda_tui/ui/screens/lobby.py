@@ -57,6 +57,8 @@ def room_rules_text(room: RoomSummary, number: int, cells: int) -> Text:
 class LobbyScreen(ChatScreen):
     """The live room list, the lobby chat, and the keys to open, join or watch a room."""
 
+    CHAT_LOG = "#lobby-chat"
+    chat_channel = LOBBY
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "create", "새 방 만들기"),
         Binding("enter", "join", "참가"),
@@ -143,12 +145,6 @@ class LobbyScreen(ChatScreen):
         hundreds of players seated, every join would otherwise update every one of their
         hidden lobbies."""
         self._stop_listening()
-
-    def chat_channel(self) -> str:
-        return LOBBY
-
-    def chat_log(self) -> RichLog:
-        return self.query_one("#lobby-chat", RichLog)
 
     def chat_done(self) -> None:
         self.query_one(RoomList).focus()

@@ -86,11 +86,13 @@ class CutOver(Message):
 class TableScreen(TableActions):
     """One room, seen by one session."""
 
+    CHAT_LOG = "#log"
     BINDINGS: ClassVar[list[BindingType]] = table_bindings()
 
     def __init__(self, room_id: str) -> None:
         super().__init__()
         self.room_id = room_id
+        self.chat_channel = room_id
         self.latest: RoomUpdate | None = None
         self.selected: list[int] = []  # three-card Seotda: the ids picked so far
         self.log_shown: bool | None = None  # None: shown on wide terminals only
@@ -152,11 +154,8 @@ class TableScreen(TableActions):
             self._unsubscribe()
             self._unsubscribe = None
 
-    def chat_channel(self) -> str:
-        return self.room_id
-
     def chat_log(self) -> HandLog:
-        return self.query_one("#log", HandLog)
+        return self.query_one(self.CHAT_LOG, HandLog)
 
     def on_resize(self, event: events.Resize) -> None:
         if self.latest is not None:
