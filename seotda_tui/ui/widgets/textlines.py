@@ -23,6 +23,9 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ... import tuning
+from ...tuning.shared_rows import render_shared
+
 Cell = tuple[str, tuple[object, ...]]
 
 
@@ -139,6 +142,12 @@ class TextLines(Widget):
         if strip is None:
             strip = strips[y] = text_strip(lines[y], width, base, self.app.console)
         return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The shared rows themselves where the layer's ``shared_rows`` is on (see
+        ``seotda_tui/tuning/shared_rows.py``); Textual's own path otherwise."""
+        strips = render_shared(self, crop) if tuning.enabled("shared_rows") else None
+        return super().render_lines(crop) if strips is None else strips
 
     def _new_entry(self) -> tuple[list[Text], list[Strip | None]]:
         lines = self.text_lines()
