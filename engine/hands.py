@@ -55,7 +55,7 @@ _MUNG_HINTS = {
     "upToJang": "멍텅구리구사 - 상대가 장땡 이하면 재경기",
 }
 #: ``gusaOutcome=refund`` (사구 파토): the same thresholds give everyone their stake back.
-_REFUND_WORDS = ("재경기", "파토(판돈 돌려받기)")
+_REFUND_WORDS = ("재경기", "파토(판돈 반환)")
 
 
 @dataclass(frozen=True, slots=True)
