@@ -438,3 +438,83 @@ def test_rules_help_and_hints_name_the_rules() -> None:
     assert evaluate(card("4띠"), card("9열"), Options()).hint == "구사 - 상대가 알리 이하면 재경기"
     off = Options(gusa=False, gusa_outcome="refund")
     assert "파토" not in rules_text(off) and "파토" not in "\n".join(room_rules_lines(off))
+
+
+# ---------------------------------------------------------------- the form, and real ssh
+
+
+async def test_the_create_form_sets_both_rules_and_greys_them_with_gusa_off() -> None:
+    from seotda_tui.ui.screens.create_room import CreateRoomScreen
+    from seotda_tui.ui.screens.table import TableScreen
+
+    from .test_app_pilot import SIZE, app_for, manager, screen_text, settle
+
+    m = manager()
+    app = app_for(m, "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, CreateRoomScreen)
+        assert form.values()["gusa_when_winning"] == "win"
+        assert form.values()["gusa_outcome"] == "rematch"
+        for field in ("gusa_when_winning", "gusa_outcome", "rejoin_cost"):
+            assert not form.query_one(f"#opt-{field}").disabled
+        form.set_value("gusa", False)
+        await settle(pilot)
+        for field in ("gusa_when_winning", "gusa_outcome", "rejoin_cost"):
+            assert form.query_one(f"#opt-{field}").disabled
+        form.set_value("gusa", True)
+        form.set_value("gusa_when_winning", "rematch")
+        form.set_value("gusa_outcome", "refund")
+        await settle(pilot)
+        assert form.query_one("#opt-rejoin_cost").disabled  # a 파토 has no rematch to rejoin
+        assert not form.query_one("#opt-gusa_outcome").disabled
+        form.query_one("#opt-gusa_outcome").focus()
+        await settle(pilot)
+        assert "파토 (판돈 반환)" in screen_text(app)
+        await pilot.click("#form-create")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        (room,) = m.rooms()
+        assert room.options.gusa_when_winning == "rematch"
+        assert room.options.gusa_outcome == "refund"
+
+
+async def test_a_refund_over_real_ssh(tmp_path: Path) -> None:
+    from contextlib import AsyncExitStack
+
+    from seotda_tui.rooms import RoomManager
+    from seotda_tui.ui.app import make_app_factory
+
+    from .ssh_harness import ssh_server, wait_until
+
+    manager = RoomManager(seed_source=lambda: 7, reconnect_grace=30)
+    options = {"dealMode": "oneRound", "gusaOutcome": "refund", "gusaWhenWinning": "rematch"}
+    room = manager.create_room("영희", "파토 판", options)
+    manager.join(room.id, "철수")
+    manager.start(room.id, "영희")
+    game = manager._rooms[room.id].game
+    hand = game.state.hand
+    first, second = hand.participants
+    rig(game, {first: [7, 16], second: [9, 11]})  # 구사 against 1끗: it already wins
+    start = {s.id: s.stack_at_hand_start for s in game.state.seats}
+    async with ssh_server(tmp_path, make_app_factory(manager)) as server, AsyncExitStack() as st_:
+        clients = {
+            nick: await st_.enter_async_context(server.connect(nick, size=(100, 30)))
+            for nick in (first, second)
+        }
+        for nick in (first, second):
+            await clients[nick].wait_for("내 차례예요")
+            await clients[nick].press("2")  # check
+            await wait_until(lambda nick=nick: hand.actor != nick)
+        assert hand.phase == "handEnd"
+        for client in clients.values():
+            await client.wait_for("구사 파토! 판돈을 돌려줘요")
+            await client.wait_for("1,000칩")  # the school came back
+        assert [r["type"] for r in hand.results] == ["refund"]
+        assert stacks(game) == start
+        for client in clients.values():
+            await client.press(" ")
+        await wait_until(lambda: game.state.hand.hand_no == 2)
+        assert game.state.hands_played == 1
