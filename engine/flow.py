@@ -13,7 +13,7 @@ from .hands import HandRank, evaluate
 from .pots import Pot, build_pots, split_evenly, uncalled_excess
 from .showdown import resolve_ranks
 from .state import Hand, RoundPlayer
-from .types import BetKind, Refusal, ShownHand
+from .types import BetKind, OutcomeDict, Refusal, ShownHand
 
 
 class HandFlow(GameCore):
@@ -240,10 +240,13 @@ class HandFlow(GameCore):
                 events += self._award(hand, pot, contenders, "normal")
                 continue
             outcome = resolve_ranks({p: ranks[p] for p in contenders}, self.options)
-            if outcome.type == "rematch" and hand.rematch_no >= MAX_REMATCHES:
+            if outcome.type == "rematch" and outcome.reason != "tie" and self._gusa_refunds:
+                events += self._refund(hand, pot, outcome.to_dict())
+            elif outcome.type == "rematch" and hand.rematch_no >= MAX_REMATCHES:
                 events += self._award(hand, pot, list(outcome.participants), "rematchCap")
             elif outcome.type == "rematch":
-                keep = Pot(pot.amount, self._from_dealer(outcome.participants), pot.main)
+                kept_for = self._from_dealer(outcome.participants)
+                keep = Pot(pot.amount, kept_for, pot.main, dict(pot.shares))
                 hand.rematch_pots.append(keep)
                 reasons.append(outcome.reason)
                 hand.results.append({"amount": pot.amount, **outcome.to_dict()})
@@ -292,6 +295,21 @@ class HandFlow(GameCore):
             {"type": "payout", "player": pid, "amount": share, "reason": reason, "main": pot.main}
             for pid, share in shares.items()
         ]
+
+    @property
+    def _gusa_refunds(self) -> bool:
+        return self.options.effective_gusa_outcome == "refund"
+
+    def _refund(self, hand: Hand, pot: Pot, outcome: OutcomeDict) -> list[Event]:
+        """사구 파토 (``gusaOutcome=refund``): instead of a rematch, every player — folded ones
+        too — takes back exactly what they put into this pot this hand, school included."""
+        outcome = {**outcome, "type": "refund", "participants": []}
+        hand.results.append({"amount": pot.amount, **outcome})
+        events: list[Event] = [{"type": "pot", "amount": pot.amount, "outcome": outcome}]
+        for pid in self._from_dealer(pot.shares):
+            self._seats[pid].stack += pot.shares[pid]
+            events.append({"type": "return", "player": pid, "amount": pot.shares[pid]})
+        return events
 
     def _win_by_fold(self, hand: Hand) -> list[Event]:
         """§5.1.8: the last player standing takes every pot; no card is shown."""

@@ -54,6 +54,8 @@ _MUNG_HINTS = {
     "upTo9": "멍텅구리구사 - 상대가 9땡 이하면 재경기",
     "upToJang": "멍텅구리구사 - 상대가 장땡 이하면 재경기",
 }
+#: ``gusaOutcome=refund`` (사구 파토): the same thresholds give everyone their stake back.
+_REFUND_WORDS = ("재경기", "파토(판돈 반환)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,18 +129,21 @@ def _rank(a: Card, b: Card, options: Options) -> HandRank:
         hint = _MUNG_HINTS[options.effective_mung_gusa]
     else:
         hint = _SPECIAL_HINTS[special]
+    if special in ("gusa", "mungGusa") and options.effective_gusa_outcome == "refund":
+        hint = hint.replace(*_REFUND_WORDS)
     return HandRank(value, SPECIAL_NAMES[special], special, hint, "중간")
 
 
 @cache
 def _table(rule_key: tuple[object, ...]) -> tuple[HandRank | None, ...]:
-    gwang_ttaeng, ttaengjabi, amhaeng, gusa, mung_gusa = rule_key
+    gwang_ttaeng, ttaengjabi, amhaeng, gusa, mung_gusa, gusa_outcome = rule_key
     options = Options(
         gwang_ttaeng=gwang_ttaeng,  # type: ignore[arg-type]
         ttaengjabi=ttaengjabi,  # type: ignore[arg-type]
         amhaeng=amhaeng,  # type: ignore[arg-type]
         gusa=gusa,  # type: ignore[arg-type]
         mung_gusa=mung_gusa,  # type: ignore[arg-type]
+        gusa_outcome=gusa_outcome,  # type: ignore[arg-type]
     )
     table: list[HandRank | None] = [None] * 400
     for a, b in combinations(DECK, 2):

@@ -1,4 +1,5 @@
-"""§2 모드와 옵션: the 20 options, their spec values, defaults and validation."""
+"""§2 모드와 옵션: the 22 options (the spec's 20 and issue #19's two 구사 rules), their values,
+defaults and validation."""
 
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ SPECS: tuple[_Spec, ...] = (
     _Spec("amhaeng", "amhaeng", "암행어사", _BOOL),
     _Spec("gusa", "gusa", "구사", _BOOL),
     _Spec("mung_gusa", "mungGusa", "멍텅구리구사", ("off", "upTo8", "upTo9", "upToJang")),
+    _Spec("gusa_when_winning", "gusaWhenWinning", "구사가 이길 때", ("win", "rematch")),
+    _Spec("gusa_outcome", "gusaOutcome", "구사 처리", ("rematch", "refund")),
     _Spec("tie_rule", "tieRule", "동점 처리", ("rematch", "split")),
     _Spec("rejoin_cost", "rejoinCost", "재참가 비용", ("none", "half", "full")),
     _Spec("hints", "hints", "힌트", _BOOL),
@@ -102,6 +105,8 @@ class Options:
     amhaeng: bool = True
     gusa: bool = True
     mung_gusa: str = "upTo8"
+    gusa_when_winning: str = "win"  # §6.3 step 4: "rematch" checks a 구사 that already wins too
+    gusa_outcome: str = "rematch"  # "refund": 사구 파토, every player takes back their stake
     tie_rule: str = "rematch"
     rejoin_cost: str = "none"
     hints: bool = True
@@ -154,12 +159,23 @@ class Options:
         return self.mung_gusa if self.gusa else "off"
 
     @property
-    def rule_key(self) -> tuple[str, str, bool, bool, str]:
-        """The options that change hand values; equal keys share one hand table."""
+    def effective_gusa_when_winning(self) -> str:
+        """Issue #19: with ``gusa`` off, ``gusa_when_winning`` is ignored."""
+        return self.gusa_when_winning if self.gusa else "win"
+
+    @property
+    def effective_gusa_outcome(self) -> str:
+        """Issue #19: with ``gusa`` off, ``gusa_outcome`` is ignored."""
+        return self.gusa_outcome if self.gusa else "rematch"
+
+    @property
+    def rule_key(self) -> tuple[str, str, bool, bool, str, str]:
+        """The options that change hand values or hints; equal keys share one hand table."""
         return (
             self.gwang_ttaeng,
             self.ttaengjabi,
             self.amhaeng,
             self.gusa,
             self.effective_mung_gusa,
+            self.effective_gusa_outcome,
         )

@@ -10,11 +10,24 @@ from .types import PotDict
 
 @dataclass(slots=True)
 class Pot:
-    """``eligible`` is in seat order; ``main`` marks the pot whose winner becomes the next 선."""
+    """``eligible`` is in seat order; ``main`` marks the pot whose winner becomes the next 선.
+
+    ``shares``: what each player (folded ones too) put into this pot, summing to ``amount`` —
+    what a 사구 파토 (``gusaOutcome=refund``) gives back. Not in the view (bets are shown
+    already); a pot journaled before it existed loads with none.
+    """
 
     amount: int
     eligible: list[str] = field(default_factory=list)
     main: bool = False
+    shares: dict[str, int] = field(default_factory=dict)
+
+    def add(self, shares: Mapping[str, int]) -> None:
+        """Put more chips in: the amount and each player's share."""
+        for pid, chips in shares.items():
+            if chips:
+                self.shares[pid] = self.shares.get(pid, 0) + chips
+                self.amount += chips
 
     def to_dict(self) -> PotDict:
         return {"amount": self.amount, "eligible": list(self.eligible), "main": self.main}
@@ -31,19 +44,17 @@ def build_pots(contrib: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contrib.values())
+        layer = {p: min(c, level) - min(c, previous) for p, c in contrib.items()}
         eligible = [p for p in live if contrib.get(p, 0) >= level]
-        if pots and pots[-1].eligible == eligible:
-            pots[-1].amount += amount
-        else:
-            pots.append(Pot(amount, eligible))
+        if not (pots and pots[-1].eligible == eligible):
+            pots.append(Pot(0, eligible))
+        pots[-1].add(layer)
         previous = level
-    rest = sum(max(0, c - previous) for c in contrib.values())
-    if rest:
-        if pots:
-            pots[-1].amount += rest
-        else:
-            pots.append(Pot(rest, list(live)))
+    rest = {p: max(0, c - previous) for p, c in contrib.items()}
+    if any(rest.values()):
+        if not pots:
+            pots.append(Pot(0, list(live)))
+        pots[-1].add(rest)
     return pots
 
 

@@ -43,7 +43,7 @@ class Rematch(GameCore):
         if accept:
             seat.stack -= hand.rejoin_cost
             main = next((p for p in hand.rematch_pots if p.main), hand.rematch_pots[0])
-            main.amount += hand.rejoin_cost
+            main.add({seat.id: hand.rejoin_cost})
             hand.rejoined.append(seat.id)
             for pot in hand.rematch_pots:
                 pot.eligible = self._from_dealer([*pot.eligible, seat.id])

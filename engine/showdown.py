@@ -52,7 +52,11 @@ def resolve(hands: Mapping[str, tuple[Card, Card]], options: Options) -> Outcome
 
 
 def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
-    """``resolve`` on already evaluated hands (the game evaluates each hand once)."""
+    """``resolve`` on already evaluated hands (the game evaluates each hand once).
+
+    A 구사 "rematch" here is the judgement; with ``gusaOutcome=refund`` the game refunds the
+    pot instead of keeping it (engine/flow.py), so the judge stays one function for both.
+    """
     players = sorted(ranks)
     vmax = -1
     holders: list[str] = []  # players whose hand carries a special power
@@ -77,7 +81,8 @@ def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
     rematch_reason: Reason | None = None
     for holder in holders:
         limit = threshold(ranks[holder], options)
-        if limit is None or holder in winners:
+        already_wins = holder in winners and options.effective_gusa_when_winning == "win"
+        if limit is None or already_wins:
             continue
         others_best = max(ranks[q].value for q in players if q != holder)
         if others_best <= limit:

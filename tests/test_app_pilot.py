@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine import DECK, Options
+from engine.options import SPECS
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
@@ -73,7 +74,7 @@ async def test_create_form_covers_every_option_and_shows_engine_errors() -> None
         await settle(pilot)
         form = app.screen
         assert isinstance(form, CreateRoomScreen)
-        assert len(form.values()) == 20
+        assert len(form.values()) == len(SPECS)
         form.set_value("starting_chips", 500)
         form.set_value("base_unit", 50)
         await settle(pilot)

@@ -27,6 +27,9 @@ SPEC_OPTIONS = [
     ("amhaeng", "amhaeng", (True, False), True),
     ("gusa", "gusa", (True, False), True),
     ("mung_gusa", "mungGusa", ("off", "upTo8", "upTo9", "upToJang"), "upTo8"),
+    # issue #19's two 구사 rules (defaults keep the spec's §6.3 behaviour)
+    ("gusa_when_winning", "gusaWhenWinning", ("win", "rematch"), "win"),
+    ("gusa_outcome", "gusaOutcome", ("rematch", "refund"), "rematch"),
     ("tie_rule", "tieRule", ("rematch", "split"), "rematch"),
     ("rejoin_cost", "rejoinCost", ("none", "half", "full"), "none"),
     ("hints", "hints", (True, False), True),
@@ -52,6 +55,8 @@ BAD_VALUES = [
     ("amhaeng", "yes", "암행어사는 켬(true) 또는 끔(false)이어야 해요"),
     ("gusa", None, "구사는 켬(true) 또는 끔(false)이어야 해요"),
     ("mung_gusa", "upTo7", "멍텅구리구사는 off, upTo8, upTo9, upToJang 중 하나여야 해요"),
+    ("gusa_when_winning", "always", "구사가 이길 때는 win, rematch 중 하나여야 해요"),
+    ("gusa_outcome", "split", "구사 처리는 rematch, refund 중 하나여야 해요"),
     ("tie_rule", "highCard", "동점 처리는 rematch, split 중 하나여야 해요"),
     ("rejoin_cost", "double", "재참가 비용은 none, half, full 중 하나여야 해요"),
     ("hints", "on", "힌트는 켬(true) 또는 끔(false)이어야 해요"),

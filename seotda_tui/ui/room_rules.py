@@ -21,6 +21,18 @@ _REJOIN = {
     "full": "구사 재경기 때 다이한 사람 재참가: 판돈만큼",
 }
 _MUNG = {"upTo8": "8땡까지", "upTo9": "9땡까지", "upToJang": "장땡까지"}
+#: Issue #19's two 구사 rules, for help's 규칙 tab (one sentence each).
+GUSA_WHEN_WINNING_TEXT = {
+    "win": "구사를 든 사람이 이미 이기고 있으면(상대가 모두 2끗 이하) 구사 없이 그냥 이겨요.",
+    "rematch": "구사를 든 사람이 이기고 있어도(상대가 모두 2끗 이하) 전통 규칙대로 구사가 발동해요.",
+}
+GUSA_OUTCOME_TEXT = {
+    "rematch": "구사가 발동하면 판돈은 그대로 두고 남은 사람끼리 재경기해요 (학교는 다시 안 내요).",
+    "refund": (
+        "구사가 발동하면 사구 파토: 다이한 사람까지 모두 이번 판에 낸 칩(학교 포함)을 그대로"
+        " 돌려받고 다음 판으로 가요. 구사와 상관없는 사이드 팟은 평소대로 가려요."
+    ),
+}
 _TTAENGJABI = {"strict": "땡잡이(3광+7열)", "loose": "땡잡이(3·7 아무 패)"}
 
 
@@ -71,6 +83,23 @@ def _specials(o: Options) -> list[list[str]]:
     return topics
 
 
+def gusa_effect(options: Options) -> str:
+    """What a 구사 that fires does in this room (``gusaOutcome``)."""
+    return "파토(판돈 반환)" if options.effective_gusa_outcome == "refund" else "재경기"
+
+
+def _gusa_rules(o: Options) -> list[str]:
+    """The 구사 rules that differ from the defaults, and the rejoin rule when it applies."""
+    parts = []
+    if o.effective_gusa_when_winning == "rematch":
+        parts.append(f"구사는 이기고 있어도 {gusa_effect(o)}")
+    elif o.effective_gusa_outcome == "refund":
+        parts.append(f"구사는 {gusa_effect(o)}")
+    if o.effective_gusa_outcome != "refund":
+        parts.append(_REJOIN[o.rejoin_cost])
+    return parts
+
+
 def rule_topics(options: Options) -> list[list[str]]:
     """The rules as topics of short parts (the options of engine/options.py)."""
     tie = "동점이면 재경기" if options.tie_rule == "rematch" else "동점이면 나눠 가짐"
@@ -79,7 +108,7 @@ def rule_topics(options: Options) -> list[list[str]]:
         _game(options),
         _play(options),
         *_specials(options),
-        [tie, _REJOIN[options.rejoin_cost]],
+        [tie, *_gusa_rules(options)],
         [hints],
     ]
 

@@ -134,6 +134,9 @@ class CreateRoomScreen(BaseScreen):
             ("hand_limit", values["end_condition"] == "hands"),
             ("rebuy_limit", values["rebuy"] == "limited"),
             ("mung_gusa", values["gusa"]),
+            ("gusa_when_winning", values["gusa"]),
+            ("gusa_outcome", values["gusa"]),
+            ("rejoin_cost", values["gusa"] and values["gusa_outcome"] == "rematch"),
         ):
             self.query_one(f"#opt-{field}").disabled = not used
 

@@ -14,7 +14,12 @@ from rich.cells import set_cell_size
 from engine import Options
 from engine.cards import card_id
 
-from ..room_rules import room_rules_lines
+from ..room_rules import (
+    GUSA_OUTCOME_TEXT,
+    GUSA_WHEN_WINNING_TEXT,
+    gusa_effect,
+    room_rules_lines,
+)
 
 VIRTUAL_NOTE = "칩은 가상 칩이에요: 이 방에서만 쓰고, 돈이나 재화로 바꾸거나 남에게 줄 수 없어요."
 
@@ -111,7 +116,7 @@ def jokbo_rows(options: Options) -> list[JokboRow]:
             JokboRow(
                 "구사",
                 (_c(4, False), _c(9, True)),
-                "4월 + 9월: 상대 최고패가 알리 이하면 재경기 (평소엔 3끗)",
+                f"4월 + 9월: 상대 최고패가 알리 이하면 {gusa_effect(options)} (평소엔 3끗)",
                 "구사",
                 "특수패",
             )
@@ -123,7 +128,8 @@ def jokbo_rows(options: Options) -> list[JokboRow]:
                 JokboRow(
                     "멍텅구리구사",
                     (_c(4, True), _c(9, True)),
-                    f"4월 열끗 + 9월 열끗: 상대가 {upto} 이하면 재경기 (평소엔 3끗)",
+                    f"4월 열끗 + 9월 열끗: 상대가 {upto} 이하면 {gusa_effect(options)}"
+                    " (평소엔 3끗)",
                     "멍텅구리구사",
                     "특수패",
                 )
@@ -175,6 +181,9 @@ def rules_text(options: Options) -> str:
     ]
     specials = [r for r in jokbo_rows(options) if r.section == "특수패"]
     lines += [f"· {r.name}: {r.note}" for r in specials] or ["· 없음"]
+    if options.gusa:
+        lines.append(GUSA_WHEN_WINNING_TEXT[options.gusa_when_winning])
+        lines.append(GUSA_OUTCOME_TEXT[options.gusa_outcome])
     lines += [
         "",
         "■ 베팅 용어",

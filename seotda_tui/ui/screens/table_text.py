@@ -146,6 +146,10 @@ def _badges(
     return badges
 
 
+#: Results that name no winner: a pot kept for a rematch, or a 사구 파토 that refunds it.
+NO_WINNER = frozenset({"rematch", "refund"})
+
+
 def showdown_name(entry: dict[str, Any], results: list[dict[str, Any]], options: Options) -> str:
     """A revealed hand's name, given the showdown's ``results`` (the view's, or
     :func:`showdown_results` of the events). A special that did not take effect (땡잡이 against
@@ -157,7 +161,7 @@ def showdown_name(entry: dict[str, Any], results: list[dict[str, Any]], options:
         return str(entry["name"])
     fired = any(
         r.get("reason") == special
-        and (r.get("type") == "rematch" or entry["player"] in r.get("winners", []))
+        and (r.get("type") in NO_WINNER or entry["player"] in r.get("winners", []))
         for r in results
     )
     if fired:
@@ -265,9 +269,10 @@ def banner_parts(view: View) -> list[Part]:
         parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
     if phase == "handEnd":
         for r, label in merged_results(view.get("results") or []):
-            if r.get("type") == "rematch":
+            if r.get("type") in NO_WINNER:
                 reason = REMATCH_REASONS.get(r.get("reason", ""), "")
-                parts.append((f"{reason} 재경기!  ", "bold magenta"))
+                what = "파토! 판돈을 돌려줘요" if r.get("type") == "refund" else "재경기!"
+                parts.append((f"{reason} {what}  ", "bold magenta"))
                 continue
             who = ", ".join(r.get("winners", []))
             verb = "나눠 가짐" if r.get("type") == "split" else "승리"
@@ -395,7 +400,7 @@ def mine_parts(
     if payout:
         parts.append((f"\n승리! +{chips(payout)}칩", "bold green"))
     elif view.get("handPhase") == "handEnd" and seat.get("revealed"):
-        lost = not any(r.get("type") == "rematch" for r in view.get("results") or [])
+        lost = not any(r.get("type") in NO_WINNER for r in view.get("results") or [])
         if lost:
             parts.append(("\n이번 판은 졌어요", "dim"))
     if first_hands and not view.get("rematchNo") and not choosing:
@@ -414,6 +419,9 @@ FLASH_REMATCHES = {
 }
 
 
+FLASH_REFUND = "사구 파토"
+
+
 def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str | None:
     """The banner text for a change's events, if a special outcome happened in it."""
     texts: list[str] = []
@@ -423,6 +431,8 @@ def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str 
             text = FLASH_WINS[event["reason"]]
         elif kind == "rematch" and event.get("reason") in FLASH_REMATCHES:
             text = FLASH_REMATCHES[event["reason"]]
+        elif kind == "pot" and event["outcome"].get("type") == "refund":
+            text = FLASH_REFUND
         else:
             continue
         if text not in texts:

@@ -54,6 +54,8 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
         "upTo9": "9땡까지 재경기",
         "upToJang": "장땡까지 재경기",
     },
+    "gusa_when_winning": {"win": "그냥 이김", "rematch": "그래도 발동"},
+    "gusa_outcome": {"rematch": "재경기", "refund": "파토 (판돈 반환)"},
     "tie_rule": {"rematch": "재경기", "split": "나눠 가짐"},
     "rejoin_cost": {"none": "재참가 불가", "half": "판돈 절반", "full": "판돈만큼"},
 }
@@ -209,6 +211,9 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
         return [f"재참가를 물어요 (재참가 비용 {chips(event['cost'])}칩)"]
     if kind == "rejoin":
         return [f"{p} 재참가" if event.get("accept") else f"{p} 재참가 안 함"]
+    if kind == "pot" and event["outcome"].get("type") == "refund":
+        reason = REMATCH_REASONS.get(event["outcome"].get("reason", ""), "구사")
+        return [f"{reason} 파토: 판돈 {chips(event['amount'])}칩을 낸 만큼 돌려줘요"]
     if kind == "return":
         return [f"{p}에게 {chips(event['amount'])}칩 돌려줌"]
     if kind == "busted":
