@@ -41,7 +41,7 @@ from textual.pilot import Pilot
 
 from engine import DECK, Game, Options
 from engine.cards import card_id
-from engine.types import LegalAction
+from engine.types import LegalAction, View
 
 from . import tuning
 from .rooms import RoomManager
@@ -222,20 +222,30 @@ class Table:
     @property
     def game(self) -> Game:
         """The engine's game (server truth: every player's cards)."""
-        game = self.manager._rooms[self.room_id].game
+        game = self.manager.live_game(self.room_id)
         assert game is not None, "the game has not started"
         return game
 
     @property
     def actor(self) -> str | None:
-        hand = self.game.state.hand
-        return hand.actor if hand else None
+        view = self.manager.game_view(self.room_id, "")
+        assert view is not None, "the game has not started"
+        return view.get("actor")
+
+    def view(self, nick: str) -> View:
+        """The game as ``nick``'s session is told it (own cards only)."""
+        view = self.manager.game_view(self.room_id, nick)
+        assert view is not None, "the game has not started"
+        return view
+
+    def own_cards(self, nick: str) -> list[int]:
+        """The ids of the cards ``nick`` holds, as ``nick``'s own view tells them."""
+        seat = next(s for s in self.view(nick)["seats"] if s["id"] == nick)
+        return [c["id"] for c in seat.get("cards", []) if "hidden" not in c]
 
     def cards(self, nick: str) -> list[str]:
-        """``nick``'s cards as labels ("3월 광"), read from the engine."""
-        hand = self.game.state.hand
-        assert hand is not None
-        return [DECK[c].label for c in hand.players[nick].hand]
+        """``nick``'s cards as labels ("3월 광"), as ``nick``'s own view tells them."""
+        return [DECK[c].label for c in self.own_cards(nick)]
 
     def legal(self, nick: str) -> list[LegalAction]:
         return self.game.legal_actions(nick)
@@ -298,8 +308,7 @@ class Table:
 
     async def refresh(self) -> None:
         """Push every session its view again (after editing the game by hand)."""
-        room = self.manager._rooms[self.room_id]
-        self.manager._push(room, ())
+        self.manager.resend(self.room_id)
         await self.settle()
 
     async def say(self, nick: str, text: str) -> str | None:
@@ -323,7 +332,7 @@ class Table:
                 if kind in kinds:
                     action: dict[str, Any] = {"type": kind}
                     if kind == "choose":
-                        action["cardIds"] = game.state.hand.players[nick].hand[:2]  # type: ignore[union-attr]
+                        action["cardIds"] = self.own_cards(nick)[:2]
                     self.manager.act(self.room_id, nick, action)
                     break
             else:

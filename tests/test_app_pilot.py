@@ -41,7 +41,7 @@ async def settle(*pilots: Any) -> None:
 
 def own_cards(m: RoomManager, room_id: str, nick: str) -> list[str]:
     """The truth, read from the server side."""
-    game = m._rooms[room_id].game
+    game = m.live_game(room_id)
     return [DECK[i].label for i in game.state.hand.players[nick].hand]
 
 
@@ -138,7 +138,7 @@ async def test_two_players_create_join_start_and_see_only_their_own_cards() -> N
             assert all(label in text for label in mine)
             assert not any(label in text for label in theirs if label not in mine)
             seats = app.screen.shown_seats
-            ids = m._rooms[room.id].game.state.hand.players[me].hand
+            ids = m.live_game(room.id).state.hand.players[me].hand
             assert seats[other].cards == "[?]" and seats[other].faces == (None,)
             assert me not in seats  # the own seat is drawn large at the bottom
             assert [c.id for c in app.screen.query_one(HandCards).cards] == ids
@@ -149,7 +149,7 @@ async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
     room = m.create_room("영희", "판", {})
     m.join(room.id, "철수")
     m.start(room.id, "영희")
-    actor = m._rooms[room.id].game.state.hand.actor
+    actor = m.live_game(room.id).view(None).get("actor")
     other = "철수" if actor == "영희" else "영희"
     a, b = app_for(m, actor), app_for(m, other)
     async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
@@ -170,7 +170,7 @@ async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
         # an illegal key explains itself in Korean and changes nothing
         await pa.press("2")
         await settle(pa)
-        assert m._rooms[room.id].game.state.hand.actor == other
+        assert m.live_game(room.id).view(None).get("actor") == other
 
 
 async def test_reconnect_returns_to_the_same_seat_and_cards() -> None:
@@ -229,16 +229,16 @@ async def test_three_card_choose_and_spectator() -> None:
         assert not watcher.query_one("#actions").display
         # both check through the first betting round → everyone holds three cards
         for _ in range(2):
-            actor = m._rooms[room.id].game.state.hand.actor
+            actor = m.live_game(room.id).view(None).get("actor")
             await pilots[actor].press("2")
             await settle(*pilots.values())
-        assert m._rooms[room.id].game.state.hand.phase == "choose"
+        assert m.live_game(room.id).view(None).get("handPhase") == "choose"
         text = screen_text(apps["영희"])
         assert "카드 2장을 고르세요" in text
         for nick in ("영희", "철수"):
             await pilots[nick].press("1", "3", "enter")
             await settle(*pilots.values())
-        hand = m._rooms[room.id].game.state.hand
+        hand = m.live_game(room.id).state.hand
         for nick in ("영희", "철수"):
             rp = hand.players[nick]
             assert rp.chosen == [rp.hand[0], rp.hand[2]]
@@ -265,7 +265,7 @@ async def test_korean_input_method_keys_work() -> None:
 def play_until(m: RoomManager, room_id: str, done: Any, limit: int = 2000) -> None:
     """Drive the game server-side: raise as hard as allowed, call otherwise, ready up."""
     for _ in range(limit):
-        game = m._rooms[room_id].game
+        game = m.live_game(room_id)
         if done(game):
             return
         pending = game.pending()
@@ -291,7 +291,7 @@ async def test_rebuy_prompt_and_answer() -> None:
     m.join(room.id, "철수")
     m.start(room.id, "영희")
     play_until(m, room.id, lambda g: g.state.phase == "rebuy")
-    busted = m._rooms[room.id].game.state.rebuy_pending[0]
+    busted = m.live_game(room.id).state.rebuy_pending[0]
     app = app_for(m, busted)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -299,7 +299,7 @@ async def test_rebuy_prompt_and_answer() -> None:
         assert "y 칩 다시 받기" in text and "n 그만하기" in text and "[파산]" in text
         await pilot.press("y")
         await settle(pilot)
-        seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == busted)
+        seat = next(s for s in m.live_game(room.id).state.seats if s.id == busted)
         assert seat.rebuys == 1 and seat.stack_at_hand_start == 500  # then paid the school
         assert "칩 다시 받기" not in screen_text(app)
 
@@ -355,7 +355,7 @@ async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert m.room(room.id).left == ("민수",) and m.room_of("민수") is None
-        seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == "민수")
+        seat = next(s for s in m.live_game(room.id).state.seats if s.id == "민수")
         assert seat.status == "left"
 
 
@@ -378,9 +378,9 @@ async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
         await pilot.click("#prompts", offset=(2, 0))  # "s 시작", the first prompt
         await settle(pilot)
         assert m.room(room.id).status == "playing"
-        game = m._rooms[room.id].game
-        if game.state.hand.actor != "영희":
-            m.act(room.id, game.state.hand.actor, {"type": "check"})
+        game = m.live_game(room.id)
+        if game.view(None).get("actor") != "영희":
+            m.act(room.id, game.view(None).get("actor"), {"type": "check"})
             await settle(pilot)
         bar = app.screen.query_one(ActionBar)
         ping = bar.region_of(BET_ORDER.index("ping"))
@@ -508,8 +508,8 @@ def test_table_text_from_a_real_view() -> None:
     for nick in ("철수", "민수"):
         m.join(room.id, nick)
     m.start(room.id, "영희")
-    game = m._rooms[room.id].game
-    first = game.state.hand.actor
+    game = m.live_game(room.id)
+    first = game.view(None).get("actor")
     m.act(room.id, first, {"type": "die"})
     m.session_connected("민수")
     m.session_disconnected("민수")

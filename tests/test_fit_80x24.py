@@ -145,7 +145,7 @@ async def test_full_table_in_every_phase() -> None:
         assert isinstance(t.app(actor).screen, ConfirmScreen)
         fits(t.app(actor), "leave dialog")
         await t.press(actor, "escape")
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+        t.play_until(lambda g: g.view(None).get("handPhase") == "handEnd")
         await t.settle()
         for nick in (LONG[0], LONG[5], WATCHER):
             fits(t.app(nick), f"showdown ({nick})")
@@ -202,7 +202,7 @@ async def test_rejoin_phase() -> None:
         for nick in LONG[:3]:
             fits(t.app(nick), f"gusa at the showdown ({nick})")
             await t.press(nick, "space")
-        assert t.game.state.hand.phase == "rejoin"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "rejoin"  # type: ignore[union-attr]
         for nick in LONG[:3]:
             fits(t.app(nick), f"rejoin ({nick})")
 
@@ -222,7 +222,7 @@ async def test_lobby_refusal_to_join_a_started_game() -> None:
 async def test_three_card_choice() -> None:
     async with Table.open(LONG[:6], options={"cardMode": "three"}, seed=3) as t:
         await _big_stacks(t)
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "choose")
+        t.play_until(lambda g: g.view(None).get("handPhase") == "choose")
         await t.refresh()
         nick = t.game.pending()["players"][0]
         fits(t.app(nick), "3장 choice")

@@ -23,9 +23,11 @@ async def test_the_discarded_third_card_is_marked_over_ssh_at_80x24(tmp_path: Pa
         await guest.press("enter")
         await host.wait_for("철수님이 앉았어요")
         await host.press("s")
-        game = manager._rooms[room.id].game
+        game = manager.live_game(room.id)
         assert game is not None
-        while game.state.hand.phase != "choose":  # bet through the first round server-side
+        while (
+            game.view(None).get("handPhase") != "choose"
+        ):  # bet through the first round server-side
             nick = game.pending()["players"][0]
             kinds = [a["type"] for a in game.legal_actions(nick)]
             manager.act(room.id, nick, {"type": "check" if "check" in kinds else "call"})

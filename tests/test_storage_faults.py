@@ -60,7 +60,7 @@ def setup(
 
 
 def game(m: RoomManager, room_id: str) -> Game:
-    g = m._rooms[room_id].game  # test-only peek at the server state
+    g = m.live_game(room_id)  # test-only peek at the server state
     assert g is not None
     return g
 
@@ -145,7 +145,7 @@ def test_a_game_whose_start_cannot_be_written_does_not_start(tmp_path: Path) -> 
     with pytest.raises(RoomError, match=START_REFUSED):
         m.start(room.id, "a")
     assert m.room(room.id).status == "waiting"  # type: ignore[union-attr]
-    assert m._rooms[room.id].game is None
+    assert m.live_game(room.id) is None
     conn.full = False
     m.start(room.id, "a")
     assert m.room(room.id).status == "playing"  # type: ignore[union-attr]
@@ -247,7 +247,7 @@ async def test_every_seat_and_spectator_sees_the_notice_until_writes_work_again(
             assert PAUSED_NOTICE in t.text(nick), t.text(nick)
         assert "내 차례예요" not in t.text(actor)
         await t.press(actor, "3")  # the keys do nothing while paused
-        assert t.game.state.hand.actor == actor  # type: ignore[union-attr]
+        assert t.game.view(None).get("actor") == actor  # type: ignore[union-attr]
         await t.advance(30)
         assert PAUSED_NOTICE in t.text(actor)
         conn.full = False

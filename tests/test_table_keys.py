@@ -173,13 +173,13 @@ async def test_the_three_card_auto_pick_and_a_stale_pick_reminder() -> None:
     async with Table.open(["a", "b"], options={"cardMode": "three"}, seed=5) as t:
         for _ in range(2):
             await t.press(t.actor, "2")  # check, check: the third card and the choice
-        assert t.game.state.hand.phase == "choose"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "choose"  # type: ignore[union-attr]
         await t.press("a", "enter")
         assert "카드 두 장을 골라 주세요" in t.text("a")
         cards = t.game.state.hand.players["b"].hand[:2]  # type: ignore[union-attr]
         await t.act("b", {"type": "choose", "cardIds": cards})
         await t.advance(t.game.pending()["seconds"] + 1)
-        assert t.game.state.hand.phase == "betting"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "betting"  # type: ignore[union-attr]
         text = t.text("a")
         assert "시간이 지나 자동으로 두 장 골랐어요" in text
         assert "카드 두 장을 골라 주세요" not in text  # the reminder's moment has passed

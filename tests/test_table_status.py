@@ -65,7 +65,7 @@ async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -
         assert "이미 탈락했어요" in question and "자동으로 다이" not in question, question
         await t.press(loser, "y")
         assert loser not in t.manager.room(t.room_id).players
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no >= out_at + 2)
+        t.play_until(lambda g: g.view(None).get("handNo") >= out_at + 2)
         await t.settle()
         assert seat.status == "eliminated" and seat.eliminated_at_hand == out_at
         badges = t.screen(watcher).shown_seats[loser].badges
@@ -74,7 +74,7 @@ async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -
 
 
 async def play_to_showdown(t: Table) -> None:
-    t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+    t.play_until(lambda g: g.view(None).get("handPhase") == "handEnd")
     await t.settle()
 
 
@@ -84,7 +84,7 @@ async def test_with_hints_off_the_own_hand_is_still_named_at_the_showdown() -> N
     async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
         assert "9땡" not in t.text("b")  # no advice while the hand runs
         await play_to_showdown(t)
-        assert t.game.state.hand.showdown is not None
+        assert t.game.view(None).get("showdown") is not None
         for nick, name in (("a", "18광땡"), ("b", "9땡")):
             mine = t.screen(nick).query_one("#mine").parts
             assert any(name in text for text, _ in mine), (nick, mine)
@@ -209,7 +209,7 @@ async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None
     async with Table.open(["a", "b"], options=options, seed=4) as t:
         seen = []
         for hand_no in range(1, FIRST_TIP_HANDS + 3):
-            t.play_until(lambda g, n=hand_no: g.state.hand.hand_no == n)
+            t.play_until(lambda g, n=hand_no: g.view(None).get("handNo") == n)
             await t.settle()
             seen.append(FIRST_HAND_HINT in t.text("a"))
         assert seen == [True] * FIRST_TIP_HANDS + [False] * 2, seen
@@ -225,7 +225,7 @@ async def test_each_deal_shows_the_cut_for_a_moment() -> None:
     from seotda_tui.ui.screens.table import CUT_SECONDS
 
     async with Table.open(["a", "b", "c"], options=Options(deal_mode="oneRound"), seed=4) as t:
-        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
         hand = t.game.state.hand
         seats = [s.id for s in t.game.state.seats]
@@ -292,7 +292,7 @@ async def test_a_late_watchers_log_names_earlier_showdowns_the_same_way() -> Non
     options = Options(deal_mode="oneRound", hand_limit=10)
     async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
         await play_to_showdown(t)
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no == 2)
+        t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
         app = make_app_factory(t.manager, chat=t.chat, clock=t.clock.time)(
             SimpleNamespace(nickname="c"), None

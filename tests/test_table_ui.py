@@ -75,7 +75,7 @@ async def test_three_card_choice_with_keys_and_the_recommendation() -> None:
     async with Table.open(["a", "b"], options={"cardMode": "three"}, seed=5, deal=deal) as t:
         for _ in range(2):
             await t.press(t.actor, "2")
-        assert t.game.state.hand.phase == "choose"
+        assert t.game.view(None).get("handPhase") == "choose"
         assert "카드 2장을 고르세요" in t.text("a")
         await t.press("a", "1", "2")
         assert "= 독사" in t.text("a")  # the picked pair is named live
@@ -87,7 +87,7 @@ async def test_three_card_choice_with_keys_and_the_recommendation() -> None:
 
 
 async def play_to_showdown(t: Table) -> None:
-    while t.game.state.hand.phase == "betting":
+    while t.game.view(None).get("handPhase") == "betting":
         kinds = [a["type"] for a in t.legal(t.actor)]
         await t.press(t.actor, "2" if "check" in kinds else "4")
 
@@ -132,7 +132,7 @@ async def test_gusa_rematch_banner_and_payouts() -> None:
         assert seats["a"].hand_name == "구사" and "알리" in t.text("b")
         for nick in ("a", "b"):
             await t.press(nick, "space")
-        assert t.game.state.hand.rematch_no == 1
+        assert t.game.view(None).get("rematchNo") == 1
         assert "재경기 1회차 - 구사" in t.text("a") and "재경기 1회차 - 구사" in t.text("b")
         assert t.screen("a").query_one(PotView).amount == 20  # the pot stays; no new school
 
@@ -304,7 +304,7 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
         assert "구사 재경기" in t.text("c")
         for nick in ("a", "b", "c"):
             await t.press(nick, "space")
-        assert t.game.state.hand.phase == "rejoin"
+        assert t.game.view(None).get("handPhase") == "rejoin"
         cost = t.game.state.hand.rejoin_cost
         text = t.text("c")
         assert f"y 재참가 (+{cost})" in text and "n 안 함" in text
@@ -312,7 +312,7 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
         await t.advance(5)
         assert "10초" in t.text("c")
         await t.press("c", "y")
-        assert t.game.state.hand.rematch_no == 1 and "c" in t.game.state.hand.participants
+        assert t.game.view(None).get("rematchNo") == 1 and "c" in t.game.state.hand.participants
 
 
 async def test_rebuy_prompt_shows_its_countdown() -> None:
