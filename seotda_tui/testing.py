@@ -41,7 +41,7 @@ from textual.pilot import Pilot
 
 from engine import DECK, Game, Options
 from engine.cards import card_id
-from engine.types import LegalAction, View
+from engine.types import LegalAction, SeatView, View
 
 from . import tuning
 from .rooms import RoomManager
@@ -177,9 +177,10 @@ class Table:
         chat: ChatHub | None = None,
         reconnect_grace: float = 60.0,
         notifications: bool = False,
+        name: str = "테스트 방",
     ) -> AsyncIterator[Table]:
-        """Seat ``players`` (the first is the host), start with ``seed``, run every app
-        (``notifications``: draw toasts, as a real session does).
+        """Seat ``players`` (the first is the host) in a room called ``name``, start with
+        ``seed``, run every app (``notifications``: draw toasts, as a real session does).
 
         The Textual tuning is installed as the server would (stock if ``SEOTDA_STOCK_TEXTUAL``)."""
         tuning.install()
@@ -191,7 +192,7 @@ class Table:
         else:
             clock = manager.clock  # type: ignore[assignment]
         hub = chat or ChatHub(clock=clock.time)
-        room = manager.create_room(players[0], "테스트 방", options or Options())
+        room = manager.create_room(players[0], name, options or Options())
         for nick in players[1:]:
             manager.join(room.id, nick)
         for nick in spectators:
@@ -238,10 +239,13 @@ class Table:
         assert view is not None, "the game has not started"
         return view
 
+    def seat(self, nick: str) -> SeatView:
+        """``nick``'s seat as ``nick``'s own view tells it (cards, choice, last action)."""
+        return next(s for s in self.view(nick)["seats"] if s["id"] == nick)
+
     def own_cards(self, nick: str) -> list[int]:
         """The ids of the cards ``nick`` holds, as ``nick``'s own view tells them."""
-        seat = next(s for s in self.view(nick)["seats"] if s["id"] == nick)
-        return [c["id"] for c in seat.get("cards", []) if "hidden" not in c]
+        return [c["id"] for c in self.seat(nick).get("cards", []) if "hidden" not in c]
 
     def cards(self, nick: str) -> list[str]:
         """``nick``'s cards as labels ("3월 광"), as ``nick``'s own view tells them."""

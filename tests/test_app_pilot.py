@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine import DECK, Options
+from engine.types import SeatView
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
@@ -39,10 +40,20 @@ async def settle(*pilots: Any) -> None:
         await pilot.pause()
 
 
+def seat_of(m: RoomManager, room_id: str, nick: str) -> SeatView:
+    """``nick``'s seat as the manager tells ``nick``'s session (own cards face up)."""
+    view = m.game_view(room_id, nick)
+    assert view is not None
+    return next(s for s in view["seats"] if s["id"] == nick)
+
+
+def own_card_ids(m: RoomManager, room_id: str, nick: str) -> list[int]:
+    return [c["id"] for c in seat_of(m, room_id, nick).get("cards", []) if "hidden" not in c]
+
+
 def own_cards(m: RoomManager, room_id: str, nick: str) -> list[str]:
     """The truth, read from the server side."""
-    game = m.live_game(room_id)
-    return [DECK[i].label for i in game.state.hand.players[nick].hand]
+    return [DECK[i].label for i in own_card_ids(m, room_id, nick)]
 
 
 async def test_lobby_lists_rooms_live() -> None:
@@ -138,7 +149,7 @@ async def test_two_players_create_join_start_and_see_only_their_own_cards() -> N
             assert all(label in text for label in mine)
             assert not any(label in text for label in theirs if label not in mine)
             seats = app.screen.shown_seats
-            ids = m.live_game(room.id).state.hand.players[me].hand
+            ids = own_card_ids(m, room.id, me)
             assert seats[other].cards == "[?]" and seats[other].faces == (None,)
             assert me not in seats  # the own seat is drawn large at the bottom
             assert [c.id for c in app.screen.query_one(HandCards).cards] == ids
@@ -238,14 +249,13 @@ async def test_three_card_choose_and_spectator() -> None:
         for nick in ("영희", "철수"):
             await pilots[nick].press("1", "3", "enter")
             await settle(*pilots.values())
-        hand = m.live_game(room.id).state.hand
         for nick in ("영희", "철수"):
-            rp = hand.players[nick]
-            assert rp.chosen == [rp.hand[0], rp.hand[2]]
-        assert hand.phase == "betting"
+            ids = own_card_ids(m, room.id, nick)
+            assert seat_of(m, room.id, nick).get("chosenIds") == [ids[0], ids[2]]
+        assert m.game_view(room.id, "영희").get("handPhase") == "betting"  # type: ignore[union-attr]
         spectator_text = screen_text(apps["구경꾼"])
         for nick in ("영희", "철수"):
-            for card_id in hand.players[nick].hand:
+            for card_id in own_card_ids(m, room.id, nick):
                 assert DECK[card_id].label not in spectator_text
 
 
@@ -276,7 +286,7 @@ def play_until(m: RoomManager, room_id: str, done: Any, limit: int = 2000) -> No
                 if kind in kinds:
                     action: dict[str, Any] = {"type": kind}
                     if kind == "choose":
-                        action["cardIds"] = game.state.hand.players[nick].hand[:2]
+                        action["cardIds"] = own_card_ids(m, room_id, nick)[:2]
                     m.act(room_id, nick, action)
                     break
             else:
@@ -290,8 +300,8 @@ async def test_rebuy_prompt_and_answer() -> None:
     room = m.create_room("영희", "판", {"startingChips": 500, "maxRaise": "full"})
     m.join(room.id, "철수")
     m.start(room.id, "영희")
-    play_until(m, room.id, lambda g: g.state.phase == "rebuy")
-    busted = m.live_game(room.id).state.rebuy_pending[0]
+    play_until(m, room.id, lambda g: g.view(None)["phase"] == "rebuy")
+    busted = m.game_view(room.id, "")["rebuyPending"][0]  # type: ignore[index]
     app = app_for(m, busted)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -299,8 +309,10 @@ async def test_rebuy_prompt_and_answer() -> None:
         assert "y 칩 다시 받기" in text and "n 그만하기" in text and "[파산]" in text
         await pilot.press("y")
         await settle(pilot)
-        seat = next(s for s in m.live_game(room.id).state.seats if s.id == busted)
-        assert seat.rebuys == 1 and seat.stack_at_hand_start == 500  # then paid the school
+        seat = seat_of(m, room.id, busted)
+        assert (
+            seat["rebuys"] == 1 and seat["stack"] + seat.get("committed", 0) == 500
+        )  # then paid the school
         assert "칩 다시 받기" not in screen_text(app)
 
 
@@ -355,8 +367,7 @@ async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert m.room(room.id).left == ("민수",) and m.room_of("민수") is None
-        seat = next(s for s in m.live_game(room.id).state.seats if s.id == "민수")
-        assert seat.status == "left"
+        assert m.live_game(room.id).seat_status("민수") == "left"  # type: ignore[union-attr]
 
 
 async def test_markup_in_a_room_name_is_shown_as_text() -> None:
@@ -386,7 +397,8 @@ async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
         ping = bar.region_of(BET_ORDER.index("ping"))
         await pilot.click(ActionBar, offset=(ping.x + 1 + 2, ping.y))  # the bar's padding is 1
         await settle(pilot)
-        assert game.state.hand.players["영희"].last_action == "ping"
+        mine = next(s for s in game.view("영희")["seats"] if s["id"] == "영희")
+        assert mine.get("lastAction", {})["type"] == "ping"  # type: ignore[index]
 
 
 async def test_spectator_sits_down_in_a_waiting_room() -> None:

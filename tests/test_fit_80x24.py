@@ -153,10 +153,9 @@ async def test_full_table_in_every_phase() -> None:
 
 async def test_a_room_name_at_its_limit_with_the_longest_host_and_watchers() -> None:
     """Found over ssh: "… · 방장 가나다라마바사아 · 관전" lost "1명" at the edge."""
-    async with Table.open(LONG[:3], spectators=[WATCHER], seed=3, start=False) as t:
-        t.manager._rooms[t.room_id].name = "가나다라마바사아자차"  # 20 cells, the form's limit
+    name = "가나다라마바사아자차"  # 20 cells, the form's limit
+    async with Table.open(LONG[:3], spectators=[WATCHER], seed=3, start=False, name=name) as t:
         for nick in (LONG[0], WATCHER):
-            await t.refresh()
             fits(t.app(nick), f"waiting room, long room name ({nick})")
         t.manager.start(t.room_id, LONG[0])
         await t.settle()

@@ -38,7 +38,7 @@ async def test_a_disconnected_player_whose_turn_timed_out_shows_both_die_and_dis
         t.manager.session_disconnected(gone)
         await t.settle()
         await t.advance(options.turn_seconds + 1)
-        assert t.game.state.hand.players[gone].folded
+        assert t.seat(gone).get("folded")
         text = "\n".join(box_lines(t, watcher, gone))
         assert "다이" in text and "끊김" in text, text
 
@@ -196,7 +196,7 @@ async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_
         assert t.screen("c").shown_seats["b"].badges[0] == "끊김 20초"
         await t.advance(20)  # the grace is over: the engine plays the seat's turns
         assert t.screen("a").shown_seats["b"].badges[0] == "연결 끊김"
-        assert not next(s for s in t.game.state.seats if s.id == "b").connected
+        assert not t.seat("b")["connected"]
         assert t.manager.session_connected("b") == t.room_id  # may still come back
         await t.settle()
         assert "연결 끊김" not in t.screen("a").shown_seats["b"].badges

@@ -82,7 +82,7 @@ async def test_three_card_choice_with_keys_and_the_recommendation() -> None:
         await t.press("a", "r")  # recommended: 18광땡
         assert "= 18광땡" in t.text("a")
         await t.press("a", "enter")
-        assert t.game.state.hand.players["a"].chosen == [0, 14]
+        assert t.seat("a").get("chosenIds") == [0, 14]
         assert "선택 완료" in t.text("b")  # what b sees of a's seat
 
 
@@ -149,7 +149,7 @@ async def test_countdown_gauge_follows_the_engine_deadline() -> None:
         await t.advance(9)
         assert "4초" in t.text(actor) and "4초" in t.text(other)  # the last seconds: everyone
         await t.advance(4)  # the deadline: the engine checks for the actor
-        assert t.game.state.hand.players[actor].last_action == "check"
+        assert t.seat(actor).get("lastAction") == {"type": "check", "amount": 0}
 
 
 async def test_a_resize_or_restyle_keeps_the_countdown_where_it_was() -> None:
@@ -281,7 +281,7 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
         await t.pilot("a").press(*"gg", "space", "2")
         await t.press("a", "enter")
         assert "a: gg 2" in t.text("b")
-        assert t.game.state.hand.players[t.actor].last_action is None  # "2" went to the chat
+        assert t.seat(t.actor).get("lastAction") is None  # type: ignore[arg-type]  # "2" went to the chat
         # the rate limit: a fourth line within three seconds is refused, in Korean
         for word in ("하나", "둘", "셋"):
             await t.say("b", word)

@@ -34,6 +34,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
     manager.game_view(room_id, nick) -> View | None  # the game as nick sees it (own cards only)
+    manager.result(room_id) -> dict | None           # the last finished game's result
     manager.live_game(room_id) -> Game | None        # server truth, for the tester harness / tools
     manager.resend(room_id)                          # push every session its view again
     manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
@@ -234,6 +235,11 @@ class RoomManager:
         if room is None or room.game is None:
             return None
         return room.game.view(room.viewer_for(nick))
+
+    def result(self, room_id: str) -> dict[str, Any] | None:
+        """The room's last finished game's result (public), the object its updates carry."""
+        room = self._rooms.get(room_id)
+        return room.result if room else None
 
     def live_game(self, room_id: str) -> Game | None:
         """The room's engine game itself, every hand in it: for the tester harness and operator
