@@ -227,10 +227,10 @@ async def test_each_deal_shows_the_cut_for_a_moment() -> None:
     async with Table.open(["a", "b", "c"], options=Options(deal_mode="oneRound"), seed=4) as t:
         t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
-        hand = t.game.state.hand
-        seats = [s.id for s in t.game.state.seats]
-        dealer = seats[hand.dealer_seat]
-        cutter = seats[hand.dealer_seat - 1]  # the dealer's right: the last to be dealt
+        view = t.view("a")
+        seats = [s["id"] for s in view["seats"]]
+        dealer = view["dealer"]
+        cutter = seats[seats.index(dealer) - 1]  # the dealer's right: the last to be dealt
         for nick in ("a", "b", "c"):
             assert f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요" in t.text(nick)
         await t.advance(CUT_SECONDS)
@@ -268,9 +268,9 @@ async def test_the_hand_log_names_a_special_as_the_showdown_does(
         ["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal, size=(120, 30)
     ) as t:
         await play_to_showdown(t)
-        hand = t.game.state.hand
-        assert hand is not None and hand.showdown is not None
-        reveal = next(e for e in hand.showdown if e["player"] == "b")
+        showdown = t.view("a").get("showdown")
+        assert showdown is not None
+        reveal = next(e for e in showdown if e["player"] == "b")
         assert reveal["special"] is not None  # the engine names it by the special …
         assert t.screen("a").shown_seats["b"].hand_name == logged  # … the seat by what it did
         for viewer in ("a", "b"):

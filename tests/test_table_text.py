@@ -64,9 +64,10 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
             await t.press(t.actor, "1" if t.actor == "c" else "2")  # c dies, a and b check
         for nick in ("a", "b", "c"):
             await t.press(nick, "space")
-        hand = t.game.state.hand
-        assert hand is not None and hand.phase == "rejoin"
-        cost = hand.rejoin_cost
+        view = t.view("a")
+        rejoin = view.get("rejoin")
+        assert view.get("handPhase") == "rejoin" and rejoin is not None
+        cost = rejoin["cost"]
         for nick in ("a", "b"):  # the rejoin cost is not called the pot
             assert f"재참가 비용 {cost:,}칩" in t.text(nick)
             assert "(판돈" not in t.text(nick)
@@ -183,7 +184,7 @@ async def test_the_summary_has_thousands_separators_and_says_whose_best_hand() -
 async def test_seats_are_listed_from_the_viewer() -> None:
     names = ["철수", "영희", "민수", "지영", "동현"]
     async with Table.open(names, spectators=["구경"], seed=8) as t:
-        order = [s.id for s in t.game.state.seats]
+        order = [s["id"] for s in t.view("구경")["seats"]]
         for nick in names:
             i = order.index(nick)
             expected = order[i + 1 :] + order[:i]

@@ -305,14 +305,16 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
         for nick in ("a", "b", "c"):
             await t.press(nick, "space")
         assert t.game.view(None).get("handPhase") == "rejoin"
-        cost = t.game.state.hand.rejoin_cost
+        rejoin = t.view("c").get("rejoin")
+        assert rejoin is not None
+        cost = rejoin["cost"]
         text = t.text("c")
         assert f"y 재참가 (+{cost})" in text and "n 안 함" in text
         assert "구사 재경기에 다시 참가할까요?" in text and "15초" in text
         await t.advance(5)
         assert "10초" in t.text("c")
         await t.press("c", "y")
-        assert t.game.view(None).get("rematchNo") == 1 and "c" in t.game.state.hand.participants
+        assert t.game.view(None).get("rematchNo") == 1 and t.seat("c")["inHand"]
 
 
 async def test_rebuy_prompt_shows_its_countdown() -> None:
