@@ -279,6 +279,7 @@ async def test_failed_key_exchanges_are_logged_once_per_address(
                         kex_algs=["diffie-hellman-group1-sha1"], config=None,
                     )  # fmt: skip
             await wait_until(lambda: len(_handshake_lines(caplog)) >= 1)
+            # an absence (no line for the repeats) and a tally with no public count: a moment
             await asyncio.sleep(0.2)
             lines = _handshake_lines(caplog)
             assert [(e["event"], e["ip"], e["stage"]) for e in lines] == [
