@@ -39,8 +39,10 @@ from textual.events import Key, Resize
 from textual.widgets import Static
 from wcwidth import wcwidth
 
+from engine.types import View
 from seotda_tui import tuning
 from seotda_tui.config import load_settings
+from seotda_tui.rooms import RoomManager
 from seotda_tui.ssh.auth import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
@@ -89,7 +91,7 @@ async def quiet(client: SSHClient, settle: float = 0.25, limit: float = 3.0) -> 
     """Wait until the client has received nothing for ``settle`` seconds (at most ``limit``).
 
     A wall-clock wait by nature: "no more frames" is the absence of an event, and the frames
-    come from Textual's own timers. Used only to start a byte count from a calm screen."""
+    come from Textual's own timers. Used only to count bytes from, or up to, a calm screen."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     last = len(client.output)
@@ -113,6 +115,15 @@ async def start_game(host: Any, host_name: str, guest: SSHClient) -> None:
     await host.press("s")
     for client in (host, guest):
         await client.wait_for("게임 중")
+
+
+def public_view(manager: RoomManager, nick: str) -> View:
+    """The game as a spectator of ``nick``'s room sees it (the manager's public query)."""
+    room_id = manager.room_of(nick)
+    assert room_id is not None, f"{nick} is in no room"
+    view = manager.game_view(room_id, "")
+    assert view is not None, "the game has not started"
+    return view
 
 
 def default_passphrase(username: str) -> str:

@@ -30,8 +30,7 @@ from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ui.colour_isolation import colour_lowering
 
-from .ssh_harness import SSHClient, quiet, ssh_server, start_game, wait_until
-from .test_ssh_table import public_view
+from .ssh_harness import SSHClient, public_view, quiet, ssh_server, start_game, wait_until
 
 #: (TERM, environment) a client of each depth sends; see ``driver.color_system_for``.
 CLIENTS: dict[str, tuple[str, dict[str, str]]] = {

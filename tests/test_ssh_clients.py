@@ -25,8 +25,15 @@ from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 
-from .ssh_harness import PtyClient, SSHHarness, key_pair, ssh_server, start_game, wait_until
-from .test_ssh_table import public_view
+from .ssh_harness import (
+    PtyClient,
+    SSHHarness,
+    key_pair,
+    public_view,
+    ssh_server,
+    start_game,
+    wait_until,
+)
 
 SIZE = (100, 30)
 PASSPHRASE = "stock-client-pass-1"

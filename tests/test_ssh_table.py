@@ -6,25 +6,15 @@ import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
 
-from engine.types import View
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 
-from .ssh_harness import quiet, ssh_server, start_game, wait_until
+from .ssh_harness import public_view, quiet, ssh_server, start_game, wait_until
 
 SIZE = (100, 30)
 #: What one betting action may cost each player's connection (bytes), and an idle second.
 ACTION_BUDGET = 2048
 IDLE_BUDGET_PER_SECOND = 300
-
-
-def public_view(manager: RoomManager, nick: str) -> View:
-    """The game as a spectator of ``nick``'s room sees it (the manager's public query)."""
-    room_id = manager.room_of(nick)
-    assert room_id is not None, f"{nick} is in no room"
-    view = manager.game_view(room_id, "")
-    assert view is not None, "the game has not started"
-    return view
 
 
 async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:

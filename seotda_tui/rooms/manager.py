@@ -230,7 +230,8 @@ class RoomManager:
         return self._where.get(nick)
 
     def game_view(self, room_id: str, nick: str) -> View | None:
-        """The game as ``nick`` sees it (own cards only; a spectator sees the public view)."""
+        """The game as ``nick``'s session sees it: own cards only; anyone not seated in the game
+        (a spectator, or ``""``) gets the public view."""
         room = self._rooms.get(room_id)
         if room is None or room.game is None:
             return None
