@@ -289,8 +289,7 @@ def test_disconnect_grace_then_engine_disconnect() -> None:
     assert not any(e["type"] == "disconnect" for e in inboxes["a"].events())
     clock.advance(1)
     assert {"type": "disconnect", "player": "b"} in inboxes["a"].events()
-    engine_seats = {s.id: s for s in game_of(manager, room_id).state.seats}
-    assert engine_seats["b"].connected is False
+    assert game_of(manager, room_id).is_connected("b") is False
     # reconnecting now tells the engine, and the seat and cards come back
     assert manager.session_connected("b") == room_id
     assert {"type": "reconnect", "player": "b"} in inboxes["a"].events()

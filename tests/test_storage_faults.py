@@ -121,7 +121,7 @@ def test_timeouts_and_the_managers_own_changes_wait_and_apply_in_order(tmp_path:
     clock.advance(6)  # b's grace runs out: the engine's disconnect waits too
     m.session_connected("b")  # and so does the reconnect
     assert game(m, room_id).state_hash() == before
-    assert game(m, room_id).state.seats[game(m, room_id).players.index("b")].connected
+    assert game(m, room_id).is_connected("b")
     conn.full = False
     clock.advance(RETRY_STEPS[-1])
     assert not inboxes["a"].last.paused
