@@ -41,7 +41,7 @@ from textual.pilot import Pilot
 
 from engine import DECK, Game, Options
 from engine.cards import card_id
-from engine.types import LegalAction
+from engine.types import LegalAction, SeatView, View
 
 from . import tuning
 from .rooms import RoomManager
@@ -177,9 +177,10 @@ class Table:
         chat: ChatHub | None = None,
         reconnect_grace: float = 60.0,
         notifications: bool = False,
+        name: str = "테스트 방",
     ) -> AsyncIterator[Table]:
-        """Seat ``players`` (the first is the host), start with ``seed``, run every app
-        (``notifications``: draw toasts, as a real session does).
+        """Seat ``players`` (the first is the host) in a room called ``name``, start with
+        ``seed``, run every app (``notifications``: draw toasts, as a real session does).
 
         The Textual tuning is installed as the server would (stock if ``SEOTDA_STOCK_TEXTUAL``)."""
         tuning.install()
@@ -191,7 +192,7 @@ class Table:
         else:
             clock = manager.clock  # type: ignore[assignment]
         hub = chat or ChatHub(clock=clock.time)
-        room = manager.create_room(players[0], "테스트 방", options or Options())
+        room = manager.create_room(players[0], name, options or Options())
         for nick in players[1:]:
             manager.join(room.id, nick)
         for nick in spectators:
@@ -222,20 +223,33 @@ class Table:
     @property
     def game(self) -> Game:
         """The engine's game (server truth: every player's cards)."""
-        game = self.manager._rooms[self.room_id].game
+        game = self.manager.live_game(self.room_id)
         assert game is not None, "the game has not started"
         return game
 
     @property
     def actor(self) -> str | None:
-        hand = self.game.state.hand
-        return hand.actor if hand else None
+        view = self.manager.game_view(self.room_id, "")
+        assert view is not None, "the game has not started"
+        return view.get("actor")
+
+    def view(self, nick: str) -> View:
+        """The game as ``nick``'s session is told it (own cards only)."""
+        view = self.manager.game_view(self.room_id, nick)
+        assert view is not None, "the game has not started"
+        return view
+
+    def seat(self, nick: str) -> SeatView:
+        """``nick``'s seat as ``nick``'s own view tells it (cards, choice, last action)."""
+        return next(s for s in self.view(nick)["seats"] if s["id"] == nick)
+
+    def own_cards(self, nick: str) -> list[int]:
+        """The ids of the cards ``nick`` holds, as ``nick``'s own view tells them."""
+        return [c["id"] for c in self.seat(nick).get("cards", []) if "hidden" not in c]
 
     def cards(self, nick: str) -> list[str]:
-        """``nick``'s cards as labels ("3월 광"), read from the engine."""
-        hand = self.game.state.hand
-        assert hand is not None
-        return [DECK[c].label for c in hand.players[nick].hand]
+        """``nick``'s cards as labels ("3월 광"), as ``nick``'s own view tells them."""
+        return [DECK[c].label for c in self.own_cards(nick)]
 
     def legal(self, nick: str) -> list[LegalAction]:
         return self.game.legal_actions(nick)
@@ -298,8 +312,7 @@ class Table:
 
     async def refresh(self) -> None:
         """Push every session its view again (after editing the game by hand)."""
-        room = self.manager._rooms[self.room_id]
-        self.manager._push(room, ())
+        self.manager.resend(self.room_id)
         await self.settle()
 
     async def say(self, nick: str, text: str) -> str | None:
@@ -323,7 +336,7 @@ class Table:
                 if kind in kinds:
                     action: dict[str, Any] = {"type": kind}
                     if kind == "choose":
-                        action["cardIds"] = game.state.hand.players[nick].hand[:2]  # type: ignore[union-attr]
+                        action["cardIds"] = self.own_cards(nick)[:2]
                     self.manager.act(self.room_id, nick, action)
                     break
             else:

@@ -1,11 +1,17 @@
-"""Storage faults on demand: a journal whose SQLite connection fails its writes like a full disk."""
+"""Storage faults on demand: a journal whose SQLite connection fails its writes like a full disk,
+and (as root) a real one: a tiny tmpfs filled to the last byte."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import sqlite3
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from seotda_tui.rooms.journal import Journal
 
@@ -45,3 +51,31 @@ def faulty_journal(path: Path, clock: Callable[[], float]) -> tuple[Journal, Fai
     conn = FailingConnection(journal._db, clock)  # test-only: the fault goes under the journal
     journal._db = conn  # type: ignore[assignment]
     return journal, conn
+
+
+@contextlib.contextmanager
+def tiny_tmpfs(where: Path, size: str = "1m") -> Iterator[Path]:
+    where.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(path: Path) -> None:
+    """Write until the filesystem says it is full."""
+    with path.open("wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+    # (closing flushes nothing more: every block was flushed as it was written)

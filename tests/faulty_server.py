@@ -1,6 +1,7 @@
 """``python -m tests.faulty_server FLAG ARGS...``: the real server, whose journal writes fail as on
-a full disk ("database or disk is full") while the file ``FLAG`` exists. For subprocess tests that
-kill the server mid-fault (``tests/test_resume_e2e.py``)."""
+a full disk ("database or disk is full") while the file ``FLAG`` exists, adding a line "refused" to
+it for each refused write (so a test can wait for the retries). For subprocess tests that kill the
+server mid-fault (``tests/test_resume_e2e.py``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def inject(flag: Path) -> None:
 
     def failing(self: journal.Journal, *statements: tuple[str, tuple[Any, ...]]) -> int:
         if flag.exists():
+            with flag.open("a", encoding="utf-8") as tally:
+                tally.write("refused\n")
             raise sqlite3.OperationalError("database or disk is full")
         return write(self, *statements)
 

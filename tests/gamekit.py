@@ -165,6 +165,6 @@ async def busted_at_rebuy() -> AsyncIterator[Table]:
         while t.actor is not None:  # all in: full, then call
             kinds = [a["type"] for a in t.legal(t.actor)]
             await t.press(t.actor, "8" if "full" in kinds else "4")
-        while t.game.state.phase != "rebuy":
+        while t.game.view(None)["phase"] != "rebuy":
             await t.press(t.game.pending()["players"][0], "space")
         yield t

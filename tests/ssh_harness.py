@@ -39,8 +39,10 @@ from textual.events import Key, Resize
 from textual.widgets import Static
 from wcwidth import wcwidth
 
+from engine.types import View
 from seotda_tui import tuning
 from seotda_tui.config import load_settings
+from seotda_tui.rooms import RoomManager
 from seotda_tui.ssh.auth import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
@@ -75,13 +77,53 @@ KEYS: dict[str, bytes] = {
 }
 
 
-async def wait_until(check: Any, timeout: float = 5.0) -> None:
-    """Poll server-side state until ``check()`` holds (the keys travel over a real socket)."""
+async def wait_until(check: Any, timeout: float = 5.0, what: str = "the condition") -> None:
+    """Poll server-side state until ``check()`` holds (the keys travel over a real socket);
+    fail naming ``what`` after a generous ``timeout`` (seconds, not a speed target)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not check():
-        assert loop.time() < deadline, "timed out"
+        assert loop.time() < deadline, f"timed out after {timeout}s waiting for {what}"
         await asyncio.sleep(0.02)
+
+
+async def quiet(client: SSHClient, settle: float = 0.25, limit: float = 3.0) -> None:
+    """Wait until the client has received nothing for ``settle`` seconds (at most ``limit``).
+
+    A wall-clock wait by nature: "no more frames" is the absence of an event, and the frames
+    come from Textual's own timers. Used only to count bytes from, or up to, a calm screen."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    last = len(client.output)
+    while loop.time() < end:
+        await asyncio.sleep(settle)
+        if len(client.output) == last:
+            return
+        last = len(client.output)
+
+
+async def start_game(host: Any, host_name: str, guest: SSHClient) -> None:
+    """``host_name``'s terminal (an :class:`SSHClient` or a :class:`PtyClient`) opens a room with
+    the default options, ``guest`` joins it from the lobby, the host starts the game."""
+    await host.press("n")
+    await host.wait_for("새 방 만들기")
+    await host.press("enter")
+    await host.wait_for("대기 중")
+    await guest.wait_for(f"{host_name}의 방")
+    await guest.press("enter")
+    await host.wait_for("님이 앉았어요")
+    await host.press("s")
+    for client in (host, guest):
+        await client.wait_for("게임 중")
+
+
+def public_view(manager: RoomManager, nick: str) -> View:
+    """The game as a spectator of ``nick``'s room sees it (the manager's public query)."""
+    room_id = manager.room_of(nick)
+    assert room_id is not None, f"{nick} is in no room"
+    view = manager.game_view(room_id, "")
+    assert view is not None, "the game has not started"
+    return view
 
 
 def default_passphrase(username: str) -> str:
@@ -211,9 +253,13 @@ class SSHClient:
     async def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         await self._until(lambda: text not in self.text, f"사라진 {text!r}", timeout)
 
-    async def wait_for_output(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Wait until ``text`` has been received at all (even if since overdrawn)."""
-        await self._until(lambda: text in self.output_text, repr(text), timeout)
+    async def wait_for_output(
+        self, text: str, timeout: float = DEFAULT_TIMEOUT, since: int = 0
+    ) -> None:
+        """Wait until ``text`` has been received at all (even if since overdrawn), in the output
+        from byte ``since`` on (e.g. ``len(client.output)`` before a key: its echo)."""
+        wanted = text.encode()
+        await self._until(lambda: wanted in self.output[since:], repr(text), timeout)
 
     async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         await asyncio.wait_for(self.closed.wait(), timeout)

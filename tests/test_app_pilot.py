@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import DECK, Options
 from engine.options import SPECS
+from engine.types import SeatView
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
@@ -40,10 +41,20 @@ async def settle(*pilots: Any) -> None:
         await pilot.pause()
 
 
+def seat_of(m: RoomManager, room_id: str, nick: str) -> SeatView:
+    """``nick``'s seat as the manager tells ``nick``'s session (own cards face up)."""
+    view = m.game_view(room_id, nick)
+    assert view is not None
+    return next(s for s in view["seats"] if s["id"] == nick)
+
+
+def own_card_ids(m: RoomManager, room_id: str, nick: str) -> list[int]:
+    return [c["id"] for c in seat_of(m, room_id, nick).get("cards", []) if "hidden" not in c]
+
+
 def own_cards(m: RoomManager, room_id: str, nick: str) -> list[str]:
     """The truth, read from the server side."""
-    game = m._rooms[room_id].game
-    return [DECK[i].label for i in game.state.hand.players[nick].hand]
+    return [DECK[i].label for i in own_card_ids(m, room_id, nick)]
 
 
 async def test_lobby_lists_rooms_live() -> None:
@@ -139,7 +150,7 @@ async def test_two_players_create_join_start_and_see_only_their_own_cards() -> N
             assert all(label in text for label in mine)
             assert not any(label in text for label in theirs if label not in mine)
             seats = app.screen.shown_seats
-            ids = m._rooms[room.id].game.state.hand.players[me].hand
+            ids = own_card_ids(m, room.id, me)
             assert seats[other].cards == "[?]" and seats[other].faces == (None,)
             assert me not in seats  # the own seat is drawn large at the bottom
             assert [c.id for c in app.screen.query_one(HandCards).cards] == ids
@@ -150,7 +161,7 @@ async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
     room = m.create_room("영희", "판", {})
     m.join(room.id, "철수")
     m.start(room.id, "영희")
-    actor = m._rooms[room.id].game.state.hand.actor
+    actor = m.live_game(room.id).view(None).get("actor")
     other = "철수" if actor == "영희" else "영희"
     a, b = app_for(m, actor), app_for(m, other)
     async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
@@ -171,7 +182,7 @@ async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
         # an illegal key explains itself in Korean and changes nothing
         await pa.press("2")
         await settle(pa)
-        assert m._rooms[room.id].game.state.hand.actor == other
+        assert m.live_game(room.id).view(None).get("actor") == other
 
 
 async def test_reconnect_returns_to_the_same_seat_and_cards() -> None:
@@ -230,23 +241,22 @@ async def test_three_card_choose_and_spectator() -> None:
         assert not watcher.query_one("#actions").display
         # both check through the first betting round → everyone holds three cards
         for _ in range(2):
-            actor = m._rooms[room.id].game.state.hand.actor
+            actor = m.live_game(room.id).view(None).get("actor")
             await pilots[actor].press("2")
             await settle(*pilots.values())
-        assert m._rooms[room.id].game.state.hand.phase == "choose"
+        assert m.live_game(room.id).view(None).get("handPhase") == "choose"
         text = screen_text(apps["영희"])
         assert "카드 2장을 고르세요" in text
         for nick in ("영희", "철수"):
             await pilots[nick].press("1", "3", "enter")
             await settle(*pilots.values())
-        hand = m._rooms[room.id].game.state.hand
         for nick in ("영희", "철수"):
-            rp = hand.players[nick]
-            assert rp.chosen == [rp.hand[0], rp.hand[2]]
-        assert hand.phase == "betting"
+            ids = own_card_ids(m, room.id, nick)
+            assert seat_of(m, room.id, nick).get("chosenIds") == [ids[0], ids[2]]
+        assert m.game_view(room.id, "영희").get("handPhase") == "betting"  # type: ignore[union-attr]
         spectator_text = screen_text(apps["구경꾼"])
         for nick in ("영희", "철수"):
-            for card_id in hand.players[nick].hand:
+            for card_id in own_card_ids(m, room.id, nick):
                 assert DECK[card_id].label not in spectator_text
 
 
@@ -266,7 +276,7 @@ async def test_korean_input_method_keys_work() -> None:
 def play_until(m: RoomManager, room_id: str, done: Any, limit: int = 2000) -> None:
     """Drive the game server-side: raise as hard as allowed, call otherwise, ready up."""
     for _ in range(limit):
-        game = m._rooms[room_id].game
+        game = m.live_game(room_id)
         if done(game):
             return
         pending = game.pending()
@@ -277,7 +287,7 @@ def play_until(m: RoomManager, room_id: str, done: Any, limit: int = 2000) -> No
                 if kind in kinds:
                     action: dict[str, Any] = {"type": kind}
                     if kind == "choose":
-                        action["cardIds"] = game.state.hand.players[nick].hand[:2]
+                        action["cardIds"] = own_card_ids(m, room_id, nick)[:2]
                     m.act(room_id, nick, action)
                     break
             else:
@@ -291,8 +301,8 @@ async def test_rebuy_prompt_and_answer() -> None:
     room = m.create_room("영희", "판", {"startingChips": 500, "maxRaise": "full"})
     m.join(room.id, "철수")
     m.start(room.id, "영희")
-    play_until(m, room.id, lambda g: g.state.phase == "rebuy")
-    busted = m._rooms[room.id].game.state.rebuy_pending[0]
+    play_until(m, room.id, lambda g: g.view(None)["phase"] == "rebuy")
+    busted = m.game_view(room.id, "")["rebuyPending"][0]  # type: ignore[index]
     app = app_for(m, busted)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -300,8 +310,10 @@ async def test_rebuy_prompt_and_answer() -> None:
         assert "y 칩 다시 받기" in text and "n 그만하기" in text and "[파산]" in text
         await pilot.press("y")
         await settle(pilot)
-        seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == busted)
-        assert seat.rebuys == 1 and seat.stack_at_hand_start == 500  # then paid the school
+        seat = seat_of(m, room.id, busted)
+        assert (
+            seat["rebuys"] == 1 and seat["stack"] + seat.get("committed", 0) == 500
+        )  # then paid the school
         assert "칩 다시 받기" not in screen_text(app)
 
 
@@ -356,8 +368,7 @@ async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert m.room(room.id).left == ("민수",) and m.room_of("민수") is None
-        seat = next(s for s in m._rooms[room.id].game.state.seats if s.id == "민수")
-        assert seat.status == "left"
+        assert m.live_game(room.id).seat_status("민수") == "left"  # type: ignore[union-attr]
 
 
 async def test_markup_in_a_room_name_is_shown_as_text() -> None:
@@ -379,15 +390,16 @@ async def test_prompt_and_bet_buttons_work_with_the_mouse() -> None:
         await pilot.click("#prompts", offset=(2, 0))  # "s 시작", the first prompt
         await settle(pilot)
         assert m.room(room.id).status == "playing"
-        game = m._rooms[room.id].game
-        if game.state.hand.actor != "영희":
-            m.act(room.id, game.state.hand.actor, {"type": "check"})
+        game = m.live_game(room.id)
+        if game.view(None).get("actor") != "영희":
+            m.act(room.id, game.view(None).get("actor"), {"type": "check"})
             await settle(pilot)
         bar = app.screen.query_one(ActionBar)
         ping = bar.region_of(BET_ORDER.index("ping"))
         await pilot.click(ActionBar, offset=(ping.x + 1 + 2, ping.y))  # the bar's padding is 1
         await settle(pilot)
-        assert game.state.hand.players["영희"].last_action == "ping"
+        mine = next(s for s in game.view("영희")["seats"] if s["id"] == "영희")
+        assert mine.get("lastAction", {})["type"] == "ping"  # type: ignore[index]
 
 
 async def test_spectator_sits_down_in_a_waiting_room() -> None:
@@ -509,8 +521,8 @@ def test_table_text_from_a_real_view() -> None:
     for nick in ("철수", "민수"):
         m.join(room.id, nick)
     m.start(room.id, "영희")
-    game = m._rooms[room.id].game
-    first = game.state.hand.actor
+    game = m.live_game(room.id)
+    first = game.view(None).get("actor")
     m.act(room.id, first, {"type": "die"})
     m.session_connected("민수")
     m.session_disconnected("민수")

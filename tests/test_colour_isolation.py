@@ -12,7 +12,6 @@ apart (their memos are keyed by width and mode) and are checked here so they sta
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import Counter
 from contextlib import AsyncExitStack
@@ -31,8 +30,7 @@ from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ui.colour_isolation import colour_lowering
 
-from .ssh_harness import SSHClient, ssh_server
-from .test_ssh_table import game_of, quiet
+from .ssh_harness import SSHClient, public_view, quiet, ssh_server, start_game, wait_until
 
 #: (TERM, environment) a client of each depth sends; see ``driver.color_system_for``.
 CLIENTS: dict[str, tuple[str, dict[str, str]]] = {
@@ -138,23 +136,17 @@ async def play(tmp_path: Path, terminals: tuple[Terminal, Terminal]) -> Run:
         lobby_text = (screen_text(host), screen_text(guest))
         marks = [len(client.output) for client in clients]
 
-        await host.press("n")
-        await host.wait_for("새 방 만들기")
-        await host.press("enter")
-        await host.wait_for("대기 중")
-        await guest.wait_for("영희의 방")
-        await guest.press("enter")
-        await host.wait_for("철수님이 앉았어요")
-        await host.press("s")
-        for client in clients:
-            await client.wait_for("게임 중")
-        game = game_of(manager, "영희")
+        await start_game(host, "영희", guest)
         by_name = dict(zip(NAMES, clients))
         for key in ("3", "4"):  # 삥, then 콜
-            actor = game.state.hand.actor
+            actor = public_view(manager, "영희").get("actor")
+            assert actor is not None
             await by_name[actor].wait_for("내 차례예요")
             await by_name[actor].press(key)
-            await _wait(lambda actor=actor: game.state.hand.actor != actor)
+            await wait_until(
+                lambda actor=actor: public_view(manager, "영희").get("actor") != actor,
+                what="the bet to go through",
+            )
         for client, terminal in zip(clients, terminals):
             if terminal.key:
                 await client.press(terminal.key)
@@ -163,14 +155,6 @@ async def play(tmp_path: Path, terminals: tuple[Terminal, Terminal]) -> Run:
         table_output = (bytes(host.output[marks[0] :]), bytes(guest.output[marks[1] :]))
         table_text = (screen_text(host), screen_text(guest))
     return Run(lobby_output, table_output, lobby_text, table_text)
-
-
-async def _wait(check: object, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():  # type: ignore[operator]
-        assert loop.time() < deadline, "the bet did not go through"
-        await asyncio.sleep(0.02)
 
 
 #: Runs where both clients are the same terminal: what each role's screen should read.

@@ -30,6 +30,8 @@ from seotda_tui.ui.driver import (
     run_app,
 )
 
+from .ssh_harness import wait_until as until
+
 
 class Terminal:
     """Stands in for the SSH channel: whatever the app writes lands in a pyte screen."""
@@ -75,14 +77,6 @@ class KeyLogApp(App[None]):
     @property
     def chars(self) -> str:
         return "".join(k.character or "" for k in self.keys)
-
-
-async def until(check: Any, timeout: float = 3.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 @asynccontextmanager
@@ -139,7 +133,7 @@ async def test_hangul_split_byte_by_byte_arrives_whole() -> None:
     async with running(app, term):
         for byte in "철수 ok".encode():
             term.link.feed(bytes([byte]))
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.005)  # a pace, not a wait: one read a byte
         await until(lambda: app.chars == "철수 ok")
 
 
@@ -160,10 +154,12 @@ async def test_a_sequence_that_breaks_textuals_parser_is_dropped_and_typing_goes
         term.link.feed(b"a")
         await until(lambda: app.chars == "a")
         term.link.feed(b"\x1b[97;1:3u")
-        await asyncio.sleep(0.05)
+        driver = term.link.driver
+        assert driver is not None
+        await until(lambda: driver.parser_resets == 1)  # the sequence went alone
         term.link.feed(b"b")
         await until(lambda: app.chars == "ab")
-        assert term.link.driver is not None and term.link.driver.parser_resets == 1
+        assert driver.parser_resets == 1
 
 
 async def test_escape_sequence_split_across_packets_is_one_key() -> None:
@@ -171,7 +167,7 @@ async def test_escape_sequence_split_across_packets_is_one_key() -> None:
     app = KeyLogApp()
     async with running(app, term):
         term.link.feed(b"\x1b")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # real: two reads, well inside Textual's escape delay
         term.link.feed(b"[A")
         await until(lambda: bool(app.keys))
         await asyncio.sleep(0.2)  # longer than the escape delay: nothing else may follow
@@ -198,7 +194,7 @@ async def test_in_band_resize_typed_by_the_client_is_ignored() -> None:
         term.link.feed(b"\x1b[48;60;200;0;0t")
         term.link.feed(b"z")
         await until(lambda: app.chars == "z")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # an absence: a Resize, had one been made, would be in by now
         assert app.size == Size(80, 24)
 
 
@@ -228,8 +224,7 @@ async def test_prints_go_to_the_log_not_to_any_terminal(caplog: pytest.LogCaptur
     async with running(app, term):
         with caplog.at_level(logging.WARNING, logger="seotda.app.stdout"):
             print("새어 나온 출력")
-        await asyncio.sleep(0.05)
-    assert "새어 나온 출력" in caplog.text
+            await until(lambda: "새어 나온 출력" in caplog.text)
     assert "새어 나온 출력".encode() not in term.raw
 
 

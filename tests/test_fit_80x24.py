@@ -145,7 +145,7 @@ async def test_full_table_in_every_phase() -> None:
         assert isinstance(t.app(actor).screen, ConfirmScreen)
         fits(t.app(actor), "leave dialog")
         await t.press(actor, "escape")
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+        t.play_until(lambda g: g.view(None).get("handPhase") == "handEnd")
         await t.settle()
         for nick in (LONG[0], LONG[5], WATCHER):
             fits(t.app(nick), f"showdown ({nick})")
@@ -153,10 +153,9 @@ async def test_full_table_in_every_phase() -> None:
 
 async def test_a_room_name_at_its_limit_with_the_longest_host_and_watchers() -> None:
     """Found over ssh: "… · 방장 가나다라마바사아 · 관전" lost "1명" at the edge."""
-    async with Table.open(LONG[:3], spectators=[WATCHER], seed=3, start=False) as t:
-        t.manager._rooms[t.room_id].name = "가나다라마바사아자차"  # 20 cells, the form's limit
+    name = "가나다라마바사아자차"  # 20 cells, the form's limit
+    async with Table.open(LONG[:3], spectators=[WATCHER], seed=3, start=False, name=name) as t:
         for nick in (LONG[0], WATCHER):
-            await t.refresh()
             fits(t.app(nick), f"waiting room, long room name ({nick})")
         t.manager.start(t.room_id, LONG[0])
         await t.settle()
@@ -202,7 +201,7 @@ async def test_rejoin_phase() -> None:
         for nick in LONG[:3]:
             fits(t.app(nick), f"gusa at the showdown ({nick})")
             await t.press(nick, "space")
-        assert t.game.state.hand.phase == "rejoin"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "rejoin"  # type: ignore[union-attr]
         for nick in LONG[:3]:
             fits(t.app(nick), f"rejoin ({nick})")
 
@@ -222,7 +221,7 @@ async def test_lobby_refusal_to_join_a_started_game() -> None:
 async def test_three_card_choice() -> None:
     async with Table.open(LONG[:6], options={"cardMode": "three"}, seed=3) as t:
         await _big_stacks(t)
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "choose")
+        t.play_until(lambda g: g.view(None).get("handPhase") == "choose")
         await t.refresh()
         nick = t.game.pending()["players"][0]
         fits(t.app(nick), "3장 choice")

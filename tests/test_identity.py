@@ -34,6 +34,7 @@ from .ssh_harness import (
     default_passphrase,
     key_pair,
     ssh_server,
+    start_game,
 )
 
 SECRET = "hv의-비밀-암호"
@@ -305,14 +306,7 @@ async def test_a_held_seat_is_not_handed_to_a_login_without_the_passphrase(
         )
         await host.wait_for("영희님 환영해요")
         await guest.wait_for("철수님 환영해요")
-        await host.press("n")
-        await host.wait_for("새 방 만들기")
-        await host.press("enter")
-        await guest.wait_for("영희의 방")
-        await guest.press("enter")
-        await host.wait_for("철수님이 앉았어요")
-        await host.press("s")
-        await guest.wait_for("게임 중")
+        await start_game(host, "영희", guest)
         guest.conn.close()  # 철수 drops mid-game: the seat is held for him
         await host.wait_for("끊김")  # the seat's reconnect grace counts down
         room = manager.room_of("철수")

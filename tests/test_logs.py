@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -200,7 +199,13 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
             await conn._make_global_request(b"frob@example.com")  # type: ignore[attr-defined]
             with pytest.raises(asyncssh.ChannelOpenError):  # a second session channel
                 await conn.create_session(asyncssh.SSHClientSession, term_type="xterm")
-            await asyncio.sleep(0.1)
+            await wait_until(  # the last refusals are logged before the connection goes
+                lambda: (
+                    {"x11_forwarding", "global_request", "second_session"}
+                    <= {line.split("reason=")[1].split()[0] for line in events(captured, "refused")}
+                ),
+                what="the refusals to be logged",
+            )
         finally:
             conn.close()
             await conn.wait_closed()
@@ -231,17 +236,20 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
 async def test_crash_reports_carry_no_local_variables(
     tmp_path: Path, captured: io.StringIO
 ) -> None:
-    from textual.app import App
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
 
     class Crashy(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("ready")
+
         def on_key(self, event: object) -> None:
             my_cards = "-".join(["HIDDEN", "38", "GWANGTTAENG"])  # noqa: F841  # must not show
             raise RuntimeError("crash on purpose")
 
     async with ssh_server(tmp_path, lambda identity, ctx: Crashy()) as server:
         async with server.connect("alice") as c:
-            await c.wait_for_output("\x1b[?1049h")
-            await asyncio.sleep(0.2)
+            await c.wait_for("ready")  # drawn: the app takes keys now
             await c.type("x")
             await c.wait_closed()
     text = captured.getvalue()

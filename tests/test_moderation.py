@@ -41,7 +41,7 @@ def room_with(m: RoomManager, *players: str, watchers: tuple[str, ...] = ()) -> 
 
 def to_hand_end(m: RoomManager, room_id: str) -> None:
     """Everyone whose turn it is dies until the hand is over (server side, test-only peek)."""
-    game = m._rooms[room_id].game
+    game = m.live_game(room_id)
     assert game is not None
     for _ in range(50):
         if game.pending()["phase"] != "betting":
@@ -97,7 +97,7 @@ def test_a_player_is_removed_only_between_hands_and_then_plays_on_as_one_who_lef
     m = manager()
     room_id = room_with(m, "영희", "철수", "민수")
     m.start(room_id, "영희")
-    game = m._rooms[room_id].game
+    game = m.live_game(room_id)
     assert game is not None
     with pytest.raises(RoomError, match="판이 진행 중"):
         m.remove(room_id, "영희", "철수")

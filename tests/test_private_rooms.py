@@ -23,7 +23,7 @@ from seotda_tui.rooms.private import (
 )
 from seotda_tui.sanitize import split_login
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
-from seotda_tui.ui.screens.create_room import CreateRoomScreen
+from seotda_tui.ui.screens.create_room import PRIVACY_CHOICES, CreateRoomScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.code_prompt import CodePrompt
@@ -189,6 +189,21 @@ async def test_form_makes_an_unlisted_private_room_and_the_table_shows_its_code(
         assert room.private and not room.listed and m.rooms() == []
         await pilot.pause()
         assert f"방 코드 {code_of(m, room.id)}" in screen_text(app)
+
+
+async def test_every_privacy_label_keeps_its_inner_spaces_at_80x24() -> None:
+    """The widest labels ("비공개 · 목록에 없음", 20 cells) got the tight ``<…>`` form the
+    narrow grid column forces; the privacy choice spans the free columns to its right."""
+    app = app_for(manager(), "영희")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        app.screen.query_one("#room-privacy").focus()
+        for label, _ in PRIVACY_CHOICES:
+            assert f"< {label} >" in screen_text(app)
+            await pilot.press("right")
+            await pilot.pause()
 
 
 async def test_the_code_stays_in_sight_at_a_full_80_column_table() -> None:

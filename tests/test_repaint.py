@@ -58,7 +58,7 @@ async def test_betting_repaints_without_laying_out_any_screen(layouts: Counter[s
         layouts.clear()
         for _ in range(4):  # call/check around, and the second card arrives mid-hand
             await t.press(t.actor, "4" if "call" in kinds(t) else "2")
-        assert t.game.state.hand.street == 1  # the second card was dealt on the way
+        assert t.game.view(None).get("street") == 1  # the second card was dealt on the way
         assert all(len(t.screen(n).query_one(HandCards).cards) == 2 for n in "abc")
         assert not layouts, layouts
 
@@ -67,7 +67,7 @@ async def test_the_next_hand_starts_without_laying_out_again(layouts: Counter[st
     async with Table.open(["a", "b"], seed=5, size=SIZE) as t:
         hands = 0
         while hands < 3:
-            if t.game.state.hand.phase == "betting":
+            if t.game.view(None).get("handPhase") == "betting":
                 await t.press(t.actor, "2" if "check" in kinds(t) else "4")
                 continue
             for nick in "ab":
@@ -76,7 +76,7 @@ async def test_the_next_hand_starts_without_laying_out_again(layouts: Counter[st
             hands += 1
             if hands == 1:
                 layouts.clear()  # the first hand end may grow the hand text's box once
-        assert t.game.state.hands_played >= 3
+        assert t.game.hands_played >= 3
         assert sum(layouts.values()) <= 2, layouts
 
 
@@ -225,7 +225,7 @@ def row_text_at(row: str, cell: int) -> str:
 async def test_the_longest_prompt_row_fits_80_columns() -> None:
     """Six prompts of the 3-card choice; the message beside them takes room only when shown."""
     async with Table.open(["a", "b"], seed=5, options={"cardMode": "three"}, size=(80, 24)) as t:
-        while t.game.state.hand.phase != "choose":
+        while t.game.view(None).get("handPhase") != "choose":
             await t.press(t.actor, "4" if "call" in kinds(t) else "2")
         await t.press("a", "1")
         row = next(line for line in t.text("a").split("\n") if line.startswith("  1 *"))

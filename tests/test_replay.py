@@ -92,10 +92,9 @@ def played_game(tmp_path: Path, seed: int = 11, timeouts: bool = True) -> Iterat
     for nick in (*PLAYERS, WATCHER):
         manager.subscribe_room(room.id, nick, keep(nick))
     manager.start(room.id, PLAYERS[0])
-    live = manager._rooms[room.id]  # the test reads the real game to drive it
     rng = random.Random(seed)
     for step in range(3000):
-        game = live.game
+        game = manager.live_game(room.id)  # the test reads the real game to drive it
         assert game is not None
         if game.finished:
             break
@@ -108,7 +107,8 @@ def played_game(tmp_path: Path, seed: int = 11, timeouts: bool = True) -> Iterat
         assert manager.act(room.id, nick, _action(game, nick, rng)) is None
         if step == 50:
             manager.watch(room.id, LATE_WATCHER)  # comes in mid-game
-    assert live.game is not None and live.game.finished
+    game = manager.live_game(room.id)
+    assert game is not None and game.finished
     played.pushed = {nick: list(views) for nick, views in pushed.items()}  # (until the end)
     for nick in (*PLAYERS, WATCHER, LATE_WATCHER):  # everyone back to the lobby (room closes)
         manager.leave(room.id, nick)

@@ -17,13 +17,12 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from engine import DECK
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import GameRecord, Journal
 from seotda_tui.ui.widgets.texts import chips
 
-from .ssh_harness import SSHClient, connect
+from .ssh_harness import SSHClient, connect, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("영희", "철수")
@@ -99,10 +98,10 @@ async def settled(client: SSHClient) -> list[str]:
     """
     await client.wait_gone("기리:", WAIT)  # the deal's cut line is a moment, not state
     await client.resize(81, 24)
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # a real pause: the subprocess's app must lay out the odd size once
     await client.resize(80, 24)
     last: list[str] | None = None
-    for _ in range(100):
+    for _ in range(100):  # "stopped changing" is an absence: two reads a moment apart
         await asyncio.sleep(0.15)
         now = screen_state(client)
         if now == last and any("차례" in line for line in now):
@@ -127,12 +126,11 @@ async def press_until(client: SSHClient, key: str, shown: str) -> None:
 
 
 async def mover_of(clients: dict[str, SSHClient]) -> str:
-    for _ in range(100):
-        for nick, client in clients.items():
-            if "내 차례예요" in client.text:
-                return nick
-        await asyncio.sleep(0.05)
-    raise AssertionError("nobody's turn")
+    def movers() -> list[str]:
+        return [nick for nick, client in clients.items() if "내 차례예요" in client.text]
+
+    await wait_until(movers, 5.0, "somebody's turn")
+    return movers()[0]
 
 
 async def to_the_second_round(host: SSHClient, guest: SSHClient) -> str:
@@ -162,19 +160,22 @@ async def kill_9(proc: asyncio.subprocess.Process, *clients: SSHClient) -> None:
         await client.wait_closed(WAIT)
 
 
-def check_journal_matches(base: Path, before: dict[str, list[str]]) -> tuple[Any, Any]:
-    """The journal alone says what the players saw (the 2nd round, whose turn, cards, stacks)."""
+def check_journal_matches(base: Path, before: dict[str, list[str]]) -> tuple[GameRecord, str]:
+    """The journal alone says what the players saw (the 2nd round, whose turn, cards, stacks);
+    returns the saved game and who is to act."""
     (saved,) = Journal(base / "data" / "games.sqlite3").open_games()
     truth = saved.rebuild()
-    hand = truth.state.hand
-    assert hand is not None and hand.street == 1 and hand.actor is not None  # the 2nd round
+    public = truth.view(None)
+    actor = public.get("actor")
+    assert public.get("street") == 1 and actor is not None  # the 2nd round
     for nick in NAMES:
         text = "\n".join(before[nick])
-        assert all(DECK[i].label in text for i in hand.players[nick].hand)  # own cards
-        assert all(f"{chips(seat.stack)}칩" in text for seat in truth.state.seats)  # stacks
-        turn = "내 차례예요" if hand.actor == nick else f"{hand.actor}님 차례"
+        mine = next(seat for seat in truth.view(nick)["seats"] if seat["id"] == nick)
+        assert all(DECK[c["id"]].label in text for c in mine["cards"] if "hidden" not in c)
+        assert all(f"{chips(seat['stack'])}칩" in text for seat in public["seats"])  # stacks
+        turn = "내 차례예요" if actor == nick else f"{actor}님 차례"
         assert turn in text
-    return saved, hand
+    return saved, actor
 
 
 async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
@@ -187,7 +188,7 @@ async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
                 before[nick] = await settled(client)
             await kill_9(first.proc, host, guest)
 
-    saved, hand = check_journal_matches(tmp_path, before)
+    saved, actor = check_journal_matches(tmp_path, before)
     journal = tmp_path / "data" / "games.sqlite3"
 
     async with server(tmp_path, "second") as second:
@@ -201,13 +202,13 @@ async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
             for nick in NAMES:  # exactly the same screen: seats, stacks, pot, cards, turn
                 assert after[nick] == before[nick], "\n".join(after[nick])
             # and the hand goes on from there, journaled on top of the old log
-            assert await mover_of(clients) == hand.actor
-            await clients[hand.actor].press("4")  # 콜
-            await clients[hand.actor].wait_gone("내 차례예요", WAIT)
+            assert await mover_of(clients) == actor
+            await clients[actor].press("4")  # 콜
+            await clients[actor].wait_gone("내 차례예요", WAIT)
             (resumed,) = Journal(journal).open_games()  # the same game, still going
             assert resumed.room_id == saved.room_id
             assert resumed.log[: len(saved.log)] == saved.log
-            assert resumed.log[len(saved.log)] == (hand.actor, {"type": "call"})
+            assert resumed.log[len(saved.log)] == (actor, {"type": "call"})
         second.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.proc.wait(), 15)
 
@@ -228,14 +229,16 @@ async def test_kill_9_while_the_disk_is_full_loses_no_shown_action(tmp_path: Pat
             await clients[mover].press("4")  # 콜: cannot be journaled, so not applied
             for client in clients.values():
                 await client.wait_for("저장 공간 문제로 게임을 잠시 멈췄어요", WAIT)
-            await asyncio.sleep(3.5)  # retries at 1 and 3 s, still failing
+            refused = lambda: flag.read_text("utf-8").count("refused")  # noqa: E731
+            # the write, then its retries at 1 and 3 s (the server's own clock), still failing
+            await wait_until(lambda: refused() >= 3, WAIT, "two retries of the journal write")
             await kill_9(first.proc, host, guest)
     log = (tmp_path / "server-faulty.log").read_text("utf-8", "replace")
     assert log.count("room_paused") == 1 and "room_resumed" not in log  # one line, no retry spam
     flag.unlink()
 
-    saved, hand = check_journal_matches(tmp_path, before)
-    assert hand.actor == mover and len(saved.log) == 3  # 삥, 콜, 삥: the refused 콜 is not there
+    saved, actor = check_journal_matches(tmp_path, before)
+    assert actor == mover and len(saved.log) == 3  # 삥, 콜, 삥: the refused 콜 is not there
     async with server(tmp_path, "after") as second:
         async with connect(second.port, "영희") as host, connect(second.port, "철수") as guest:
             clients = {"영희": host, "철수": guest}

@@ -67,7 +67,7 @@ def open_room(m: RoomManager, nicks: str, **opts: Any) -> str:
 
 
 def game_of(m: RoomManager, room_id: str) -> Game:
-    game = m._rooms[room_id].game  # test-only peek at the server state
+    game = m.live_game(room_id)  # test-only peek at the server state
     assert game is not None
     return game
 
@@ -107,16 +107,16 @@ def test_actions_are_journaled_in_order_before_the_push(tmp_path: Path) -> None:
         return len(timeline)
 
     # a legal action: recorded, then pushed to the three sessions
-    actor = game.state.hand.actor  # type: ignore[union-attr]
+    actor = game.view(None).get("actor")  # type: ignore[union-attr]
     at = mark()
     assert m.act(room_id, actor, {"type": "ping"}) is None
     expected.append((actor, {"type": "ping"}))
     assert timeline[at:] == [("record", expected[-1])] + [("push", n) for n in "abc"]
     # illegal ones: nothing recorded, nothing pushed
     at = mark()
-    other = next(p for p in "abc" if p != game.state.hand.actor)  # type: ignore[union-attr]
+    other = next(p for p in "abc" if p != game.view(None).get("actor"))  # type: ignore[union-attr]
     assert m.act(room_id, other, {"type": "call"}) == "지금은 내 차례가 아니에요"
-    assert m.act(room_id, game.state.hand.actor, {"type": "check"}) is not None  # type: ignore[arg-type]
+    assert m.act(room_id, game.view(None).get("actor"), {"type": "check"}) is not None  # type: ignore[arg-type]
     assert m.act(room_id, "a", {"type": "leave"}) == "그 행동은 직접 할 수 없어요"
     assert timeline[at:] == []
     # a timeout: recorded as (None, {}) before its push
@@ -270,12 +270,12 @@ def test_a_seat_past_its_grace_before_the_crash_stays_disconnected(tmp_path: Pat
     m.start(room_id, "a")
     m.session_disconnected("c")
     clock.advance(10)
-    assert not {s.id: s for s in game_of(m, room_id).state.seats}["c"].connected
+    assert not game_of(m, room_id).is_connected("c")
     m2 = manager_for(tmp_path, FakeClock(), reconnect_grace=10)
     assert m2.session_connected("c") == room_id
     events = m2.log(room_id)
     assert {"type": "reconnect", "player": "c"} in events
-    assert {s.id: s for s in game_of(m2, room_id).state.seats}["c"].connected
+    assert game_of(m2, room_id).is_connected("c")
 
 
 def test_resume_arms_timers_once_the_event_loop_runs(tmp_path: Path) -> None:

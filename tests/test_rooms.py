@@ -55,7 +55,7 @@ def actor(inboxes: dict[str, Inbox]) -> str:
 
 
 def game_of(manager: RoomManager, room_id: str):  # test-only peek at the server state
-    return manager._rooms[room_id].game
+    return manager.live_game(room_id)
 
 
 def hidden_leak(view: dict[str, Any], viewer: str | None) -> bool:
@@ -172,12 +172,14 @@ def test_each_session_gets_only_its_own_view() -> None:
         if inboxes["a"].view.get("handPhase") != "betting":
             break
     for nick, inbox in inboxes.items():
+        assert any(u.view and not u.view.get("showdown") for u in inbox.updates), nick
         for update in inbox.updates:
             assert update.viewer == nick or update.view is None
             if update.view and not update.view.get("showdown"):
                 assert not hidden_leak(update.view, nick)
                 own = next(s for s in update.view["seats"] if s["id"] == nick)
                 assert all("id" in c for c in own.get("cards", []))
+    assert any(update.view for update in spectator.updates), "the spectator never saw the game"
     for update in spectator.updates:
         assert update.viewer is None
         if update.view:
@@ -287,8 +289,7 @@ def test_disconnect_grace_then_engine_disconnect() -> None:
     assert not any(e["type"] == "disconnect" for e in inboxes["a"].events())
     clock.advance(1)
     assert {"type": "disconnect", "player": "b"} in inboxes["a"].events()
-    engine_seats = {s.id: s for s in game_of(manager, room_id).state.seats}
-    assert engine_seats["b"].connected is False
+    assert game_of(manager, room_id).is_connected("b") is False
     # reconnecting now tells the engine, and the seat and cards come back
     assert manager.session_connected("b") == room_id
     assert {"type": "reconnect", "player": "b"} in inboxes["a"].events()

@@ -111,8 +111,7 @@ async def _sigterm(proc: Process) -> float:
 async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path: Path) -> None:
     async with _server_process(tmp_path, "--shutdown-notice", "0.5") as (proc, port, lines):
         async with connect(port, "철수") as client:
-            await client.wait_for_output("\x1b[?1049h", timeout=10)  # the game app is up
-            await asyncio.sleep(0.3)
+            await client.wait_for("철수님 환영해요", timeout=10)  # the game app is up
             waiting = asyncio.ensure_future(_sigterm(proc))
             await client.wait_for_output(NOTICE, timeout=10)
             await client.wait_closed(timeout=10)

@@ -25,7 +25,15 @@ from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 
-from .ssh_harness import PtyClient, SSHHarness, key_pair, ssh_server, wait_until
+from .ssh_harness import (
+    PtyClient,
+    SSHHarness,
+    key_pair,
+    public_view,
+    ssh_server,
+    start_game,
+    wait_until,
+)
 
 SIZE = (100, 30)
 PASSPHRASE = "stock-client-pass-1"
@@ -191,30 +199,20 @@ async def play_one_action(
     await real.wait_for(f"{nick}님 환영해요")
     async with server.connect("guest", size=SIZE) as guest:
         await guest.wait_for("guest님 환영해요")
-        await real.press("n")
-        await real.wait_for("새 방 만들기")
-        await real.press("enter")
-        await real.wait_for("대기 중")
-        await guest.wait_for(f"{nick}의 방")
-        await guest.press("enter")
-        await real.wait_for("guest님이 앉았어요")
-        await real.press("s")
-        await real.wait_for("게임 중")
-        await guest.wait_for("게임 중")
-        game = manager._rooms[manager.room_of(nick)].game  # type: ignore[index]
-        assert game is not None and game.state.hand is not None
-        hand = game.state.hand
-        if hand.actor == "guest":
+        await start_game(real, nick, guest)
+        view = lambda: public_view(manager, nick)  # noqa: E731
+        if view().get("actor") == "guest":
             await guest.wait_for("내 차례예요")
             await guest.press("3")  # 삥
-            await wait_until(lambda: hand.actor == nick)
+            await wait_until(lambda: view().get("actor") == nick, what=f"{nick}'s turn")
             key, kind = "4", "call"  # 콜
         else:
             key, kind = "3", "ping"  # 삥
         await real.wait_for("내 차례예요")
         await real.press(key)
-        await wait_until(lambda: hand.players[nick].last_action is not None)
-        assert hand.players[nick].last_action == kind
+        seat = lambda: next(s for s in view()["seats"] if s["id"] == nick)  # noqa: E731
+        await wait_until(lambda: seat().get("lastAction") is not None, what=f"{nick}'s bet")
+        assert seat().get("lastAction", {})["type"] == kind  # type: ignore[index]
 
 
 async def test_key_login_reaches_the_lobby_and_bets(tmp_path: Path, client: Client) -> None:
@@ -288,6 +286,7 @@ async def test_failed_key_exchanges_are_logged_once_per_address(
                         kex_algs=["diffie-hellman-group1-sha1"], config=None,
                     )  # fmt: skip
             await wait_until(lambda: len(_handshake_lines(caplog)) >= 1)
+            # an absence (no line for the repeats) and a tally with no public count: a moment
             await asyncio.sleep(0.2)
             lines = _handshake_lines(caplog)
             assert [(e["event"], e["ip"], e["stage"]) for e in lines] == [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -10,18 +9,26 @@ from engine import DECK
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 
-from .ssh_harness import SSHClient, ssh_server
+from .ssh_harness import SSHClient, quiet, ssh_server
 
 
 def truth(manager: RoomManager, nick: str) -> list[str]:
-    """The player's real cards, read on the server side."""
-    room = manager._rooms[manager.room_of(nick)]  # type: ignore[index]
-    return [DECK[i].label for i in room.game.state.hand.players[nick].hand]  # type: ignore[union-attr]
+    """The player's real cards, as the manager tells that player's session."""
+    room_id = manager.room_of(nick)
+    assert room_id is not None
+    view = manager.game_view(room_id, nick)
+    assert view is not None
+    seat = next(s for s in view["seats"] if s["id"] == nick)
+    return [DECK[c["id"]].label for c in seat.get("cards", []) if "hidden" not in c]
 
 
 def actor(manager: RoomManager, nick: str) -> str:
-    room = manager._rooms[manager.room_of(nick)]  # type: ignore[index]
-    return room.game.state.hand.actor  # type: ignore[union-attr,return-value]
+    """Whose turn it is, from ``nick``'s room's public view."""
+    room_id = manager.room_of(nick)
+    assert room_id is not None
+    view = manager.game_view(room_id, "")
+    assert view is not None and view.get("actor") is not None
+    return view["actor"]  # type: ignore[return-value]
 
 
 async def shows_own_cards_only(client: SSHClient, mine: list[str], theirs: list[str]) -> None:
@@ -93,6 +100,6 @@ async def test_the_lobby_is_not_repainted_in_full_for_a_start_up_resize(tmp_path
     async with ssh_server(tmp_path, make_app_factory(manager)) as server:
         async with server.connect("영희", size=(100, 30)) as client:
             await client.wait_for("영희님 환영해요")
-            await asyncio.sleep(0.5)  # let every start-up frame arrive
+            await quiet(client, settle=0.5)  # let every start-up frame arrive
             assert client.output.count("영희님 환영해요".encode()) == 1  # it was sent twice
             assert "영희님 환영해요" in client.text and client.screen.columns == 100

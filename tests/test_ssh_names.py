@@ -4,7 +4,6 @@ another player's line short."""
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -69,8 +68,9 @@ async def test_skin_tone_chat_leaves_the_rest_of_the_line_intact(tmp_path: Path)
         await b.wait_for("철수님 환영해요")
         await a.press("t")
         await a.wait_for("Enter 보내기")
+        mark = len(a.output)
         await a.type("👍🏽👋🏿🇰🇷 1\ufe0f\u20e3 end of line: 끝")
-        await asyncio.sleep(0.3)
+        await a.wait_for_output("끝", since=mark)  # the input echoed it all before Enter
         await a.press("enter")
         sent = "영희: 👍👋 1 end of line: 끝"
         for client in (a, b):

@@ -59,7 +59,7 @@ async def test_hangul_split_across_packets_arrives_intact(tmp_path: Path) -> Non
         data = "철수야".encode()
         for i in range(0, len(data), 2):  # every Hangul syllable is 3 bytes: all split
             await c.send(data[i : i + 2])
-            await asyncio.sleep(0.03)
+            await asyncio.sleep(0.03)  # real: each piece its own packet, not a wait for state
         await c.wait_for("typed=철수야")
 
 

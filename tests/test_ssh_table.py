@@ -9,28 +9,12 @@ from pathlib import Path
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
 
-from .ssh_harness import SSHClient, ssh_server, wait_until
+from .ssh_harness import public_view, quiet, ssh_server, start_game, wait_until
 
 SIZE = (100, 30)
 #: What one betting action may cost each player's connection (bytes), and an idle second.
 ACTION_BUDGET = 2048
 IDLE_BUDGET_PER_SECOND = 300
-
-
-async def quiet(client: SSHClient, settle: float = 0.25, limit: float = 3.0) -> None:
-    """Wait until the client has received nothing for ``settle`` seconds."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + limit
-    last = len(client.output)
-    while loop.time() < end:
-        await asyncio.sleep(settle)
-        if len(client.output) == last:
-            return
-        last = len(client.output)
-
-
-def game_of(manager: RoomManager, nick: str):  # type: ignore[no-untyped-def]
-    return manager._rooms[manager.room_of(nick)].game  # type: ignore[index]
 
 
 async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
@@ -42,21 +26,12 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
         clients = {"영희": host, "철수": guest}
         await host.wait_for("영희님 환영해요")
         await guest.wait_for("철수님 환영해요")
-        await host.press("n")
-        await host.wait_for("새 방 만들기")
-        await host.press("enter")
-        await host.wait_for("대기 중")
-        await guest.wait_for("영희의 방")
-        await guest.press("enter")
-        await host.wait_for("철수님이 앉았어요")
-        await host.press("s")
-        game = None
-        for client in clients.values():
-            await client.wait_for("게임 중")
-        game = game_of(manager, "영희")
+        await start_game(host, "영희", guest)
+        view = lambda: public_view(manager, "영희")  # noqa: E731
 
         # -- one betting action, measured: each player's connection gets at most ~2 KB
-        actor = game.state.hand.actor
+        actor = view().get("actor")
+        assert actor is not None
         await clients[actor].wait_for("내 차례예요")
         for client in clients.values():
             await quiet(client)
@@ -65,28 +40,32 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
         other = "철수" if actor == "영희" else "영희"
         await clients[other].wait_for("내 차례예요")
         await clients[other].wait_for("4 콜 (+10)")
-        await asyncio.sleep(0.3)
+        for client in clients.values():  # the rest of this action's frames, then calm
+            await quiet(client)
         spent = {nick: len(c.output) - before[nick] for nick, c in clients.items()}
         assert all(n <= ACTION_BUDGET for n in spent.values()), spent
 
         # -- an idle table: only the countdown moves, at most ~300 bytes a second
         await quiet(host, settle=0.1)
         start = len(host.output)
+        # a rate over wall time, by nature: the countdown is redrawn by Textual's own timer
         await asyncio.sleep(3.0)
         assert (len(host.output) - start) / 3.0 <= IDLE_BUDGET_PER_SECOND
 
         # -- play on to the showdown: call, then both check the second round
-        hand = game.state.hand
         await clients[other].press("4")
-        await wait_until(lambda: hand.street == 1 and hand.actor is not None)
+        await wait_until(lambda: view().get("street") == 1 and view().get("actor") is not None)
         for _ in range(2):
-            nick = hand.actor
+            nick = view().get("actor")
+            assert nick is not None
             await clients[nick].wait_for("내 차례예요")
             await clients[nick].press("2")
-            await wait_until(lambda nick=nick: hand.actor != nick)
-        assert hand.phase == "handEnd" and hand.showdown
+            await wait_until(lambda nick=nick: view().get("actor") != nick, what=f"{nick}'s check")
+        final = view()
+        showdown, results = final.get("showdown"), final.get("results", [])
+        assert final.get("handPhase") == "handEnd" and showdown
         for nick, client in clients.items():
-            for shown in hand.showdown:  # every revealed hand, with its name, on both screens
+            for shown in showdown:  # every revealed hand, with its name, on both screens
                 await client.wait_for(shown["name"])
                 if shown["player"] != nick:
                     for card in shown["cards"]:
@@ -95,7 +74,7 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
                             "일" if month == 8 else "띠"
                         )
                         await client.wait_for(f"{month}{kind}")
-            if any(r["type"] != "rematch" for r in hand.results):
+            if any(r["type"] != "rematch" for r in results):
                 await client.wait_for("승리")
         for client in clients.values():
             await client.press(" ")
@@ -123,7 +102,8 @@ async def test_chat_never_sends_an_injected_escape_sequence(tmp_path: Path) -> N
         # posted through the hub by anyone (e.g. a bot): the same cleaning applies
         factory.chat.post("lobby", "철수", "x\x1b[2J\x1b]52;c;ZXZpbA==\x07y\u202ez")  # type: ignore[attr-defined]
         await a.wait_for("철수: xyz")
-        await asyncio.sleep(0.2)
+        for client in (a, b):  # every frame of that line has arrived
+            await quiet(client)
         for client in (a, b):
             raw = bytes(client.output)
             assert b"\x1b]0;" not in raw and b"\x1b[2J" not in raw

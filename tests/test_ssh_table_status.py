@@ -23,15 +23,18 @@ async def test_the_discarded_third_card_is_marked_over_ssh_at_80x24(tmp_path: Pa
         await guest.press("enter")
         await host.wait_for("철수님이 앉았어요")
         await host.press("s")
-        game = manager._rooms[room.id].game
+        game = manager.live_game(room.id)
         assert game is not None
-        while game.state.hand.phase != "choose":  # bet through the first round server-side
+        while (
+            game.view(None).get("handPhase") != "choose"
+        ):  # bet through the first round server-side
             nick = game.pending()["players"][0]
             kinds = [a["type"] for a in game.legal_actions(nick)]
             manager.act(room.id, nick, {"type": "check" if "check" in kinds else "call"})
         await host.wait_for("카드 2장을 고르세요")
         await host.press("1", "2", "enter")
-        await wait_until(lambda: game.state.hand.players["영희"].chosen is not None)
+        mine = lambda: next(s for s in game.view("영희")["seats"] if s["id"] == "영희")  # noqa: E731
+        await wait_until(lambda: mine().get("chosen"), what="영희's choice")
         await host.wait_for("버림")
         rows = host.text.splitlines()
         mark = next(y for y, row in enumerate(rows) if "버림" in row)
@@ -39,6 +42,6 @@ async def test_the_discarded_third_card_is_marked_over_ssh_at_80x24(tmp_path: Pa
         assert len(tops) == 3, "\n".join(rows)
         # picked 1 and 2: the mark sits over the third card, and the text names it
         assert tops[2] <= rows[mark].index("버림") < tops[2] + 12, "\n".join(rows)
-        third = game.state.hand.players["영희"].discarded
+        third = mine().get("discardedId")
         assert third is not None
         await host.wait_for(f"버린 패: {DECK[third].label}")

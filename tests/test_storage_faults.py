@@ -7,10 +7,7 @@ when this runs as root, made real: a tiny tmpfs filled to the last byte.
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +21,7 @@ from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.pause import PAUSED_NOTICE, PAUSED_REASON, RETRY_STEPS, START_REFUSED
 from seotda_tui.testing import Table
 
-from .faultkit import FailingConnection, faulty_journal
+from .faultkit import FailingConnection, faulty_journal, fill, tiny_tmpfs
 
 
 class Inbox:
@@ -60,7 +57,7 @@ def setup(
 
 
 def game(m: RoomManager, room_id: str) -> Game:
-    g = m._rooms[room_id].game  # test-only peek at the server state
+    g = m.live_game(room_id)  # test-only peek at the server state
     assert g is not None
     return g
 
@@ -124,7 +121,7 @@ def test_timeouts_and_the_managers_own_changes_wait_and_apply_in_order(tmp_path:
     clock.advance(6)  # b's grace runs out: the engine's disconnect waits too
     m.session_connected("b")  # and so does the reconnect
     assert game(m, room_id).state_hash() == before
-    assert game(m, room_id).state.seats[game(m, room_id).players.index("b")].connected
+    assert game(m, room_id).is_connected("b")
     conn.full = False
     clock.advance(RETRY_STEPS[-1])
     assert not inboxes["a"].last.paused
@@ -145,7 +142,7 @@ def test_a_game_whose_start_cannot_be_written_does_not_start(tmp_path: Path) -> 
     with pytest.raises(RoomError, match=START_REFUSED):
         m.start(room.id, "a")
     assert m.room(room.id).status == "waiting"  # type: ignore[union-attr]
-    assert m._rooms[room.id].game is None
+    assert m.live_game(room.id) is None
     conn.full = False
     m.start(room.id, "a")
     assert m.room(room.id).status == "playing"  # type: ignore[union-attr]
@@ -247,7 +244,7 @@ async def test_every_seat_and_spectator_sees_the_notice_until_writes_work_again(
             assert PAUSED_NOTICE in t.text(nick), t.text(nick)
         assert "내 차례예요" not in t.text(actor)
         await t.press(actor, "3")  # the keys do nothing while paused
-        assert t.game.state.hand.actor == actor  # type: ignore[union-attr]
+        assert t.game.view(None).get("actor") == actor  # type: ignore[union-attr]
         await t.advance(30)
         assert PAUSED_NOTICE in t.text(actor)
         conn.full = False
@@ -262,66 +259,44 @@ async def test_every_seat_and_spectator_sees_the_notice_until_writes_work_again(
 # ---------------------------------------------------------------- a real full filesystem
 
 
-@contextlib.contextmanager
-def tiny_tmpfs(where: Path, size: str = "1m") -> Iterator[Path]:
-    where.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-
-
-def fill(path: Path) -> None:
-    """Write until the filesystem says it is full."""
-    with path.open("wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 4096)
-                f.flush()
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-    # (closing flushes nothing more: every block was flushed as it was written)
+def room_on_a_full_disk(disk: Path) -> tuple[RoomManager, FakeClock, str, Inbox]:
+    """A game journaled on ``disk`` (a tiny tmpfs), b's inbox subscribed, then the disk filled."""
+    clock = FakeClock(1000.0)
+    m = RoomManager(clock=clock, journal=Journal(disk / "g.sqlite3"), seed_source=lambda: 9)
+    room = m.create_room("a", "방", Options())
+    m.join(room.id, "b")
+    m.start(room.id, "a")
+    inbox = Inbox()
+    m.subscribe_room(room.id, "b", inbox)
+    with contextlib.suppress(OSError):
+        fill(disk / "filler")
+    return m, clock, room.id, inbox
 
 
 def test_a_really_full_filesystem_pauses_the_room_and_freeing_space_resumes_it(
     tmp_path: Path,
 ) -> None:
     with tiny_tmpfs(tmp_path / "disk") as disk:
-        clock = FakeClock(1000.0)
-        m = RoomManager(clock=clock, journal=Journal(disk / "g.sqlite3"), seed_source=lambda: 9)
-        room = m.create_room("a", "방", Options())
-        m.join(room.id, "b")
-        m.start(room.id, "a")
-        inbox = Inbox()
-        m.subscribe_room(room.id, "b", inbox)
+        m, clock, room_id, inbox = room_on_a_full_disk(disk)
         filler = disk / "filler"
-        with contextlib.suppress(OSError):
-            fill(filler)
         shown: list[tuple[str, dict[str, Any]]] = []
         for _ in range(200):  # until a write needs a block the disk no longer has
-            move = a_move(game(m, room.id))
-            before = game(m, room.id).state_hash()
-            error = m.act(room.id, *move)
+            move = a_move(game(m, room_id))
+            before = game(m, room_id).state_hash()
+            error = m.act(room_id, *move)
             if error is not None:
                 break
             shown.append(move)
         assert error == PAUSED_REASON and inbox.last.paused
-        assert game(m, room.id).state_hash() == before
+        assert game(m, room_id).state_hash() == before
         clock.advance(30)
-        assert m._rooms[room.id].paused
+        assert inbox.last.paused and m.act(room_id, *a_move(game(m, room_id))) == PAUSED_REASON
         filler.unlink()
         clock.advance(RETRY_STEPS[-1])
         assert not inbox.last.paused
-        move = a_move(game(m, room.id))
-        assert m.act(room.id, *move) is None
-        live = game(m, room.id).state_hash()
+        move = a_move(game(m, room_id))
+        assert m.act(room_id, *move) is None
+        live = game(m, room_id).state_hash()
         m.close()
         (saved,) = Journal(disk / "g.sqlite3").open_games()
         # (a full disk may still take a write now and then: e.g. a timeout in between)
@@ -336,21 +311,14 @@ def test_a_full_disk_keeps_the_room_paused_until_an_action_sized_write_fits(
     the retry's probe (a row rewritten in place) fitted, so the room resumed after a second
     and paused again at the next key. The probe now needs the pages an action needs."""
     with tiny_tmpfs(tmp_path / "disk") as disk:
-        clock = FakeClock(1000.0)
-        m = RoomManager(clock=clock, journal=Journal(disk / "g.sqlite3"), seed_source=lambda: 9)
-        room = m.create_room("a", "방", Options())
-        m.join(room.id, "b")
-        m.start(room.id, "a")
-        inbox = Inbox()
-        m.subscribe_room(room.id, "b", inbox)
-        with contextlib.suppress(OSError):
-            fill(disk / "filler")
-        assert m.act(room.id, *a_move(game(m, room.id))) == PAUSED_REASON
+        m, clock, room_id, inbox = room_on_a_full_disk(disk)
+        assert m.act(room_id, *a_move(game(m, room_id))) == PAUSED_REASON
         for step in RETRY_STEPS * 2:
             clock.advance(step)
-            assert inbox.last.paused and m._rooms[room.id].paused
+            assert inbox.last.paused
+            assert m.act(room_id, *a_move(game(m, room_id))) == PAUSED_REASON
         (disk / "filler").unlink()
         clock.advance(RETRY_STEPS[-1])
         assert not inbox.last.paused
-        assert m.act(room.id, *a_move(game(m, room.id))) is None
+        assert m.act(room_id, *a_move(game(m, room_id))) is None
         m.close()

@@ -36,7 +36,7 @@ async def test_a_played_table_never_hits_the_unused_caches(monkeypatch: pytest.M
     async with Table.open([f"p{i}" for i in range(4)], seed=5, size=(100, 30)) as table:
         made = 0
         while made < 16:
-            if table.game.state.hand.phase != "betting":
+            if table.game.view(None).get("handPhase") != "betting":
                 for name in table.apps:
                     await table.press(name, "space")
                 await table.advance(5)
@@ -103,7 +103,7 @@ async def test_a_played_table_leaves_no_rows_for_the_collector() -> None:
             for _ in range(8):
                 kinds = {action["type"] for action in table.legal(table.actor)}
                 await table.press(table.actor, "4" if "call" in kinds else "2")
-                if table.game.state.hand.phase != "betting":
+                if table.game.view(None).get("handPhase") != "betting":
                     break
             gc.collect()
             rows = [o for o in gc.garbage if isinstance(o, (Strip, Segment, FIFOCache))]

@@ -98,8 +98,8 @@ async def test_a_spectator_who_keeps_the_results_open_sees_only_the_newest_one()
         assert isinstance(t.screen("c"), ResultsScreen)
         assert "새 게임이 진행 중이에요" in t.text("c")  # and says the live table is one key away
         await play_out(t)
-        newest = t.manager._rooms[t.room_id].result
-        assert newest is not first
+        newest = t.manager.result(t.room_id)  # the second game's
+        assert newest is not None and newest is not first
         stack = t.app("c").screen_stack
         assert [type(s) for s in stack[-2:]] == [TableScreen, ResultsScreen]
         assert sum(isinstance(s, ResultsScreen) for s in stack) == 1
@@ -164,7 +164,7 @@ async def test_an_own_turn_timing_out_says_what_was_played_for_you() -> None:
         assert "자동으로" not in t.text(second)
         await t.press(second, "3")  # 삥 (the hand is opened): the next timeout is a 다이
         await t.advance(t.game.pending()["seconds"] + 1)
-        assert t.game.state.hand.players[first].folded  # type: ignore[union-attr]
+        assert t.seat(first).get("folded")
         assert "시간이 지나 자동으로 다이했어요" in t.text(first)
         assert "자동으로" not in t.text(second)
 
@@ -173,13 +173,13 @@ async def test_the_three_card_auto_pick_and_a_stale_pick_reminder() -> None:
     async with Table.open(["a", "b"], options={"cardMode": "three"}, seed=5) as t:
         for _ in range(2):
             await t.press(t.actor, "2")  # check, check: the third card and the choice
-        assert t.game.state.hand.phase == "choose"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "choose"  # type: ignore[union-attr]
         await t.press("a", "enter")
         assert "카드 두 장을 골라 주세요" in t.text("a")
-        cards = t.game.state.hand.players["b"].hand[:2]  # type: ignore[union-attr]
+        cards = t.own_cards("b")[:2]
         await t.act("b", {"type": "choose", "cardIds": cards})
         await t.advance(t.game.pending()["seconds"] + 1)
-        assert t.game.state.hand.phase == "betting"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "betting"  # type: ignore[union-attr]
         text = t.text("a")
         assert "시간이 지나 자동으로 두 장 골랐어요" in text
         assert "카드 두 장을 골라 주세요" not in text  # the reminder's moment has passed

@@ -38,7 +38,7 @@ async def test_a_disconnected_player_whose_turn_timed_out_shows_both_die_and_dis
         t.manager.session_disconnected(gone)
         await t.settle()
         await t.advance(options.turn_seconds + 1)
-        assert t.game.state.hand.players[gone].folded
+        assert t.seat(gone).get("folded")
         text = "\n".join(box_lines(t, watcher, gone))
         assert "다이" in text and "끊김" in text, text
 
@@ -65,7 +65,7 @@ async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -
         assert "이미 탈락했어요" in question and "자동으로 다이" not in question, question
         await t.press(loser, "y")
         assert loser not in t.manager.room(t.room_id).players
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no >= out_at + 2)
+        t.play_until(lambda g: g.view(None).get("handNo") >= out_at + 2)
         await t.settle()
         assert seat.status == "eliminated" and seat.eliminated_at_hand == out_at
         badges = t.screen(watcher).shown_seats[loser].badges
@@ -74,7 +74,7 @@ async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -
 
 
 async def play_to_showdown(t: Table) -> None:
-    t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "handEnd")
+    t.play_until(lambda g: g.view(None).get("handPhase") == "handEnd")
     await t.settle()
 
 
@@ -84,7 +84,7 @@ async def test_with_hints_off_the_own_hand_is_still_named_at_the_showdown() -> N
     async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
         assert "9땡" not in t.text("b")  # no advice while the hand runs
         await play_to_showdown(t)
-        assert t.game.state.hand.showdown is not None
+        assert t.game.view(None).get("showdown") is not None
         for nick, name in (("a", "18광땡"), ("b", "9땡")):
             mine = t.screen(nick).query_one("#mine").parts
             assert any(name in text for text, _ in mine), (nick, mine)
@@ -196,7 +196,7 @@ async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_
         assert t.screen("c").shown_seats["b"].badges[0] == "끊김 20초"
         await t.advance(20)  # the grace is over: the engine plays the seat's turns
         assert t.screen("a").shown_seats["b"].badges[0] == "연결 끊김"
-        assert not next(s for s in t.game.state.seats if s.id == "b").connected
+        assert not t.seat("b")["connected"]
         assert t.manager.session_connected("b") == t.room_id  # may still come back
         await t.settle()
         assert "연결 끊김" not in t.screen("a").shown_seats["b"].badges
@@ -209,7 +209,7 @@ async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None
     async with Table.open(["a", "b"], options=options, seed=4) as t:
         seen = []
         for hand_no in range(1, FIRST_TIP_HANDS + 3):
-            t.play_until(lambda g, n=hand_no: g.state.hand.hand_no == n)
+            t.play_until(lambda g, n=hand_no: g.view(None).get("handNo") == n)
             await t.settle()
             seen.append(FIRST_HAND_HINT in t.text("a"))
         assert seen == [True] * FIRST_TIP_HANDS + [False] * 2, seen
@@ -225,12 +225,12 @@ async def test_each_deal_shows_the_cut_for_a_moment() -> None:
     from seotda_tui.ui.screens.table import CUT_SECONDS
 
     async with Table.open(["a", "b", "c"], options=Options(deal_mode="oneRound"), seed=4) as t:
-        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
-        hand = t.game.state.hand
-        seats = [s.id for s in t.game.state.seats]
-        dealer = seats[hand.dealer_seat]
-        cutter = seats[hand.dealer_seat - 1]  # the dealer's right: the last to be dealt
+        view = t.view("a")
+        seats = [s["id"] for s in view["seats"]]
+        dealer = view["dealer"]
+        cutter = seats[seats.index(dealer) - 1]  # the dealer's right: the last to be dealt
         for nick in ("a", "b", "c"):
             assert f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요" in t.text(nick)
         await t.advance(CUT_SECONDS)
@@ -268,9 +268,9 @@ async def test_the_hand_log_names_a_special_as_the_showdown_does(
         ["a", "b"], options=Options(deal_mode="oneRound"), seed=2, deal=deal, size=(120, 30)
     ) as t:
         await play_to_showdown(t)
-        hand = t.game.state.hand
-        assert hand is not None and hand.showdown is not None
-        reveal = next(e for e in hand.showdown if e["player"] == "b")
+        showdown = t.view("a").get("showdown")
+        assert showdown is not None
+        reveal = next(e for e in showdown if e["player"] == "b")
         assert reveal["special"] is not None  # the engine names it by the special …
         assert t.screen("a").shown_seats["b"].hand_name == logged  # … the seat by what it did
         for viewer in ("a", "b"):
@@ -292,7 +292,7 @@ async def test_a_late_watchers_log_names_earlier_showdowns_the_same_way() -> Non
     options = Options(deal_mode="oneRound", hand_limit=10)
     async with Table.open(["a", "b"], options=options, seed=2, deal=deal) as t:
         await play_to_showdown(t)
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.hand_no == 2)
+        t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
         app = make_app_factory(t.manager, chat=t.chat, clock=t.clock.time)(
             SimpleNamespace(nickname="c"), None

@@ -32,7 +32,7 @@ WATCHER = "구경꾼구경꾼구경"
 
 
 def _hand_end(game: Any) -> bool:
-    return game.state.hand is not None and game.state.hand.phase == "handEnd"
+    return game.view(None).get("handPhase") == "handEnd"
 
 
 async def test_full_table_every_viewer_sees_the_pot_and_the_result() -> None:
@@ -43,7 +43,7 @@ async def test_full_table_every_viewer_sees_the_pot_and_the_result() -> None:
             assert re.search(r"판돈 .*칩", t.text(nick)), (nick, nick == actor, t.text(nick))
         t.play_until(_hand_end)
         await t.settle()
-        results = t.game.state.hand.results  # type: ignore[union-attr]
+        results = t.game.view(None).get("results")  # type: ignore[union-attr]
         winner = results[0]["winners"][0]
         amount = results[0]["amount"]
         line = f"{winner} 승리 +{amount:,}칩"
@@ -64,9 +64,10 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
             await t.press(t.actor, "1" if t.actor == "c" else "2")  # c dies, a and b check
         for nick in ("a", "b", "c"):
             await t.press(nick, "space")
-        hand = t.game.state.hand
-        assert hand is not None and hand.phase == "rejoin"
-        cost = hand.rejoin_cost
+        view = t.view("a")
+        rejoin = view.get("rejoin")
+        assert view.get("handPhase") == "rejoin" and rejoin is not None
+        cost = rejoin["cost"]
         for nick in ("a", "b"):  # the rejoin cost is not called the pot
             assert f"재참가 비용 {cost:,}칩" in t.text(nick)
             assert "(판돈" not in t.text(nick)
@@ -80,7 +81,7 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
         assert f"이월 {carried:,}" in text and "새 베팅 " in text, text
         while t.actor is not None:
             await t.act(t.actor, {"type": "call"})
-        results = t.game.state.hand.results
+        results = t.game.view(None).get("results")
         assert len(results) == 2 and all(r["winners"] == ["a"] for r in results)
         total = sum(r["amount"] for r in results)
         for nick in ("a", "b", "c"):
@@ -143,7 +144,7 @@ async def test_a_toast_leaves_the_three_card_recommendation_readable() -> None:
     async with Table.open(
         ["a", "b"], options={"cardMode": "three"}, seed=5, notifications=True
     ) as t:
-        t.play_until(lambda g: g.state.hand is not None and g.state.hand.phase == "choose")
+        t.play_until(lambda g: g.view(None).get("handPhase") == "choose")
         await t.refresh()
         nick = t.game.pending()["players"][0]
         assert "추천(r): " in t.text(nick)
@@ -183,7 +184,7 @@ async def test_the_summary_has_thousands_separators_and_says_whose_best_hand() -
 async def test_seats_are_listed_from_the_viewer() -> None:
     names = ["철수", "영희", "민수", "지영", "동현"]
     async with Table.open(names, spectators=["구경"], seed=8) as t:
-        order = [s.id for s in t.game.state.seats]
+        order = [s["id"] for s in t.view("구경")["seats"]]
         for nick in names:
             i = order.index(nick)
             expected = order[i + 1 :] + order[:i]

@@ -75,19 +75,19 @@ async def test_three_card_choice_with_keys_and_the_recommendation() -> None:
     async with Table.open(["a", "b"], options={"cardMode": "three"}, seed=5, deal=deal) as t:
         for _ in range(2):
             await t.press(t.actor, "2")
-        assert t.game.state.hand.phase == "choose"
+        assert t.game.view(None).get("handPhase") == "choose"
         assert "카드 2장을 고르세요" in t.text("a")
         await t.press("a", "1", "2")
         assert "= 독사" in t.text("a")  # the picked pair is named live
         await t.press("a", "r")  # recommended: 18광땡
         assert "= 18광땡" in t.text("a")
         await t.press("a", "enter")
-        assert t.game.state.hand.players["a"].chosen == [0, 14]
+        assert t.seat("a").get("chosenIds") == [0, 14]
         assert "선택 완료" in t.text("b")  # what b sees of a's seat
 
 
 async def play_to_showdown(t: Table) -> None:
-    while t.game.state.hand.phase == "betting":
+    while t.game.view(None).get("handPhase") == "betting":
         kinds = [a["type"] for a in t.legal(t.actor)]
         await t.press(t.actor, "2" if "check" in kinds else "4")
 
@@ -132,7 +132,7 @@ async def test_gusa_rematch_banner_and_payouts() -> None:
         assert seats["a"].hand_name == "구사" and "알리" in t.text("b")
         for nick in ("a", "b"):
             await t.press(nick, "space")
-        assert t.game.state.hand.rematch_no == 1
+        assert t.game.view(None).get("rematchNo") == 1
         assert "재경기 1회차 - 구사" in t.text("a") and "재경기 1회차 - 구사" in t.text("b")
         assert t.screen("a").query_one(PotView).amount == 20  # the pot stays; no new school
 
@@ -149,7 +149,7 @@ async def test_countdown_gauge_follows_the_engine_deadline() -> None:
         await t.advance(9)
         assert "4초" in t.text(actor) and "4초" in t.text(other)  # the last seconds: everyone
         await t.advance(4)  # the deadline: the engine checks for the actor
-        assert t.game.state.hand.players[actor].last_action == "check"
+        assert t.seat(actor).get("lastAction") == {"type": "check", "amount": 0}
 
 
 async def test_a_resize_or_restyle_keeps_the_countdown_where_it_was() -> None:
@@ -281,7 +281,7 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
         await t.pilot("a").press(*"gg", "space", "2")
         await t.press("a", "enter")
         assert "a: gg 2" in t.text("b")
-        assert t.game.state.hand.players[t.actor].last_action is None  # "2" went to the chat
+        assert t.seat(t.actor).get("lastAction") is None  # type: ignore[arg-type]  # "2" went to the chat
         # the rate limit: a fourth line within three seconds is refused, in Korean
         for word in ("하나", "둘", "셋"):
             await t.say("b", word)
@@ -304,15 +304,17 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
         assert "구사 재경기" in t.text("c")
         for nick in ("a", "b", "c"):
             await t.press(nick, "space")
-        assert t.game.state.hand.phase == "rejoin"
-        cost = t.game.state.hand.rejoin_cost
+        assert t.game.view(None).get("handPhase") == "rejoin"
+        rejoin = t.view("c").get("rejoin")
+        assert rejoin is not None
+        cost = rejoin["cost"]
         text = t.text("c")
         assert f"y 재참가 (+{cost})" in text and "n 안 함" in text
         assert "구사 재경기에 다시 참가할까요?" in text and "15초" in text
         await t.advance(5)
         assert "10초" in t.text("c")
         await t.press("c", "y")
-        assert t.game.state.hand.rematch_no == 1 and "c" in t.game.state.hand.participants
+        assert t.game.view(None).get("rematchNo") == 1 and t.seat("c")["inHand"]
 
 
 async def test_rebuy_prompt_shows_its_countdown() -> None:

@@ -36,7 +36,7 @@ async def test_four_players_one_scripted_hand_to_the_showdown() -> None:
         # the next hand starts when everyone is ready (Space) and clears the banner
         for nick in "abcd":
             await t.press(nick, "space")
-        assert t.game.state.hand.hand_no == 2
+        assert t.game.view(None).get("handNo") == 2
         assert "땡잡이!" not in t.text("b")
 
 
@@ -61,7 +61,7 @@ def test_card_names() -> None:
 async def test_rigging_the_next_hand() -> None:
     async with Table.open(["a", "b"], options={"dealMode": "oneRound"}, seed=3) as t:
         t.rig({"a": ["8광", "3광"], "b": ["1광", "1띠"]}, next_match=True)
-        t.play_until(lambda g: g.state.hand.hand_no == 2)
+        t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
         assert t.cards("a") == ["8월 광", "3월 광"] and t.cards("b") == ["1월 광", "1월 띠"]
         assert "38광땡" in t.text("a")

@@ -33,6 +33,10 @@ API (all synchronous; call from the event loop's thread)::
     manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
+    manager.game_view(room_id, nick) -> View | None  # the game as nick sees it (own cards only)
+    manager.result(room_id) -> dict | None           # the last finished game's result
+    manager.live_game(room_id) -> Game | None        # server truth, for the tester harness / tools
+    manager.resend(room_id)                          # push every session its view again
     manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
     manager.close()                                   # shutdown: cancel timers, close the journal
 
@@ -98,6 +102,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from engine import Game, IllegalAction, Options, OptionsError
+from engine.types import View
 
 from ..logs import log_event
 from ..sanitize import clean_text
@@ -223,6 +228,31 @@ class RoomManager:
 
     def room_of(self, nick: str) -> str | None:
         return self._where.get(nick)
+
+    def game_view(self, room_id: str, nick: str) -> View | None:
+        """The game as ``nick``'s session sees it: own cards only; anyone not seated in the game
+        (a spectator, or ``""``) gets the public view."""
+        room = self._rooms.get(room_id)
+        if room is None or room.game is None:
+            return None
+        return room.game.view(room.viewer_for(nick))
+
+    def result(self, room_id: str) -> dict[str, Any] | None:
+        """The room's last finished game's result (public), the object its updates carry."""
+        room = self._rooms.get(room_id)
+        return room.result if room else None
+
+    def live_game(self, room_id: str) -> Game | None:
+        """The room's engine game itself, every hand in it: for the tester harness and operator
+        tools that drive or inspect a game, never for a session (which gets :meth:`game_view`)."""
+        room = self._rooms.get(room_id)
+        return room.game if room else None
+
+    def resend(self, room_id: str) -> None:
+        """Push every session in the room its view again (after a tool edited the game)."""
+        room = self._rooms.get(room_id)
+        if room is not None:
+            self._push(room, ())
 
     def log(self, room_id: str) -> list[dict[str, Any]]:
         room = self._rooms.get(room_id)
