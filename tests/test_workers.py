@@ -1,0 +1,152 @@
+"""``--workers N`` end to end: the real server as a subprocess (a parent, the rooms process and
+N workers), real SSH clients with a PTY, each client sent to the worker the test chooses.
+
+Players at one table on different workers play a hand, a spectator on a third sees it; a worker
+killed -9 mid-hand takes only its own player, who logs in again on another worker and gets seat
+and cards back; the rooms process killed -9 is restarted and the game resumes from the journal;
+a per-address cap counts connections on every worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+from .ssh_harness import attempt, connect
+from .test_resume_e2e import mover_of, press_until, screen_state, settled
+from .workerkit import WAIT, cluster, kill_9
+
+
+async def test_two_players_on_two_workers_and_a_spectator_on_a_third(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 3) as c:
+        (a, _), (b, _), (s, _) = c.workers()
+        async with (
+            connect(a, "영희") as host,
+            connect(b, "철수") as guest,
+            connect(s, "민수") as watcher,
+        ):
+            await host.wait_for("영희님 환영해요", WAIT)
+            await press_until(host, "n", "Tab 이동")
+            await press_until(host, "enter", "대기 중")
+            await guest.wait_for("영희의 방", WAIT)  # the lobby list, pushed across workers
+            await press_until(guest, "enter", "시작하기를")
+            await host.wait_for("· 2/", WAIT)
+            await watcher.wait_for("영희의 방", WAIT)
+            await press_until(watcher, "w", "관전: 민수")
+            await press_until(host, "s", "게임 중")
+            players = {"영희": host, "철수": guest}
+            for client in (host, guest, watcher):
+                await client.wait_for("게임 중", WAIT)
+            for key in ("3", "4"):  # 삥, 콜: the first round ends, the second card is dealt
+                mover = await mover_of(players)
+                await players[mover].press(key)
+                await players[mover].wait_gone("내 차례예요", WAIT)
+            mover = await mover_of(players)
+            other = "철수" if mover == "영희" else "영희"
+            await watcher.wait_for(f"{mover}님 차례", WAIT)
+            await players[other].wait_for(f"{mover}님 차례", WAIT)
+        c.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(c.proc.wait(), 12)
+        assert c.proc.returncode == 0
+
+
+async def test_a_worker_killed_mid_hand_takes_only_its_sessions(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2, "--reconnect-grace", "120") as c:
+        (a, _), (b, b_pid) = c.workers()
+        async with connect(a, "영희") as host:
+            async with connect(b, "철수") as guest:
+                await host.wait_for("영희님 환영해요", WAIT)
+                await press_until(host, "n", "Tab 이동")
+                await press_until(host, "enter", "대기 중")
+                await guest.wait_for("영희의 방", WAIT)
+                await press_until(guest, "enter", "시작하기를")
+                await host.wait_for("· 2/", WAIT)
+                await press_until(host, "s", "게임 중")
+                await guest.wait_for("게임 중", WAIT)
+                before = await settled(guest)
+                kill_9(b_pid)
+                await guest.wait_closed(WAIT)
+            await host.wait_for("연결 끊김", WAIT)  # the seat is held, the game goes on
+            assert "게임 중" in host.text
+            await c.wait_log(r"event=worker_died", 1)
+            await c.wait_log(r"event=worker_port", 3, timeout=60)  # its replacement is up
+            # 철수 logs in again, this time on the worker that stayed: seat and cards are back
+            async with connect(a, "철수") as again:
+                await again.wait_for("게임 중", WAIT)
+                await host.wait_gone("연결 끊김", WAIT)
+                after = await settled(again)
+                assert after == before, "\n".join(after)
+
+
+async def test_the_rooms_process_killed_is_restarted_and_every_room_resumes(
+    tmp_path: Path,
+) -> None:
+    async with cluster(tmp_path, 2) as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "영희") as host, connect(b, "철수") as guest:
+            await host.wait_for("영희님 환영해요", WAIT)
+            await press_until(host, "n", "Tab 이동")
+            await press_until(host, "enter", "대기 중")
+            await guest.wait_for("영희의 방", WAIT)
+            await press_until(guest, "enter", "시작하기를")
+            await host.wait_for("· 2/", WAIT)
+            await press_until(host, "s", "게임 중")
+            players = {"영희": host, "철수": guest}
+            mover = await mover_of(players)
+            await players[mover].press("3")  # 삥
+            await players[mover].wait_gone("내 차례예요", WAIT)
+            before = {nick: await settled(client) for nick, client in players.items()}
+            (hub,) = c.hub_pids()
+            kill_9(hub)
+            await c.wait_log(r"event=hub_died", 1)
+            await c.wait_log(r"event=hub_listening", 2)
+            for client in players.values():  # the short notice, then back at the same table
+                await client.wait_for("다시 이어졌어요", WAIT)
+                await client.wait_gone("연결 끊김", WAIT)
+            after = {nick: await settled(client) for nick, client in players.items()}
+            for nick in players:
+                assert after[nick] == before[nick], "\n".join(after[nick])
+            mover = await mover_of(players)  # and play goes on
+            await players[mover].press("4")
+            await players[mover].wait_gone("내 차례예요", WAIT)
+
+
+async def test_the_per_address_cap_counts_every_worker(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2, "--max-sessions-per-ip", "2") as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "영희") as one, connect(b, "철수") as two:
+            await one.wait_for("환영해요", WAIT)
+            await two.wait_for("환영해요", WAIT)
+            await one.press("t")  # the lobby chat crosses workers too
+            await asyncio.sleep(0.5)
+            await one.type("안녕하세요")
+            await one.press("enter")
+            await two.wait_for("안녕하세요", WAIT)
+            for port in (a, b):  # a third from the same address is refused on either worker
+                async with connect(port, "민수") as third:
+                    await third.wait_for("한 주소당 2명까지", WAIT)
+                    await third.wait_closed(WAIT)
+        # once they are gone the address may come in again
+        async with connect(b, "민수") as later:
+            await later.wait_for("환영해요", WAIT)
+
+
+async def test_a_second_login_on_another_worker_replaces_the_first(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2) as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "영희") as first:
+            await first.wait_for("환영해요", WAIT)
+            async with connect(b, "영희") as second:
+                await second.wait_for("환영해요", WAIT)
+                await first.wait_closed(WAIT)
+
+
+async def test_the_shared_port_serves_everyone(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2) as c:
+        tries = [await attempt(c.shared, f"손님{i}") for i in range(4)]
+        try:
+            assert all(t.conn is not None for t in tries), [t.error for t in tries]
+        finally:
+            for t in tries:
+                await t.close()
