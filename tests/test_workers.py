@@ -46,6 +46,12 @@ async def test_two_players_on_two_workers_and_a_spectator_on_a_third(tmp_path: P
             other = "철수" if mover == "영희" else "영희"
             await watcher.wait_for(f"{mover}님 차례", WAIT)
             await players[other].wait_for(f"{mover}님 차례", WAIT)
+            await watcher.press("t")  # chat crosses workers too
+            await asyncio.sleep(0.5)
+            await watcher.type("잘 보고 있어요")
+            await watcher.press("enter")
+            await host.wait_for("잘 보고 있어요", WAIT)
+            await guest.wait_for("잘 보고 있어요", WAIT)
         c.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(c.proc.wait(), 12)
         assert c.proc.returncode == 0
@@ -67,14 +73,14 @@ async def test_a_worker_killed_mid_hand_takes_only_its_sessions(tmp_path: Path) 
                 before = await settled(guest)
                 kill_9(b_pid)
                 await guest.wait_closed(WAIT)
-            await host.wait_for("연결 끊김", WAIT)  # the seat is held, the game goes on
+            await host.wait_for("끊김", WAIT)  # the seat is held, the game goes on
             assert "게임 중" in host.text
             await c.wait_log(r"event=worker_died", 1)
             await c.wait_log(r"event=worker_port", 3, timeout=60)  # its replacement is up
             # 철수 logs in again, this time on the worker that stayed: seat and cards are back
             async with connect(a, "철수") as again:
                 await again.wait_for("게임 중", WAIT)
-                await host.wait_gone("연결 끊김", WAIT)
+                await host.wait_gone("끊김", WAIT)
                 after = await settled(again)
                 assert after == before, "\n".join(after)
 
@@ -102,7 +108,7 @@ async def test_the_rooms_process_killed_is_restarted_and_every_room_resumes(
             await c.wait_log(r"event=hub_died", 1)
             await c.wait_log(r"event=hub_listening", 2)
             for client in players.values():  # the short notice, then back at the same table
-                await client.wait_for("다시 이어졌어요", WAIT)
+                await client.wait_for("다시 연결됐어요", WAIT)
                 await client.wait_gone("연결 끊김", WAIT)
             after = {nick: await settled(client) for nick, client in players.items()}
             for nick in players:

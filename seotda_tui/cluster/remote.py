@@ -43,7 +43,9 @@ log = logging.getLogger("seotda.cluster")
 CALL_TIMEOUT = 5.0
 RETRY_SECONDS = 0.2
 MSG_HUB_DOWN = "방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요"
-MSG_HUB_BACK = "방 서버와 다시 이어졌어요"
+#: The chat line's notices (short: the table's chat line leaves them ~30 cells at 80 columns).
+MSG_LINK_LOST = "잠시 연결이 끊겼어요"
+MSG_LINK_BACK = "다시 연결됐어요"
 
 
 class HubDown(Exception):
@@ -466,7 +468,7 @@ class RemoteChat:
     def __init__(self, link: HubLink) -> None:
         self.link = link
         self._subs: dict[int, tuple[str, Callable[[ChatMessage], None]]] = {}
-        link.when_lost(lambda: self._say(MSG_HUB_DOWN))
+        link.when_lost(lambda: self._say(MSG_LINK_LOST))
         link.when_back(self._hub_back)
 
     def post(self, channel: str, nick: str, text: str) -> str | None:
@@ -511,7 +513,7 @@ class RemoteChat:
         for sub, (channel, _callback) in list(self._subs.items()):
             with contextlib.suppress(HubDown):
                 self.link.call("subscribe_chat", sub, channel)
-        self._say(MSG_HUB_BACK)
+        self._say(MSG_LINK_BACK)
 
 
 class RemoteLimits:
