@@ -48,6 +48,7 @@ from .ssh.store import DB_NAME, NicknameStore
 
 if TYPE_CHECKING:
     from .rooms import RoomManager
+    from .rooms.chat import ChatHub
     from .rooms.records import GameRecords
 
 T = TypeVar("T")
@@ -562,10 +563,10 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
 
 async def until_signal() -> None:
     loop = asyncio.get_running_loop()
-    stop: asyncio.Future[None] = loop.create_future()
+    stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
-    await stop
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
 
 
 def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
@@ -586,7 +587,9 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
     records = opened(records_path(settings), lambda: open_records(settings))
     journal = opened(journal_path(settings), lambda: Journal(journal_path(settings)))
     manager = RemoteRoomManager(link, settings.room_defaults, records, GameHistory(journal))
-    factory = make_app_factory(manager, motd=settings.motd, chat=RemoteChat(link))  # type: ignore[arg-type]
+    # (the remote manager and chat have the API the UI calls, not the in-process classes' type)
+    chat = cast("ChatHub", RemoteChat(link))
+    factory = make_app_factory(cast("RoomManager", manager), motd=settings.motd, chat=chat)
     port = own_port(env)
     config = ServerConfig(
         app_factory=cast(AppFactory, factory),

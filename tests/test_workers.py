@@ -14,7 +14,7 @@ import signal
 from pathlib import Path
 
 from .ssh_harness import attempt, connect
-from .test_resume_e2e import mover_of, press_until, screen_state, settled
+from .test_resume_e2e import mover_of, press_until, settled
 from .workerkit import WAIT, cluster, kill_9
 
 
@@ -156,3 +156,29 @@ async def test_the_shared_port_serves_everyone(tmp_path: Path) -> None:
         finally:
             for t in tries:
                 await t.close()
+
+
+async def test_sigterm_drains_every_worker_and_the_hub_within_ten_seconds(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2, "--shutdown-notice", "0.5") as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "영희") as one, connect(b, "철수") as two:
+            await one.wait_for("환영해요", WAIT)
+            await two.wait_for("환영해요", WAIT)
+            children = c.children()
+            assert len(children["hub"]) == 1 and len(children["worker"]) == 2
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            c.proc.send_signal(signal.SIGTERM)
+            for client in (one, two):  # each worker tells its own players
+                await client.wait_for_output("서버 점검으로 잠시 후 종료돼요", WAIT)
+                await client.wait_closed(WAIT)
+            assert await asyncio.wait_for(c.proc.wait(), 12) == 0
+            assert loop.time() - began < 10
+        for pid in children["hub"] + children["worker"]:
+            assert (
+                not Path(f"/proc/{pid}").exists()
+                or "zombie" in Path(f"/proc/{pid}/status").read_text()
+            )
+        log = c.text()
+        assert log.count("event=disconnect") == 2 and "reason=server_shutdown" in log
+        assert "Traceback" not in log, log

@@ -2,8 +2,7 @@
 
 Each worker also listens on a port of its own (the test-only ``SEOTDA_CLUSTER_OWN_PORTS``),
 so a test chooses which worker each client lands on; ``cluster.shared`` is the port all of
-them accept on. The processes are found by their command lines' environment: the hub and the
-workers are children of the supervisor.
+them accept on. The log says each worker's port and pid, and the hub's pid.
 """
 
 from __future__ import annotations
@@ -38,6 +37,25 @@ class Cluster:
 
     def hub_pids(self) -> list[int]:
         return [int(p) for p in re.findall(r"event=hub_listening pid=(\d+)", self.text())]
+
+    def children(self) -> dict[str, list[int]]:
+        """pids of the supervisor's live children by their part (from /proc)."""
+        found: dict[str, list[int]] = {"hub": [], "worker": []}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                status = (entry / "status").read_text()
+                environ = (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            parent = re.search(r"PPid:\s+(\d+)", status)
+            if parent is None or int(parent.group(1)) != self.proc.pid:
+                continue
+            for role in ("hub", "worker"):
+                if f"SEOTDA_CLUSTER_ROLE={role}".encode() in environ:
+                    found[role].append(int(entry.name))
+        return found
 
     async def wait_log(self, pattern: str, count: int = 1, timeout: float = WAIT) -> None:
         loop = asyncio.get_running_loop()

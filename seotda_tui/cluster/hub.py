@@ -111,7 +111,9 @@ class WorkerLink(asyncio.Protocol):
                     continue
                 self.hub.handle(self, message)
         except wire.ProtocolError as exc:
-            log_event(log, "worker_protocol", level=logging.ERROR, worker=self.worker, error=str(exc))
+            log_event(
+                log, "worker_protocol", level=logging.ERROR, worker=self.worker, error=str(exc)
+            )
             if self.transport is not None:
                 self.transport.abort()
 
@@ -198,7 +200,9 @@ class Hub:
 
     def _subscribe_lobby(self, link: WorkerLink, sub: int) -> None:
         def push(rooms: Any) -> None:
-            link.send({"t": "p", "s": sub, "k": "lobby", "v": [wire.summary_to_wire(r) for r in rooms]})
+            link.send(
+                {"t": "p", "s": sub, "k": "lobby", "v": [wire.summary_to_wire(r) for r in rooms]}
+            )
 
         link.subs[sub] = self.manager.subscribe_lobby(push)
 

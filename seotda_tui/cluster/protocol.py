@@ -158,7 +158,12 @@ def update_from_wire(data: dict[str, Any]) -> RoomUpdate:
 
 
 def chat_to_wire(message: ChatMessage) -> dict[str, Any]:
-    return {"channel": message.channel, "nick": message.nick, "text": message.text, "at": message.at}
+    return {
+        "channel": message.channel,
+        "nick": message.nick,
+        "text": message.text,
+        "at": message.at,
+    }
 
 
 def chat_from_wire(data: dict[str, Any]) -> ChatMessage:

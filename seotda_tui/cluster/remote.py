@@ -236,6 +236,11 @@ class HubLink:
             self.notify("unsubscribe", sub)
 
 
+def _text(value: Any) -> str | None:
+    """A hub's answer that is a text or nothing (a refusal, a room id, a code)."""
+    return value if isinstance(value, str) else None
+
+
 def _safely(callback: Callable[..., None], *args: Any) -> None:
     try:
         callback(*args)
@@ -303,16 +308,16 @@ class RemoteRoomManager:
 
     def room_of(self, nick: str) -> str | None:
         try:
-            return self.link.call("room_of", nick)  # type: ignore[no-any-return]
+            return _text(self.link.call("room_of", nick))
         except HubDown:
             return None
 
     def log(self, room_id: str) -> list[dict[str, Any]]:
-        return self._call("log", room_id)  # type: ignore[no-any-return]
+        return list(self._call("log", room_id))
 
     def room_code(self, room_id: str, nick: str) -> str | None:
         try:
-            return self.link.call("room_code", room_id, nick)  # type: ignore[no-any-return]
+            return _text(self.link.call("room_code", room_id, nick))
         except HubDown:
             return None
 
@@ -350,7 +355,7 @@ class RemoteRoomManager:
 
     def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
         try:
-            return self.link.call("act", room_id, nick, dict(action))  # type: ignore[no-any-return]
+            return _text(self.link.call("act", room_id, nick, dict(action)))
         except HubDown:
             return MSG_HUB_DOWN
 
@@ -376,7 +381,7 @@ class RemoteRoomManager:
     def session_connected(self, nick: str) -> str | None:
         self._sessions[nick] += 1
         try:
-            return self.link.call("session_connected", nick)  # type: ignore[no-any-return]
+            return _text(self.link.call("session_connected", nick))
         except HubDown:
             return None  # told again when the hub is back (_hub_back)
 
@@ -455,7 +460,9 @@ class RemoteRoomManager:
                 self._rooms.pop(sub, None)
                 self.link.forget_sub(sub)
                 if entry.last is not None:
-                    closed = dataclasses.replace(entry.last, events=(), closed=True, notice=str(exc))
+                    closed = dataclasses.replace(
+                        entry.last, events=(), closed=True, notice=str(exc)
+                    )
                     _safely(entry.callback, closed)
             except HubDown:
                 return
@@ -473,7 +480,7 @@ class RemoteChat:
 
     def post(self, channel: str, nick: str, text: str) -> str | None:
         try:
-            return self.link.call("chat_post", channel, nick, text)  # type: ignore[no-any-return]
+            return _text(self.link.call("chat_post", channel, nick, text))
         except HubDown:
             return MSG_HUB_DOWN
 
@@ -492,7 +499,9 @@ class RemoteChat:
         except HubDown:
             return 0
 
-    def subscribe(self, channel: str, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
+    def subscribe(
+        self, channel: str, callback: Callable[[ChatMessage], None]
+    ) -> Callable[[], None]:
         sub = self.link.add_sub(lambda data: callback(wire.chat_from_wire(data)))
         self._subs[sub] = (channel, callback)
         with contextlib.suppress(HubDown):

@@ -65,7 +65,9 @@ class Supervisor:
     def port(self) -> int:
         return int(self.listener.getsockname()[1])
 
-    def _spawn(self, role: str, extra: Mapping[str, str], fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+    def _spawn(
+        self, role: str, extra: Mapping[str, str], fds: tuple[int, ...] = ()
+    ) -> subprocess.Popen[bytes]:
         env = self.environ | {ROLE: role, SOCKET: str(self.socket_path)} | dict(extra)
         return subprocess.Popen(
             [sys.executable, "-m", "seotda_tui", *self.argv], env=env, pass_fds=fds
@@ -168,4 +170,3 @@ def inherited_listener(environ: Mapping[str, str]) -> socket.socket:
 def own_port(environ: Mapping[str, str]) -> int | None:
     raw = environ.get(OWN_PORTS)
     return int(raw) if raw is not None else None
-
