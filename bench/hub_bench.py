@@ -79,7 +79,9 @@ async def run(calls: int) -> None:
                 if not legal:
                     continue
                 kinds = [a["type"] for a in legal]
-                kind = next((k for k in ("check", "call", "ready", "rebuy") if k in kinds), kinds[0])
+                kind = next(
+                    (k for k in ("check", "call", "ready", "rebuy") if k in kinds), kinds[0]
+                )
                 action = {"type": kind, **({"accept": True} if kind == "rebuy" else {})}
                 t = time.perf_counter()
                 refused = link.call("act", room, nick, dict(action))

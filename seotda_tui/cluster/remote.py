@@ -528,10 +528,9 @@ class RemoteChat:
 class RemoteLimits:
     """The SSH server's :class:`~seotda_tui.ssh.server.SharedLimits`, kept by the hub.
 
-    While the hub is down a worker lets connections in by its own rate limiter only (nobody
-    is counted, nobody jailed): refusing every login for a second is worse than a second with
-    per-process limits. Logins admitted then are not released later (the hub never counted
-    them).
+    While the hub is down (a second or so, while it restarts) logins are let in uncounted and
+    nobody is jailed: refusing everyone meanwhile would be worse. Their release later is a no-op
+    at the hub, which never counted them.
     """
 
     def __init__(self, link: HubLink) -> None:

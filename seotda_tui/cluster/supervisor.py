@@ -42,6 +42,7 @@ OWN_PORTS = "SEOTDA_CLUSTER_OWN_PORTS"
 SHUTDOWN_SECONDS = 10.0
 _HUB_LAST = 1.2  # seconds of the shutdown budget kept for the hub, after the workers
 _POLL = 0.1
+_QUICK_DEATH = 5.0  # seconds: a child that dies sooner after its start waits before a restart
 
 
 class Supervisor:
@@ -60,6 +61,7 @@ class Supervisor:
         self.hub: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes] | None] = [None] * settings.workers
         self.stop = threading.Event()
+        self.started: dict[str, float] = {}  # when each child was (re)started
 
     @property
     def port(self) -> int:
@@ -73,15 +75,17 @@ class Supervisor:
             [sys.executable, "-m", "seotda_tui", *self.argv], env=env, pass_fds=fds
         )
 
-    def _start_hub(self) -> None:
-        """Start the hub and wait until it listens (it resumes the journal first)."""
+    def _start_hub(self) -> bool:
+        """Start the hub and wait until it listens (it resumes the journal first); False if
+        it exited (or SIGTERM came) before that."""
         self.socket_path.unlink(missing_ok=True)  # a hub killed -9 leaves it behind
         self.hub = self._spawn("hub", {})
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and self.hub.poll() is None:
+        self.started["hub"] = time.monotonic()
+        while self.hub.poll() is None and not self.stop.is_set():
             if self.socket_path.exists():
-                return
+                return True
             time.sleep(0.02)
+        return False
 
     def _start_worker(self, index: int) -> None:
         fd = self.listener.fileno()
@@ -90,6 +94,13 @@ class Supervisor:
         if own is not None:
             extra[OWN_PORTS] = str(int(own) + index) if int(own) else "0"
         self.workers[index] = self._spawn("worker", extra, fds=(fd,))
+        self.started[f"worker{index}"] = time.monotonic()
+
+    def _backoff(self, name: str) -> None:
+        """A child that dies right after its start (a bug, a full disk) is not restarted in a
+        tight loop: a second's pause first (SIGTERM still ends the wait)."""
+        if time.monotonic() - self.started.get(name, 0.0) < _QUICK_DEATH:
+            self.stop.wait(1.0)
 
     def run(self) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -101,7 +112,11 @@ class Supervisor:
             workers=self.settings.workers,
         )
         try:
-            self._start_hub()
+            if not self._start_hub():
+                if not self.stop.is_set():
+                    log_event(log, "startup_failed", level=logging.ERROR, reason="rooms_process")
+                    return 1
+                return 0
             for index in range(len(self.workers)):
                 self._start_worker(index)
             while not self.stop.wait(_POLL):
@@ -114,13 +129,17 @@ class Supervisor:
         """Restart whatever died (the hub first: the workers wait for it)."""
         if self.hub is not None and self.hub.poll() is not None:
             log_event(log, "hub_died", level=logging.WARNING, code=self.hub.returncode)
-            self._start_hub()
+            self._backoff("hub")
+            if not self.stop.is_set():
+                self._start_hub()
         for index, worker in enumerate(self.workers):
             if worker is not None and worker.poll() is not None:
                 log_event(
                     log, "worker_died", level=logging.WARNING, worker=index, code=worker.returncode
                 )
-                self._start_worker(index)
+                self._backoff(f"worker{index}")
+                if not self.stop.is_set():
+                    self._start_worker(index)
 
     def _shutdown(self) -> None:
         """SIGTERM the workers (each says goodbye to its players), then the hub; whatever is
