@@ -534,7 +534,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     import time
 
     from .cluster.hub import GlobalLimits, Hub
-    from .cluster.supervisor import SOCKET
+    from .cluster.supervisor import SOCKET, exit_with_parent
     from .rooms.chat import ChatHub
     from .ssh.limits import AuthJail, ConnectLimiter
 
@@ -548,11 +548,13 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     hub = Hub(manager, ChatHub(), limits)
 
     async def serve_hub() -> None:
+        orphaned = asyncio.create_task(exit_with_parent())
         async with journal_pruning(settings):
             manager.subscribe_lobby(lambda _rooms: None)()  # in the loop: arms resumed rooms
             await hub.listen(Path(env[SOCKET]))
             await until_signal()
             await hub.close()
+        orphaned.cancel()
 
     try:
         asyncio.run(serve_hub())
@@ -578,7 +580,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
         RemoteLimits,
         RemoteRoomManager,
     )
-    from .cluster.supervisor import SOCKET, WORKER, inherited_listener, own_port
+    from .cluster.supervisor import SOCKET, WORKER, exit_with_parent, inherited_listener, own_port
     from .rooms.history import GameHistory
     from .rooms.journal import Journal
     from .ui.app import make_app_factory
@@ -606,8 +608,10 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
         journal.close()
 
     async def serve_worker() -> None:
+        orphaned = asyncio.create_task(exit_with_parent())
         await link.start()
         await _serve_until_signal(config, cleanup)
+        orphaned.cancel()
 
     tune_garbage_collector()
     asyncio.run(serve_worker())

@@ -182,3 +182,17 @@ async def test_sigterm_drains_every_worker_and_the_hub_within_ten_seconds(tmp_pa
         log = c.text()
         assert log.count("event=disconnect") == 2 and "reason=server_shutdown" in log
         assert "Traceback" not in log, log
+
+
+async def test_children_of_a_parent_killed_9_shut_down(tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2) as c:
+        children = c.children()
+        kill_9(c.proc.pid)
+        await c.proc.wait()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + WAIT
+        pids = children["hub"] + children["worker"]
+        while any(Path(f"/proc/{pid}").exists() for pid in pids) and loop.time() < until:
+            await asyncio.sleep(0.1)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in pids)
+        assert c.text().count("event=parent_gone") == 3

@@ -15,6 +15,7 @@ the kernel hands each new connection to one of the workers waiting on it.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import signal
 import socket
@@ -71,8 +72,13 @@ class Supervisor:
         self, role: str, extra: Mapping[str, str], fds: tuple[int, ...] = ()
     ) -> subprocess.Popen[bytes]:
         env = self.environ | {ROLE: role, SOCKET: str(self.socket_path)} | dict(extra)
+        # Its own session: a Ctrl-C at the terminal reaches only this parent, which stops the
+        # children in order (sessions first, then the rooms).
         return subprocess.Popen(
-            [sys.executable, "-m", "seotda_tui", *self.argv], env=env, pass_fds=fds
+            [sys.executable, "-m", "seotda_tui", *self.argv],
+            env=env,
+            pass_fds=fds,
+            start_new_session=True,
         )
 
     def _start_hub(self) -> bool:
@@ -189,3 +195,15 @@ def inherited_listener(environ: Mapping[str, str]) -> socket.socket:
 def own_port(environ: Mapping[str, str]) -> int | None:
     raw = environ.get(OWN_PORTS)
     return int(raw) if raw is not None else None
+
+
+async def exit_with_parent(every: float = 0.5) -> None:
+    """A child whose parent is gone (killed -9) shuts itself down as on SIGTERM, instead of
+    holding the port and the journal with nobody to stop it."""
+    import asyncio
+
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(every)
+    log_event(log, "parent_gone", level=logging.WARNING)
+    os.kill(os.getpid(), signal.SIGTERM)

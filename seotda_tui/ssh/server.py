@@ -698,7 +698,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         fingerprint=handle.fingerprint,
         max_sessions=settings.max_sessions,
     )
-    if also is not None:
-        addr = f"{config.also_listen[0]}:{also.get_port()}"  # type: ignore[index]
+    if also is not None and config.also_listen is not None:
+        addr = f"{config.also_listen[0]}:{also.get_port()}"
         log_event(log, "worker_port", addr=addr, pid=os.getpid())
     return handle
