@@ -4,7 +4,7 @@
     .venv/bin/python bench/hub_bench.py [--calls 2000]
 
 Starts the rooms process (``python -m seotda_tui`` with the hub role, a temporary data dir),
-connects one :class:`~seotda_tui.cluster.remote.HubLink` as a worker does, and times
+connects one :class:`~seotda_tui.cluster.link.HubLink` as a worker does, and times
 ``room_of`` (a query answered from memory), and ``act`` of two seated players calling and
 checking through hands (an engine step, a journal write with ``synchronous=FULL``, the pushes to
 both subscriptions, then the answer). Prints p50 / p95 / p99 / max in microseconds. This is
@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from seotda_tui.cluster.remote import HubLink  # noqa: E402
+from seotda_tui.cluster.link import HubLink  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -573,14 +573,10 @@ async def until_signal() -> None:
 
 def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
     """A worker: SSH sessions and their apps on the inherited socket, rooms at the hub."""
-    from .cluster.remote import (
-        ClusterRegistry,
-        HubLink,
-        RemoteChat,
-        RemoteLimits,
-        RemoteRoomManager,
-    )
+    from .cluster.link import HubLink
+    from .cluster.remote import RemoteChat, RemoteRoomManager
     from .cluster.supervisor import SOCKET, WORKER, exit_with_parent, inherited_listener, own_port
+    from .cluster.worker_limits import ClusterRegistry, RemoteLimits
     from .rooms.history import GameHistory
     from .rooms.journal import Journal
     from .ui.app import make_app_factory

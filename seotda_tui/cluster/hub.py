@@ -38,9 +38,6 @@ log = logging.getLogger("seotda.cluster")
 #: A worker whose unread pushes pass this is stuck: it is dropped (its sessions go offline).
 MAX_BACKLOG = 64 * 1024 * 1024
 
-MSG_SERVER_FULL = "서버가 가득 찼어요. 잠시 후 다시 접속해 주세요."
-MSG_IP_FULL = "이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요."
-
 
 @dataclass
 class GlobalLimits:
@@ -55,12 +52,13 @@ class GlobalLimits:
     per_address: Counter[str] = field(default_factory=Counter)
     holders: dict[str, WorkerLink] = field(default_factory=dict)
 
-    def admit(self, ip: str) -> tuple[str, str] | None:
-        """(reason, Korean message) if a login from ``ip`` may not play, else it is counted."""
+    def admit(self, ip: str) -> str | None:
+        """Why a login from ``ip`` may not play (``server_full``, ``ip_full``), else it is
+        counted (the worker says why in Korean, as one process does)."""
         if self.admitted >= self.max_sessions:
-            return "server_full", MSG_SERVER_FULL
+            return "server_full"
         if self.per_address[address_key(ip)] >= self.max_sessions_per_ip:
-            return "ip_full", MSG_IP_FULL.format(n=self.max_sessions_per_ip)
+            return "ip_full"
         self.admitted += 1
         self.per_address[address_key(ip)] += 1
         return None
@@ -230,11 +228,11 @@ class Hub:
             del link.sessions[nick]
         self.manager.session_disconnected(nick)
 
-    def _admit(self, link: WorkerLink, ip: str) -> list[str] | None:
+    def _admit(self, link: WorkerLink, ip: str) -> str | None:
         refusal = self.limits.admit(ip)
         if refusal is None:
             link.admitted.append(ip)
-        return list(refusal) if refusal is not None else None
+        return refusal
 
     def _release(self, link: WorkerLink, ip: str) -> None:
         if ip in link.admitted:

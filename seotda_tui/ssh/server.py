@@ -104,7 +104,8 @@ class SharedLimits(Protocol):
 
     def connect_allowed(self, ip: str) -> bool: ...
 
-    def admit(self, ip: str) -> tuple[str, str] | None: ...
+    def admit(self, ip: str) -> str | None:
+        """Count a login from ``ip``, or say why not: ``server_full`` or ``ip_full``."""
 
     def release(self, ip: str) -> None: ...
 
@@ -193,11 +194,17 @@ class ServerState:
 
         With shared limits the rooms process decides, and counts it when it may."""
         if self.shared is not None:
-            return self.shared.admit(ip)
-        if self.admitted >= self.settings.max_sessions:
-            return "server_full", MSG_SERVER_FULL
-        if self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
-            return "ip_full", MSG_IP_FULL.format(n=self.settings.max_sessions_per_ip)
+            reason = self.shared.admit(ip)
+        elif self.admitted >= self.settings.max_sessions:
+            reason = "server_full"
+        elif self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
+            reason = "ip_full"
+        else:
+            reason = None
+        if reason == "server_full":
+            return reason, MSG_SERVER_FULL
+        if reason == "ip_full":
+            return reason, MSG_IP_FULL.format(n=self.settings.max_sessions_per_ip)
         return None
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
