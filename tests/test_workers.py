@@ -2,10 +2,11 @@
 N workers), real SSH clients with a PTY, each client sent to the worker the test chooses.
 
 Players at one table on different workers play a hand and end the game, a spectator on a third
-sees it all, chat crosses workers; a worker
-killed -9 mid-hand takes only its own player, who logs in again on another worker and gets seat
-and cards back; the rooms process killed -9 is restarted and the game resumes from the journal;
-a per-address cap counts connections on every worker.
+sees it all, chat crosses workers; a worker killed -9 mid-hand takes only its own player, who
+logs in again on another worker and gets seat and cards back; the rooms process killed -9 is
+restarted and every game resumes from the journal; a per-address cap counts connections on
+every worker; a second login on another worker replaces the first; SIGTERM drains everything
+within 10 s; the children of a parent killed -9 stop.
 """
 
 from __future__ import annotations
