@@ -35,8 +35,9 @@ CALL_TIMEOUT = 5.0
 RETRY_SECONDS = 0.2
 
 
-class HubDown(Exception):
-    """The rooms process cannot be reached right now."""
+class HubDown(ConnectionError):
+    """The rooms process cannot be reached right now (an OSError: at start-up, the server
+    says so in one log line)."""
 
 
 Push = Callable[[Any], None]
@@ -57,10 +58,6 @@ class HubLink:
         self._on_back: list[Callable[[], None]] = []
         self._retry: asyncio.Task[None] | None = None
         self._closed = False
-
-    @property
-    def up(self) -> bool:
-        return self._sock is not None
 
     def when_lost(self, callback: Callable[[], None]) -> None:
         self._on_lost.append(callback)
