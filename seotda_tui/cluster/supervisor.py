@@ -55,9 +55,7 @@ class Supervisor:
         self.environ = dict(environ)
         self.workdir = Path(tempfile.mkdtemp(prefix="seotda-cluster-"))
         self.socket_path = self.workdir / "hub.sock"
-        self.listener = socket.create_server(
-            (settings.host, settings.port), backlog=1024, reuse_port=False
-        )
+        self.listener = listening_socket(settings.host, settings.port)
         self.listener.set_inheritable(True)
         self.hub: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes] | None] = [None] * settings.workers
@@ -168,6 +166,17 @@ class Supervisor:
         self.listener.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
         log_event(log, "stopped", seconds=round(time.monotonic() - began, 2))
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The one socket every worker accepts on: ``host`` as one process would listen on it
+    ("::" and "" also take IPv4 where the system allows both on one socket)."""
+    if host in ("", "::") and socket.has_dualstack_ipv6():
+        return socket.create_server(
+            ("::", port), family=socket.AF_INET6, backlog=1024, dualstack_ipv6=True
+        )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host or "0.0.0.0", port), family=family, backlog=1024)
 
 
 def _signal(child: subprocess.Popen[bytes], sig: int) -> None:
