@@ -113,7 +113,7 @@ def summary_from_wire(data: dict[str, Any]) -> RoomSummary:
         status=data["status"],
         offline=tuple(data["offline"]),
         left=tuple(data["left"]),
-        options=Options.from_dict(data["options"]),
+        options=_options(data["options"]),
         bots=tuple(data["bots"]),
         grace=tuple((nick, float(end)) for nick, end in data["grace"]),
         locked=data["locked"],
@@ -121,6 +121,22 @@ def summary_from_wire(data: dict[str, Any]) -> RoomSummary:
         private=data["private"],
         listed=data["listed"],
     )
+
+
+_OPTIONS: dict[tuple[tuple[str, Any], ...], Options] = {}
+_OPTIONS_KEPT = 256
+
+
+def _options(data: dict[str, Any]) -> Options:
+    """Every push carries its room's options: checked once per distinct set, not per push
+    (a worker decodes one per session and change)."""
+    key = tuple(sorted(data.items()))
+    found = _OPTIONS.get(key)
+    if found is None:
+        if len(_OPTIONS) >= _OPTIONS_KEPT:
+            _OPTIONS.clear()
+        found = _OPTIONS[key] = Options.from_dict(data)
+    return found
 
 
 def maybe_summary(data: dict[str, Any] | None) -> RoomSummary | None:
