@@ -5,6 +5,12 @@
     .venv/bin/python bench/load_bench.py --tables 10          # 60 players
     .venv/bin/python bench/load_bench.py --tables 50 --duration 60   # 300 players
     .venv/bin/python bench/load_bench.py --py-spy /tmp/server.svg   # also profile the server
+    .venv/bin/python bench/load_bench.py --workers 1,2 --tables 50 --think 4   # side by side
+    .venv/bin/python bench/load_bench.py --workers 1,2 --capacity --think 4    # most players
+                                                            # at p95 ≤ 150 ms, for each N
+
+With ``--workers N`` (N ≥ 2) the server's figures (CPU, RSS) are those of all its processes
+(the parent, the rooms process, the N workers); the CPU of each is printed too.
 
 What it does:
 
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import json
 import math
 import os
@@ -174,6 +181,7 @@ class Server:
             "--shutdown-notice",
             "0",
             *(["--compression"] if self.args.compress else []),
+            *(["--workers", str(self.args.workers)] if self.args.workers > 1 else []),
         ]
         self.proc = await asyncio.create_subprocess_exec(
             *cmd,
@@ -209,20 +217,49 @@ class Server:
         assert self.proc is not None
         return self.proc.pid
 
+    def processes(self) -> list[int]:
+        """The server's pid and, with ``--workers N``, its children (the rooms process and the
+        workers; one that was restarted counts from its restart)."""
+        pids = [self.pid]
+        if self.args.workers > 1:
+            for entry in os.listdir("/proc"):
+                if entry.isdigit():
+                    try:
+                        with open(f"/proc/{entry}/stat") as f:
+                            ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                    except OSError:
+                        continue
+                    if ppid == self.pid:
+                        pids.append(int(entry))
+        return pids
+
+    def cpu_by_process(self) -> dict[int, float]:
+        found = {}
+        for pid in self.processes():
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            found[pid] = (int(fields[11]) + int(fields[12])) / self.clk
+        return found
+
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / self.clk
+        return sum(self.cpu_by_process().values())
 
     def memory_mb(self) -> tuple[float, float]:
-        """(VmRSS, VmHWM) in MiB."""
+        """(VmRSS, VmHWM) in MiB, summed over the server's processes."""
         rss = hwm = 0.0
-        with open(f"/proc/{self.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    rss = int(line.split()[1]) / 1024
-                elif line.startswith("VmHWM:"):
-                    hwm = int(line.split()[1]) / 1024
+        for pid in self.processes():
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmRSS:"):
+                            rss += int(line.split()[1]) / 1024
+                        elif line.startswith("VmHWM:"):
+                            hwm += int(line.split()[1]) / 1024
+            except OSError:
+                continue
         return rss, hwm
 
     async def stop(self) -> None:
@@ -842,6 +879,7 @@ class Bench:
         self.probe_s: list[float] = []
         self.server: Server | None = None
         self.notes: list[str] = []
+        self.cpu_split: list[float] = []  # CPU seconds of each server process, largest first
 
     def mark(self, name: str) -> None:
         assert self.server is not None
@@ -1079,6 +1117,7 @@ class Bench:
             await asyncio.sleep(max(1.0, args.duration / 2 - args.idle / 2))
             bytes3, acts3 = self.snapshot()
             self.mark("play1")
+            self.cpu_split = sorted(self.server.cpu_by_process().values(), reverse=True)
             rss_end, rss_peak = self.server.memory_mb()
             self.stopping = True
             if profiler is not None:
@@ -1258,6 +1297,8 @@ class Bench:
             "probe_connect_s": {q: round(pct(self.probe_s, q), 3) for q in (50, 95)},
             "probes": len(self.probe_s),
             "server_pid": self.server.pid,
+            "workers": self.args.workers,
+            "server_cpu_s_by_process": [round(c, 1) for c in self.cpu_split],
             "server_warnings": self.server.problems[-5:],
             "notes": self.notes,
         }
@@ -1377,8 +1418,18 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> str:
             )
         )
     w = [max(len(row[i]) for row in rows) for i in range(4)]
+    if r["workers"] > 1:
+        rows.append(
+            (
+                "server CPU seconds per process (largest first; the rooms process is the small one)",
+                " / ".join(f"{c:g}" for c in r["server_cpu_s_by_process"]),
+                "",
+                "",
+            )
+        )
     head = (
-        f"seotda load bench: {r['tables']} tables × {r['seats']} seats = {r['players']} "
+        f"seotda load bench: --workers {r['workers']}, "
+        f"{r['tables']} tables × {r['seats']} seats = {r['players']} "
         f"players, {r['size']}, {r['play_s']:.0f} s of play (think {r['think_s']:g} s), "
         f"setup {r['phase_s']['setup']} s (logins {r['phase_s']['login']} s)\n"
         f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -1466,6 +1517,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     ap.add_argument(
+        "--workers",
+        default="1",
+        help="the server's --workers; a list (1,2) runs the bench for each, one after the "
+        "other, and prints them side by side (default 1)",
+    )
+    ap.add_argument(
+        "--capacity",
+        action="store_true",
+        help="for each --workers value: the most players (tables × seats, from --tables up, "
+        "doubling, then halving the step, up to --max-tables) at which p95 action → other "
+        "screens stays ≤ 150 ms at this --think",
+    )
+    ap.add_argument(
+        "--max-tables", type=int, default=80, help="where --capacity stops looking (default 80)"
+    )
+    ap.add_argument(
         "--compress",
         action="store_true",
         help="clients ask for zlib@openssh.com compression (like ssh -C) and the server "
@@ -1481,24 +1548,114 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.python = sys.executable
     if args.seats < 2 or args.tables < 1:
         ap.error("need at least 1 table of 2 seats")
+    try:
+        args.worker_counts = [int(n) for n in str(args.workers).split(",")]
+    except ValueError:
+        ap.error("--workers takes a number or a list like 1,2")
+    if any(n < 1 for n in args.worker_counts):
+        ap.error("--workers must be ≥ 1")
+    args.workers = args.worker_counts[0]
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    bench = Bench(args)
+def run_once(args: argparse.Namespace, workers: int, tables: int) -> dict[str, Any] | None:
+    """One bench run (a fresh server) with these ``--workers`` and ``--tables``; its report is
+    printed; None if it failed."""
+    one = copy.copy(args)
+    one.workers, one.tables = workers, tables
+    bench = Bench(one)
     try:
         result = asyncio.run(bench.run())
     except BenchError as exc:
         print(f"bench failed: {exc}", file=sys.stderr)
         if bench.server is not None:
             print("server log tail:\n" + "\n".join(bench.server.tail), file=sys.stderr)
-        return 1
-    print(report(result, args))
+        return None
+    print(report(result, one), flush=True)
     if args.debug_misses and bench.miss_log:
         print("\nmissed actions (first 5):", *bench.miss_log, sep="\n", file=sys.stderr)
+    return result
+
+
+def passes(result: dict[str, Any] | None) -> bool:
+    return result is not None and result["other_ms"][95] <= TARGET_P95_MS
+
+
+def capacity(args: argparse.Namespace, workers: int) -> tuple[int, list[dict[str, Any]]]:
+    """The most tables that pass (0 if none does), and every run made: doubling from
+    ``--tables`` to the first failure, then bisecting between the last pass and it, to one
+    table or an eighth of the answer."""
+    runs: list[dict[str, Any]] = []
+
+    def ok(tables: int) -> bool:
+        result = run_once(args, workers, tables)
+        if result is not None:
+            runs.append(result)
+        return passes(result)
+
+    good, bad, tables = 0, None, args.tables
+    while tables <= args.max_tables:
+        if not ok(tables):
+            bad = tables
+            break
+        good = tables
+        if tables == args.max_tables:
+            break
+        tables = min(tables * 2, args.max_tables)
+    if bad is not None:
+        while bad - good > max(1, good // 8):
+            mid = (good + bad) // 2
+            if ok(mid):
+                good = mid
+            else:
+                bad = mid
+    return good, runs
+
+
+def side_by_side(results: dict[int, dict[str, Any]], caps: dict[int, int], seats: int) -> str:
+    """The issue's comparison: one column per --workers value."""
+    names = sorted(results)
+    rows = [("", *(f"--workers {n}" for n in names))]
+    if caps:
+        rows.append(("capacity (players at p95 ≤ 150 ms)", *(str(caps[n] * seats) for n in names)))
+    for label, get in (
+        ("players in the run below", lambda r: str(r["players"])),
+        ("p95 action → other screens", lambda r: f"{r['other_ms'][95]:.0f} ms"),
+        ("server CPU per action", lambda r: f"{r['server_cpu_ms_per_action']} ms"),
+        (
+            "server CPU per idle session-second",
+            lambda r: f"{r['server_cpu_ms_per_idle_session_s']} ms",
+        ),
+        ("server RSS end (all processes)", lambda r: f"{r['rss_mb_end']:.0f} MiB"),
+        ("bench clients' CPU, play", lambda r: f"{r['client_cpu_pct']['play']} %"),
+    ):
+        rows.append((label, *(get(results[n]) for n in names)))
+    w = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip() for row in rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    results: dict[int, dict[str, Any]] = {}
+    caps: dict[int, int] = {}
+    for workers in args.worker_counts:
+        if args.capacity:
+            caps[workers], runs = capacity(args, workers)
+            # the figures of the largest run that passed (else the first run)
+            passed = [r for r in runs if passes(r)]
+            if passed or runs:
+                results[workers] = max(passed, key=lambda r: r["players"]) if passed else runs[0]
+        else:
+            result = run_once(args, workers, args.tables)
+            if result is not None:
+                results[workers] = result
+    if len(results) < len(args.worker_counts):
+        return 1
+    if len(results) > 1 or caps:
+        print("\n" + side_by_side(results, caps, args.seats))
     if args.json:
-        Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=2))
+        every = results if len(results) > 1 else next(iter(results.values()))
+        Path(args.json).write_text(json.dumps(every, ensure_ascii=False, indent=2))
     return 0
 
 

@@ -26,7 +26,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar, cast
 
 import asyncssh
 
@@ -47,6 +47,8 @@ from .ssh.state import AppFactory
 from .ssh.store import DB_NAME, NicknameStore
 
 if TYPE_CHECKING:
+    from .rooms import RoomManager
+    from .rooms.chat import ChatHub
     from .rooms.records import GameRecords
 
 T = TypeVar("T")
@@ -64,19 +66,25 @@ def build_app_factory(settings: Settings) -> tuple[AppFactory, Cleanup]:
     Returns the factory and the manager's ``close``, run after the last session ended at
     shutdown.
     """
-    from seotda_tui.rooms import RoomManager
-    from seotda_tui.rooms.journal import Journal
     from seotda_tui.ui.app import make_app_factory
 
+    manager = build_manager(settings)
+    factory = make_app_factory(manager, motd=settings.motd)
+    return cast(AppFactory, factory), manager.close
+
+
+def build_manager(settings: Settings) -> RoomManager:
+    """The one room manager (of the process, or of the rooms process with ``--workers N``)."""
+    from seotda_tui.rooms import RoomManager
+    from seotda_tui.rooms.journal import Journal
+
     # The journal: every game is recorded as it is played; a restart resumes unfinished ones.
-    manager = RoomManager(
+    return RoomManager(
         reconnect_grace=settings.reconnect_grace,
         room_defaults=settings.room_defaults,
         journal=opened(journal_path(settings), lambda: Journal(journal_path(settings))),
         records=opened(records_path(settings), lambda: open_records(settings)),
     )
-    factory = make_app_factory(manager, motd=settings.motd)
-    return cast(AppFactory, factory), manager.close
 
 
 def open_records(settings: Settings) -> GameRecords:
@@ -461,6 +469,8 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     if args.ban_key or args.ban_address or args.unban or args.list_bans:
         return edit_bans(settings, args)
     setup_logging(real_stderr, settings.log_level, settings.log_format)
+    if settings.workers >= 2:  # one process is the default: nothing of this is on its path
+        return cluster_main(sys.argv[1:] if argv is None else argv, settings, env, real_stderr)
     try:
         factory, cleanup = build_app_factory(settings)
     except ImportError as exc:
@@ -486,6 +496,121 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         return 1
     finally:
         _disarm_watchdog()  # only now: it also covers asyncio.run's own teardown
+    return 0
+
+
+def cluster_main(
+    argv: list[str], settings: Settings, env: Mapping[str, str], real_stderr: TextIO
+) -> int:
+    """``--workers N``: this process is the parent, the rooms process or a worker
+    (:mod:`seotda_tui.cluster`), as the parent said in the environment."""
+    from .cluster.supervisor import ROLE, Supervisor
+
+    role = env.get(ROLE)
+    try:
+        if role == "hub":
+            return run_hub(settings, env)
+        if role == "worker":
+            return run_worker(settings, env)
+        from .ssh.hostkey import load_or_create_host_key
+
+        load_or_create_host_key(settings.hostkey_dir)  # once, before the workers read it
+        return Supervisor(argv, settings, env).run()
+    except DataFileError as exc:
+        print(unopenable_message(exc.path, exc.cause), file=real_stderr)
+        return 1
+    except HostKeyError as exc:
+        log_event(log, "startup_failed", level=logging.ERROR, reason="hostkey", error=str(exc))
+        return 1
+    except (OSError, ValueError) as exc:  # port in use, no hub, ...
+        log_event(log, "startup_failed", level=logging.ERROR, reason="error", error=str(exc))
+        return 1
+    finally:
+        _disarm_watchdog()
+
+
+def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
+    """The rooms process: the manager, the chat, the global limits and the journal pruning."""
+    import time
+
+    from .cluster.hub import GlobalLimits, Hub
+    from .cluster.supervisor import SOCKET, exit_with_parent
+    from .rooms.chat import ChatHub
+    from .ssh.limits import AuthJail, ConnectLimiter
+
+    manager = build_manager(settings)
+    limits = GlobalLimits(
+        settings.max_sessions,
+        settings.max_sessions_per_ip,
+        AuthJail(settings.auth_failures, settings.auth_jail_seconds, time.monotonic),
+        ConnectLimiter(settings.connect_rate, settings.connect_burst, time.monotonic),
+    )
+    hub = Hub(manager, ChatHub(), limits)
+
+    async def serve_hub() -> None:
+        orphaned = asyncio.create_task(exit_with_parent())
+        async with journal_pruning(settings):
+            manager.subscribe_lobby(lambda _rooms: None)()  # in the loop: arms resumed rooms
+            await hub.listen(Path(env[SOCKET]))
+            await until_signal()
+            await hub.close()
+        orphaned.cancel()
+
+    try:
+        asyncio.run(serve_hub())
+    finally:
+        manager.close()
+    return 0
+
+
+async def until_signal() -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
+    """A worker: SSH sessions and their apps on the inherited socket, rooms at the hub."""
+    from .cluster.link import HubLink
+    from .cluster.remote import RemoteChat, RemoteRoomManager
+    from .cluster.supervisor import SOCKET, WORKER, exit_with_parent, inherited_listener, own_port
+    from .cluster.worker_limits import ClusterRegistry, RemoteLimits
+    from .rooms.history import GameHistory
+    from .rooms.journal import Journal
+    from .ui.app import make_app_factory
+
+    link = HubLink(Path(env[SOCKET]), int(env.get(WORKER, "0")))
+    records = opened(records_path(settings), lambda: open_records(settings))
+    journal = opened(journal_path(settings), lambda: Journal(journal_path(settings)))
+    manager = RemoteRoomManager(link, settings.room_defaults, records, GameHistory(journal))
+    # (the remote manager and chat have the API the UI calls, not the in-process classes' type)
+    chat = cast("ChatHub", RemoteChat(link))
+    factory = make_app_factory(cast("RoomManager", manager), motd=settings.motd, chat=chat)
+    port = own_port(env)
+    config = ServerConfig(
+        app_factory=cast(AppFactory, factory),
+        settings=settings,
+        sock=inherited_listener(env),
+        also_listen=("127.0.0.1", port) if port is not None else None,
+        shared=RemoteLimits(link),
+        registry=ClusterRegistry(link),
+    )
+
+    def cleanup() -> None:
+        link.close()
+        records.close()
+        journal.close()
+
+    async def serve_worker() -> None:
+        orphaned = asyncio.create_task(exit_with_parent())
+        await link.start()
+        await _serve_until_signal(config, cleanup)
+        orphaned.cancel()
+
+    tune_garbage_collector()
+    asyncio.run(serve_worker())
     return 0
 
 

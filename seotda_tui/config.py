@@ -140,6 +140,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("server", "shutdown_notice", _non_negative_number, "종료 전 알림 후 기다리는 시간(초)"),
     _Key("server", "stock_textual", _bool, "Textual 최적화를 끄고 기본 경로로 (문제 확인용)"),
     _Key("server", "compression", _bool, "SSH 압축(zlib@openssh.com)도 제공 (BENCHMARKS.md 참고)"),
+    _Key("server", "workers", _positive_int, "SSH 세션을 돌릴 프로세스 수 (1 = 한 프로세스)"),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
     _Key("auth", "password", _optional_text, "공용 서버 비밀번호 (password 모드)"),
     _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),
@@ -186,6 +187,7 @@ class Settings:
     shutdown_notice: float = 2.0
     stock_textual: bool = False  # seotda_tui/tuning/: every speed-up off
     compression: bool = False  # offer zlib@openssh.com: off, see BENCHMARKS.md "SSH clients"
+    workers: int = 1  # ≥2: sessions in that many processes, rooms in one (seotda_tui/cluster/)
     auth_mode: str = "open"
     password: str | None = None
     authorized_keys: Path | None = None

@@ -33,10 +33,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
+import socket
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -96,6 +98,22 @@ _DISCONNECT_CODES = {
 }
 
 
+class SharedLimits(Protocol):
+    """The limits several worker processes share (``--workers N``, :mod:`seotda_tui.cluster`):
+    kept by the rooms process, so they count every worker's connections."""
+
+    def connect_allowed(self, ip: str) -> bool: ...
+
+    def admit(self, ip: str) -> str | None:
+        """Count a login from ``ip``, or say why not: ``server_full`` or ``ip_full``."""
+
+    def release(self, ip: str) -> None: ...
+
+    def auth_failed(self, ip: str) -> bool: ...
+
+    def jail_remaining(self, ip: str) -> float: ...
+
+
 @dataclass(kw_only=True)
 class ServerConfig:
     """Everything start_server needs: the app factory, the settings, and a clock.
@@ -105,12 +123,21 @@ class ServerConfig:
     ``clock`` drives the connection rate limiter, the auth jail and the input limiter;
     ``timers`` is what waits (the handshake and login graces, each session's idle timer): the
     rooms' clock, a fake in tests.
+
+    A worker of ``--workers N`` also gives ``sock`` (the listening socket its parent made and
+    every worker accepts on, instead of binding ``host:port``), ``shared`` (the global limits)
+    and ``registry`` (who is logged in, across workers); ``also_listen`` is a second address
+    of its own (tests use it to choose a worker). All unset: one process, as always.
     """
 
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
     timers: Timers = field(default_factory=LoopClock)
+    sock: socket.socket | None = None
+    also_listen: tuple[str, int] | None = None
+    shared: SharedLimits | None = None
+    registry: SessionRegistry | None = None
 
 
 @dataclass(eq=False)
@@ -130,6 +157,7 @@ class ServerState:
     admitted: int = 0  # authenticated connections, counted against max_sessions
     shutting_down: bool = False
     bans: BanList | None = None  # None: no bans at all (tests that build a state by hand)
+    shared: SharedLimits | None = None  # the workers' global limits (None: this process's own)
     connect_limiter: ConnectLimiter = field(init=False)
     jail: AuthJail = field(init=False)
     pending: PendingLogins[_PlayerConnection] = field(init=False)
@@ -151,18 +179,32 @@ class ServerState:
         """
         if self.shutting_down:
             return "shutting_down"
-        if self.jail.remaining(ip) > 0:
+        if self.jail_remaining(ip) > 0:
             return "jailed"
-        if not self.connect_limiter.allow(ip):
+        allowed = self.connect_limiter.allow if self.shared is None else self.shared.connect_allowed
+        if not allowed(ip):
             return "rate_limited"
         return None
 
+    def jail_remaining(self, ip: str) -> float:
+        return self.jail.remaining(ip) if self.shared is None else self.shared.jail_remaining(ip)
+
     def check_login(self, ip: str) -> tuple[str, str] | None:
-        """(reason, Korean message) if an authenticated connection from ``ip`` may not play."""
-        if self.admitted >= self.settings.max_sessions:
-            return "server_full", MSG_SERVER_FULL
-        if self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
-            return "ip_full", MSG_IP_FULL.format(n=self.settings.max_sessions_per_ip)
+        """(reason, Korean message) if an authenticated connection from ``ip`` may not play.
+
+        With shared limits the rooms process decides, and counts it when it may."""
+        if self.shared is not None:
+            reason = self.shared.admit(ip)
+        elif self.admitted >= self.settings.max_sessions:
+            reason = "server_full"
+        elif self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
+            reason = "ip_full"
+        else:
+            reason = None
+        if reason == "server_full":
+            return reason, MSG_SERVER_FULL
+        if reason == "ip_full":
+            return reason, MSG_IP_FULL.format(n=self.settings.max_sessions_per_ip)
         return None
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
@@ -190,7 +232,7 @@ class ServerState:
     def auth_failed(self, ip: str, user: str, method: str) -> bool:
         """Count a failed login; True if the address has just been jailed."""
         log_event(log, "auth_failed", ip=ip, user=user, method=method)
-        if self.jail.failure(ip):
+        if self.jail.failure(ip) if self.shared is None else self.shared.auth_failed(ip):
             log_event(
                 log,
                 "jailed",
@@ -303,6 +345,8 @@ class _PlayerConnection(asyncssh.SSHServer):
             state.per_address[key] -= 1
             if state.per_address[key] <= 0:
                 del state.per_address[key]
+            if state.shared is not None:
+                state.shared.release(self.peer_ip)
 
     def _handshake_failed(self, exc: Exception) -> None:
         """One line for a connection lost before login: who, with what client, where, why.
@@ -428,7 +472,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         """Count a failure towards the jail; hang up (True) if the address is now jailed,
         by this failure or by another connection's meanwhile."""
         jailed = self._state.auth_failed(self.peer_ip, self.username, method)
-        if jailed or self._state.jail.remaining(self.peer_ip) > 0:
+        if jailed or self._state.jail_remaining(self.peer_ip) > 0:
             self._disconnect("jailed")
             return True
         return False
@@ -503,6 +547,7 @@ class ServerHandle:
     _store: NicknameStore
     _ban_store: BanStore
     _closing: asyncio.Future[None] | None = None
+    _also: asyncssh.SSHAcceptor | None = None  # ServerConfig.also_listen
 
     def nicknames(self) -> list[str]:
         """Nicknames with a live session right now."""
@@ -530,6 +575,8 @@ class ServerHandle:
         state = self.state
         state.shutting_down = True
         self._acceptor.close()
+        if self._also is not None:
+            self._also.close()
         sessions = list(state.sessions)
         log_event(log, "shutdown", sessions=len(sessions), connections=len(state.connections))
         began = loop.time()
@@ -612,12 +659,19 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             clock=config.clock,
             bans=bans,
             timers=config.timers,
+            shared=config.shared,
         )
+        if config.registry is not None:
+            state.registry = config.registry
         policy.live_names = state.registry.nicknames
-        acceptor = await asyncssh.create_server(
+        where: dict[str, Any] = (
+            {"sock": config.sock}
+            if config.sock is not None
+            else {"host": settings.host, "port": settings.port}
+        )
+        listen = functools.partial(
+            asyncssh.create_server,
             lambda: _PlayerConnection(state),
-            settings.host,
-            settings.port,
             server_host_keys=[host_key],
             kex_algs=KEX_ALGS,
             compression_algs=COMPRESSION_ALGS if settings.compression else ["none"],
@@ -630,13 +684,17 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             keepalive_interval=settings.keepalive_interval,
             keepalive_count_max=settings.keepalive_count_max,
         )
+        acceptor = await listen(**where)
+        also = None
+        if config.also_listen is not None:
+            also = await listen(host=config.also_listen[0], port=config.also_listen[1])
     except BaseException:
         store.close()
         if ban_store is not None:
             ban_store.close()
         raise
     handle = ServerHandle(
-        acceptor.get_port(), fingerprint(host_key), state, acceptor, store, ban_store
+        acceptor.get_port(), fingerprint(host_key), state, acceptor, store, ban_store, _also=also
     )
     mode = settings.auth_mode if settings.password or settings.authorized_keys else "open"
     log_event(
@@ -647,4 +705,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         fingerprint=handle.fingerprint,
         max_sessions=settings.max_sessions,
     )
+    if also is not None and config.also_listen is not None:
+        addr = f"{config.also_listen[0]}:{also.get_port()}"
+        log_event(log, "worker_port", addr=addr, pid=os.getpid())
     return handle

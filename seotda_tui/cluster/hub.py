@@ -1,0 +1,309 @@
+"""The rooms process of ``--workers N``: the one RoomManager, ChatHub and global limits, served
+to the workers over a unix socket (frames of :mod:`.protocol`).
+
+Why one process: a table holds players from several workers, and the journal, the bots, the
+chat and the limits that must count every connection (per address, in all, the auth jail, who is
+logged in under a nickname) need one owner. It runs no Textual, so it costs little CPU: the
+workers render.
+
+Each worker connection is handled on the hub's event loop, one frame at a time and to its end:
+a call runs the manager method synchronously, whose callbacks write pushes to every subscribed
+worker's transport before the answer goes back, so a worker sees a call's pushes in the order the
+in-process manager would have made them. When a worker's connection closes (it died, or was
+killed), its sessions are disconnected from the manager: their seats are held by the usual
+reconnect grace, and their subscriptions, limit counts and nickname claims are dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import OptionsError
+
+from ..logs import log_event
+from ..rooms import RoomError, RoomManager
+from ..rooms.chat import ChatHub
+from ..ssh.limits import AuthJail, ConnectLimiter, address_key
+from . import protocol as wire
+
+log = logging.getLogger("seotda.cluster")
+
+#: A worker whose unread pushes pass this is stuck: it is dropped (its sessions go offline).
+MAX_BACKLOG = 64 * 1024 * 1024
+
+
+@dataclass
+class GlobalLimits:
+    """The limits the workers share: sessions in all and per address, the auth jail, and which
+    worker holds each nickname (so a second login elsewhere replaces the first)."""
+
+    max_sessions: int
+    max_sessions_per_ip: int
+    jail: AuthJail
+    connects: ConnectLimiter
+    admitted: int = 0
+    per_address: Counter[str] = field(default_factory=Counter)
+    holders: dict[str, WorkerLink] = field(default_factory=dict)
+
+    def admit(self, ip: str) -> str | None:
+        """Why a login from ``ip`` may not play (``server_full``, ``ip_full``), else it is
+        counted (the worker says why in Korean, as one process does)."""
+        if self.admitted >= self.max_sessions:
+            return "server_full"
+        if self.per_address[address_key(ip)] >= self.max_sessions_per_ip:
+            return "ip_full"
+        self.admitted += 1
+        self.per_address[address_key(ip)] += 1
+        return None
+
+    def release(self, ip: str) -> None:
+        key = address_key(ip)
+        if self.per_address[key] <= 0:
+            return
+        self.admitted -= 1
+        self.per_address[key] -= 1
+        if self.per_address[key] <= 0:
+            del self.per_address[key]
+
+
+class WorkerLink(asyncio.Protocol):
+    """One worker's connection to the hub."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.worker = -1
+        self.transport: asyncio.Transport | None = None
+        self._reader = wire.FrameReader()
+        self._greeted = False
+        self.subs: dict[int, Callable[[], None]] = {}  # its subscription id -> unsubscribe
+        self.sessions: Counter[str] = Counter()  # nicknames connected through it
+        self.admitted: list[str] = []  # addresses it counted against the global limits
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.transport.write(wire.frame(message))
+        if self.transport.get_write_buffer_size() > MAX_BACKLOG:
+            log_event(log, "worker_stuck", level=logging.WARNING, worker=self.worker)
+            self.transport.abort()
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            for message in self._reader.feed(data):
+                if not self._greeted:
+                    self.worker = wire.check_hello(message)
+                    self._greeted = True
+                    self.send(wire.hello(-1))
+                    log_event(log, "worker_joined", worker=self.worker)
+                    continue
+                self.hub.handle(self, message)
+        except wire.ProtocolError as exc:
+            log_event(
+                log, "worker_protocol", level=logging.ERROR, worker=self.worker, error=str(exc)
+            )
+            if self.transport is not None:
+                self.transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        self.hub.worker_gone(self)
+
+
+class Hub:
+    """Serves one manager, chat hub and set of limits to the workers (see the module doc)."""
+
+    def __init__(self, manager: RoomManager, chat: ChatHub, limits: GlobalLimits) -> None:
+        self.manager, self.chat, self.limits = manager, chat, limits
+        self.links: set[WorkerLink] = set()
+        self._server: asyncio.AbstractServer | None = None
+
+    async def listen(self, path: Path) -> None:
+        path.unlink(missing_ok=True)  # a hub killed -9 leaves its socket file behind
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_unix_server(lambda: self._link(), str(path))
+        os.chmod(path, 0o600)
+        rooms = len(self.manager.rooms(unlisted=True))
+        log_event(log, "hub_listening", pid=os.getpid(), socket=str(path), rooms=rooms)
+
+    def _link(self) -> WorkerLink:
+        link = WorkerLink(self)
+        self.links.add(link)
+        return link
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for link in list(self.links):
+            if link.transport is not None:
+                link.transport.close()
+
+    # ------------------------------------------------------------------ frames
+    def handle(self, link: WorkerLink, message: dict[str, Any]) -> None:
+        kind, op, args = message.get("t"), message.get("op"), message.get("a", [])
+        if not isinstance(op, str) or not isinstance(args, list) or kind not in ("q", "n"):
+            raise wire.ProtocolError(f"bad frame {str(message)[:80]}")
+        handler = _OPS.get(op)
+        reply: dict[str, Any] = {"t": "r", "i": message.get("i")}
+        try:
+            if handler is None:
+                raise wire.ProtocolError(f"unknown op {op[:40]}")
+            reply["v"] = handler(self, link, *args)
+        except RoomError as exc:
+            reply.update(e="room", m=str(exc))
+        except OptionsError as exc:
+            reply.update(e="options", m=str(exc))
+        except wire.ProtocolError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one bad call must not end the hub
+            log_event(log, "hub_call_failed", level=logging.ERROR, exc_info=True, op=op)
+            reply.update(e="fail", m=type(exc).__name__)
+        if kind == "q":
+            link.send(reply)
+
+    def worker_gone(self, link: WorkerLink) -> None:
+        """A worker's connection closed: its sessions are disconnected, its counts dropped."""
+        self.links.discard(link)
+        for unsubscribe in list(link.subs.values()):
+            unsubscribe()
+        link.subs.clear()
+        for nick, count in list(link.sessions.items()):
+            for _ in range(count):
+                self.manager.session_disconnected(nick)
+        link.sessions.clear()
+        for ip in link.admitted:
+            self.limits.release(ip)
+        link.admitted.clear()
+        for nick in [n for n, holder in self.limits.holders.items() if holder is link]:
+            del self.limits.holders[nick]
+        if link.worker >= 0:
+            log_event(log, "worker_left", worker=link.worker)
+
+    # ------------------------------------------------------------------ subscriptions
+    def _subscribe_room(self, link: WorkerLink, sub: int, room_id: str, nick: str) -> None:
+        def push(update: Any) -> None:
+            link.send({"t": "p", "s": sub, "k": "room", "v": wire.update_to_wire(update)})
+
+        link.subs[sub] = self.manager.subscribe_room(room_id, nick, push)
+
+    def _subscribe_lobby(self, link: WorkerLink, sub: int) -> None:
+        def push(rooms: Any) -> None:
+            link.send(
+                {"t": "p", "s": sub, "k": "lobby", "v": [wire.summary_to_wire(r) for r in rooms]}
+            )
+
+        link.subs[sub] = self.manager.subscribe_lobby(push)
+
+    def _subscribe_chat(self, link: WorkerLink, sub: int, channel: str) -> None:
+        def push(message: Any) -> None:
+            link.send({"t": "p", "s": sub, "k": "chat", "v": wire.chat_to_wire(message)})
+
+        link.subs[sub] = self.chat.subscribe(channel, push)
+
+    def _unsubscribe(self, link: WorkerLink, sub: int) -> None:
+        unsubscribe = link.subs.pop(sub, None)
+        if unsubscribe is not None:
+            unsubscribe()
+
+    # ------------------------------------------------------------------ sessions and limits
+    def _session_connected(self, link: WorkerLink, nick: str) -> str | None:
+        link.sessions[nick] += 1
+        return self.manager.session_connected(nick)
+
+    def _session_disconnected(self, link: WorkerLink, nick: str) -> None:
+        if link.sessions[nick] <= 0:
+            return
+        link.sessions[nick] -= 1
+        if link.sessions[nick] <= 0:
+            del link.sessions[nick]
+        self.manager.session_disconnected(nick)
+
+    def _admit(self, link: WorkerLink, ip: str) -> str | None:
+        refusal = self.limits.admit(ip)
+        if refusal is None:
+            link.admitted.append(ip)
+        return refusal
+
+    def _release(self, link: WorkerLink, ip: str) -> None:
+        if ip in link.admitted:
+            link.admitted.remove(ip)
+            self.limits.release(ip)
+
+    def _claim(self, link: WorkerLink, nick: str) -> None:
+        """``nick`` logged in through ``link``: a session under it on another worker ends."""
+        previous = self.limits.holders.get(nick)
+        self.limits.holders[nick] = link
+        if previous is not None and previous is not link:
+            previous.send({"t": "kick", "nick": nick})
+
+    def _unclaim(self, link: WorkerLink, nick: str) -> None:
+        if self.limits.holders.get(nick) is link:
+            del self.limits.holders[nick]
+
+
+def _summary(value: Any) -> dict[str, Any] | None:
+    return wire.summary_to_wire(value) if value is not None else None
+
+
+def _options(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise OptionsError("방 설정이 잘못됐어요")
+    return data
+
+
+# op -> handler(hub, link, *args); every argument came from a worker (and often a player):
+# the manager checks them as it checks the in-process UI's.
+_OPS: dict[str, Callable[..., Any]] = {
+    "rooms": lambda h, _l, unlisted=False: [
+        wire.summary_to_wire(r) for r in h.manager.rooms(unlisted=bool(unlisted))
+    ],
+    "room": lambda h, _l, room_id: _summary(h.manager.room(room_id)),
+    "room_of": lambda h, _l, nick: h.manager.room_of(nick),
+    "log": lambda h, _l, room_id: h.manager.log(room_id),
+    "room_code": lambda h, _l, room_id, nick: h.manager.room_code(room_id, nick),
+    "find_room": lambda h, _l, target: _summary(h.manager.find_room(target)),
+    "direct_join": lambda h, _l, target, nick: h.manager.direct_join(target, nick),
+    "create_room": lambda h, _l, host, name, options, private=False, listed=True: _summary(
+        h.manager.create_room(host, name, _options(options), private=private, listed=listed)
+    ),
+    "join": lambda h, _l, room_id, nick, code=None: h.manager.join(room_id, nick, code),
+    "watch": lambda h, _l, room_id, nick, code=None: h.manager.watch(room_id, nick, code),
+    "leave": lambda h, _l, room_id, nick: h.manager.leave(room_id, nick),
+    "start": lambda h, _l, room_id, nick: h.manager.start(room_id, nick),
+    "act": lambda h, _l, room_id, nick, action: h.manager.act(room_id, nick, action),
+    "add_bot": lambda h, _l, room_id, host, level: h.manager.add_bot(room_id, host, level),
+    "remove_bot": lambda h, _l, room_id, host, bot=None: h.manager.remove_bot(room_id, host, bot),
+    "remove": lambda h, _l, room_id, host, nick: h.manager.remove(room_id, host, nick),
+    "set_locked": lambda h, _l, room_id, host, locked: h.manager.set_locked(
+        room_id, host, bool(locked)
+    ),
+    "hand_host": lambda h, _l, room_id, host, nick: h.manager.hand_host(room_id, host, nick),
+    "readmit": lambda h, _l, room_id, host: h.manager.readmit(room_id, host),
+    "session_connected": Hub._session_connected,
+    "session_disconnected": Hub._session_disconnected,
+    "subscribe_room": Hub._subscribe_room,
+    "subscribe_lobby": Hub._subscribe_lobby,
+    "subscribe_chat": Hub._subscribe_chat,
+    "unsubscribe": Hub._unsubscribe,
+    "chat_post": lambda h, _l, channel, nick, text: h.chat.post(channel, nick, text),
+    "chat_notice": lambda h, _l, channel, text: h.chat.notice(channel, text),
+    "chat_history": lambda h, _l, channel: [wire.chat_to_wire(m) for m in h.chat.history(channel)],
+    "chat_subscribers": lambda h, _l, channel: h.chat.subscribers(channel),
+    "admit": Hub._admit,
+    "release": Hub._release,
+    "connect_allowed": lambda h, _l, ip: h.limits.connects.allow(ip),
+    "auth_failed": lambda h, _l, ip: h.limits.jail.failure(ip),
+    "jail_remaining": lambda h, _l, ip: h.limits.jail.remaining(ip),
+    "claim": Hub._claim,
+    "unclaim": Hub._unclaim,
+}

@@ -1,0 +1,232 @@
+"""A worker's one connection to the rooms process (:mod:`.hub`): calls that wait for their
+answer, pushed frames, and reconnecting when the hub is restarted.
+
+Why calls wait: see :mod:`.remote`. The wait is bounded (:data:`CALL_TIMEOUT`); while the hub is
+down every call raises :class:`HubDown` at once (no waiting at all), and the link reconnects in
+the background, then tells whoever asked (:meth:`HubLink.when_back`).
+
+Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere") come on
+the same socket; those that arrive while a call waits are delivered before it returns, as the
+in-process manager calls its subscribers inside the call that caused them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine import OptionsError
+
+from ..logs import log_event
+from ..rooms import RoomError
+from . import protocol as wire
+
+log = logging.getLogger("seotda.cluster")
+
+#: The longest a worker's loop waits for one answer before it counts the hub as gone.
+CALL_TIMEOUT = 5.0
+RETRY_SECONDS = 0.2
+
+
+class HubDown(ConnectionError):
+    """The rooms process cannot be reached right now (an OSError: at start-up, the server
+    says so in one log line)."""
+
+
+Push = Callable[[Any], None]
+
+
+class HubLink:
+    """The worker's one connection to the hub: blocking calls, pushed frames, reconnects."""
+
+    def __init__(self, path: Path, worker: int, timeout: float = CALL_TIMEOUT) -> None:
+        self.path, self.worker, self.timeout = path, worker, timeout
+        self._sock: socket.socket | None = None
+        self._reader = wire.FrameReader()
+        self._ids = itertools.count(1)
+        self._subs: dict[int, Push] = {}
+        self._sub_ids = itertools.count(1)
+        self.on_kick: Callable[[str], None] | None = None
+        self._on_lost: list[Callable[[], None]] = []
+        self._on_back: list[Callable[[], None]] = []
+        self._retry: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def when_lost(self, callback: Callable[[], None]) -> None:
+        self._on_lost.append(callback)
+
+    def when_back(self, callback: Callable[[], None]) -> None:
+        self._on_back.append(callback)
+
+    async def start(self, wait: float = 30.0) -> None:
+        """Connect (retrying while the hub starts); raises HubDown after ``wait`` seconds."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait
+        while not self._connect():
+            if loop.time() > until:
+                raise HubDown(f"no hub at {self.path}")
+            await asyncio.sleep(RETRY_SECONDS)
+
+    def close(self) -> None:
+        self._closed = True
+        if self._retry is not None:
+            self._retry.cancel()
+        self._drop()
+
+    def _connect(self) -> bool:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(str(self.path))
+            sock.sendall(wire.frame(wire.hello(self.worker)))
+            reader = wire.FrameReader()
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    raise OSError("hub closed")
+                greeting = next(iter(reader.feed(data)), None)
+                if greeting is not None:
+                    wire.check_hello(greeting)
+                    break
+        except (OSError, wire.ProtocolError):
+            sock.close()
+            return False
+        self._sock, self._reader = sock, reader
+        asyncio.get_running_loop().add_reader(sock.fileno(), self._readable)
+        return True
+
+    def _drop(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is None:
+            return
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(sock.fileno())
+        sock.close()
+
+    def _lost(self) -> None:
+        """The hub went away: fail fast from now on, tell the sessions, reconnect."""
+        if self._sock is None:
+            return
+        self._drop()
+        log_event(log, "hub_lost", level=logging.WARNING, worker=self.worker)
+        for callback in self._on_lost:
+            safely(callback)
+        if not self._closed:
+            self._retry = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        while not self._connect():
+            await asyncio.sleep(RETRY_SECONDS)
+        log_event(log, "hub_back", worker=self.worker)
+        for callback in self._on_back:
+            safely(callback)
+
+    # ------------------------------------------------------------------ frames
+    def _readable(self) -> None:
+        if self._sock is None:
+            return
+        try:
+            data = self._sock.recv(1 << 20)
+        except (BlockingIOError, InterruptedError, TimeoutError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._lost()
+            return
+        self._feed(data, None)
+
+    def _feed(self, data: bytes, waiting: int | None) -> dict[str, Any] | None:
+        """Deliver every whole frame; returns the answer to call ``waiting`` if it came."""
+        answer = None
+        try:
+            for message in self._reader.feed(data):
+                kind = message.get("t")
+                if kind == "r":
+                    if message.get("i") == waiting:
+                        answer = message
+                elif kind == "p":
+                    push = self._subs.get(message.get("s", -1))
+                    if push is not None:
+                        safely(push, message.get("v"))
+                elif kind == "kick" and self.on_kick is not None:
+                    safely(self.on_kick, str(message.get("nick")))
+        except wire.ProtocolError as exc:
+            log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
+            self._lost()
+        return answer
+
+    def call(self, op: str, *args: Any) -> Any:
+        """Run ``op`` on the hub and return its value; RoomError/OptionsError as the manager
+        raised them; HubDown when it cannot be reached (then it reconnects)."""
+        sock = self._sock
+        if sock is None:
+            raise HubDown(op)
+        i = next(self._ids)
+        deadline = time.monotonic() + self.timeout
+        try:
+            sock.sendall(wire.frame({"t": "q", "i": i, "op": op, "a": list(args)}))
+            answer = None
+            while answer is None:
+                sock.settimeout(max(0.001, deadline - time.monotonic()))
+                data = sock.recv(1 << 20)
+                if not data:
+                    raise OSError("hub closed")
+                answer = self._feed(data, i)
+                if self._sock is None:
+                    raise OSError("hub protocol")
+        except OSError as exc:  # (TimeoutError too: a hub that hangs is treated as gone)
+            self._lost()
+            raise HubDown(op) from exc
+        finally:
+            if self._sock is not None:
+                self._sock.settimeout(self.timeout)
+        error = answer.get("e")
+        if error == "room":
+            raise RoomError(str(answer.get("m")))
+        if error == "options":
+            raise OptionsError(str(answer.get("m")))
+        if error is not None:
+            raise HubDown(f"{op}: {answer.get('m')}")
+        return answer.get("v")
+
+    def notify(self, op: str, *args: Any) -> None:
+        """``op`` without waiting for (or getting) an answer; dropped while the hub is down."""
+        if self._sock is None:
+            return
+        try:
+            self._sock.sendall(wire.frame({"t": "n", "op": op, "a": list(args)}))
+        except OSError:
+            self._lost()
+
+    def add_sub(self, push: Push) -> int:
+        sub = next(self._sub_ids)
+        self._subs[sub] = push
+        return sub
+
+    def forget_sub(self, sub: int) -> None:
+        """A subscription the hub never took (its call was refused)."""
+        self._subs.pop(sub, None)
+
+    def drop_sub(self, sub: int) -> None:
+        if self._subs.pop(sub, None) is not None:
+            self.notify("unsubscribe", sub)
+
+
+def as_text(value: Any) -> str | None:
+    """A hub's answer that is a text or nothing (a refusal, a room id, a code)."""
+    return value if isinstance(value, str) else None
+
+
+def safely(callback: Callable[..., None], *args: Any) -> None:
+    try:
+        callback(*args)
+    except Exception:
+        log.exception("cluster callback failed")

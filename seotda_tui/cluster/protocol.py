@@ -1,0 +1,186 @@
+"""What the rooms process (:mod:`.hub`) and the workers (:mod:`.remote`) send each other.
+
+Why its own module: both sides must agree on one versioned shape. A frame is a 4-byte
+big-endian length and a UTF-8 JSON object (stdlib :mod:`json`: the data is plain dicts, lists,
+strings and numbers already — the rooms' boundary, see :mod:`seotda_tui.rooms.model`). The first
+frame each way is the hello, carrying :data:`VERSION`; a peer with another version is dropped.
+
+Frames (``t`` is the kind)::
+
+    {"t": "hello", "v": VERSION, "worker": 0}          # worker -> hub, then hub -> worker
+    {"t": "q", "i": 7, "op": "join", "a": [...]}       # a call; the hub answers with
+    {"t": "r", "i": 7, "v": value}                     #   its value, or
+    {"t": "r", "i": 7, "e": "room", "m": "방이 없어졌어요"}   #   a RoomError (e: "fail" = a bug)
+    {"t": "n", "op": "unsubscribe", "a": [...]}        # a call nobody waits for
+    {"t": "p", "s": 3, "k": "room", "v": {...}}        # a push to the worker's subscription 3
+    {"t": "kick", "nick": "철수"}                      # hub -> worker: the nickname logged in elsewhere
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Iterator
+from typing import Any
+
+from engine import Options
+
+from ..rooms import RoomSummary, RoomUpdate
+from ..rooms.chat import ChatMessage
+
+VERSION = 1
+#: A frame larger than this is a bug or an attack: the connection is dropped.
+MAX_FRAME = 16 * 1024 * 1024
+_HEADER = struct.Struct(">I")
+
+
+class ProtocolError(Exception):
+    """A peer sent something that is not a frame of this version."""
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+    return _HEADER.pack(len(body)) + body
+
+
+class FrameReader:
+    """Cuts a byte stream into messages (partial frames wait for the rest)."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> Iterator[dict[str, Any]]:
+        self._buffer += data
+        while len(self._buffer) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buffer)
+            if size > MAX_FRAME:
+                raise ProtocolError(f"frame of {size} bytes")
+            if len(self._buffer) < _HEADER.size + size:
+                return
+            body = bytes(self._buffer[_HEADER.size : _HEADER.size + size])
+            del self._buffer[: _HEADER.size + size]
+            try:
+                message = json.loads(body)
+            except ValueError as exc:
+                raise ProtocolError(str(exc)) from exc
+            if not isinstance(message, dict):
+                raise ProtocolError("not an object")
+            yield message
+
+
+def hello(worker: int) -> dict[str, Any]:
+    return {"t": "hello", "v": VERSION, "worker": worker}
+
+
+def check_hello(message: dict[str, Any]) -> int:
+    """The peer's worker number; raises ProtocolError for another version."""
+    if message.get("t") != "hello" or message.get("v") != VERSION:
+        raise ProtocolError(f"expected hello v{VERSION}, got {str(message)[:80]}")
+    worker = message.get("worker")
+    return worker if isinstance(worker, int) else -1
+
+
+# ----------------------------------------------------------------------- the rooms' plain data
+def summary_to_wire(summary: RoomSummary) -> dict[str, Any]:
+    return {
+        "id": summary.id,
+        "name": summary.name,
+        "host": summary.host,
+        "players": list(summary.players),
+        "max_players": summary.max_players,
+        "spectators": list(summary.spectators),
+        "status": summary.status,
+        "offline": list(summary.offline),
+        "left": list(summary.left),
+        "options": summary.options.to_dict(),
+        "bots": list(summary.bots),
+        "grace": [list(pair) for pair in summary.grace],
+        "locked": summary.locked,
+        "barred": list(summary.barred),
+        "private": summary.private,
+        "listed": summary.listed,
+    }
+
+
+def summary_from_wire(data: dict[str, Any]) -> RoomSummary:
+    return RoomSummary(
+        id=data["id"],
+        name=data["name"],
+        host=data["host"],
+        players=tuple(data["players"]),
+        max_players=data["max_players"],
+        spectators=tuple(data["spectators"]),
+        status=data["status"],
+        offline=tuple(data["offline"]),
+        left=tuple(data["left"]),
+        options=_options(data["options"]),
+        bots=tuple(data["bots"]),
+        grace=tuple((nick, float(end)) for nick, end in data["grace"]),
+        locked=data["locked"],
+        barred=tuple(data["barred"]),
+        private=data["private"],
+        listed=data["listed"],
+    )
+
+
+_OPTIONS: dict[tuple[tuple[str, Any], ...], Options] = {}
+_OPTIONS_KEPT = 256
+
+
+def _options(data: dict[str, Any]) -> Options:
+    """Every push carries its room's options: checked once per distinct set, not per push
+    (a worker decodes one per session and change)."""
+    key = tuple(sorted(data.items()))
+    found = _OPTIONS.get(key)
+    if found is None:
+        if len(_OPTIONS) >= _OPTIONS_KEPT:
+            _OPTIONS.clear()
+        found = _OPTIONS[key] = Options.from_dict(data)
+    return found
+
+
+def maybe_summary(data: dict[str, Any] | None) -> RoomSummary | None:
+    return summary_from_wire(data) if data is not None else None
+
+
+def update_to_wire(update: RoomUpdate) -> dict[str, Any]:
+    return {
+        "room": summary_to_wire(update.room),
+        "viewer": update.viewer,
+        "view": update.view,
+        "events": list(update.events),
+        "deadline": update.deadline,
+        "result": update.result,
+        "snapshot": update.snapshot,
+        "closed": update.closed,
+        "paused": update.paused,
+        "notice": update.notice,
+    }
+
+
+def update_from_wire(data: dict[str, Any]) -> RoomUpdate:
+    return RoomUpdate(
+        room=summary_from_wire(data["room"]),
+        viewer=data["viewer"],
+        view=data["view"],
+        events=tuple(data["events"]),
+        deadline=data["deadline"],
+        result=data["result"],
+        snapshot=data["snapshot"],
+        closed=data["closed"],
+        paused=data["paused"],
+        notice=data["notice"],
+    )
+
+
+def chat_to_wire(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "channel": message.channel,
+        "nick": message.nick,
+        "text": message.text,
+        "at": message.at,
+    }
+
+
+def chat_from_wire(data: dict[str, Any]) -> ChatMessage:
+    return ChatMessage(data["channel"], data["nick"], data["text"], float(data["at"]))

@@ -1,0 +1,310 @@
+"""A worker's side of ``--workers N``: the room manager and the chat hub as the UI uses them,
+each call sent to the rooms process (:mod:`.hub`) over the worker's :class:`~.link.HubLink`.
+
+Why calls wait for their answer: the UI calls the manager synchronously and uses what it returns
+(``act``'s refusal, ``join``'s RoomError, ``create_room``'s summary), and so do the tests. A call
+is one frame to the hub and one back over a local unix socket; the hub answers from memory (plus
+a journal write for a game action), so the worker's loop waits about what the in-process
+manager takes (BENCHMARKS.md). Keeping the calls synchronous keeps every screen and every N=1
+test unchanged. While the hub is down every call fails at once with a Korean message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine import Options
+
+from ..rooms import RoomError, RoomSummary, RoomUpdate
+from ..rooms.chat import ChatMessage
+from ..rooms.clock import LoopClock
+from . import protocol as wire
+from .link import HubDown, HubLink, as_text, safely
+
+MSG_HUB_DOWN = "방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요"
+#: The chat line's notices (short: the table's chat line leaves them ~30 cells at 80 columns).
+MSG_LINK_LOST = "잠시 연결이 끊겼어요"
+MSG_LINK_BACK = "다시 연결됐어요"
+
+
+@dataclasses.dataclass
+class _RoomSub:
+    room_id: str
+    nick: str
+    callback: Callable[[RoomUpdate], None]
+    last: RoomUpdate | None = None
+
+
+class RemoteRoomManager:
+    """The :class:`~seotda_tui.rooms.RoomManager` API the UI uses, served by the hub.
+
+    ``records`` and ``history`` are the worker's own read connections to the same SQLite files
+    (the hub writes them); ``clock`` is the worker's loop clock (the same monotonic clock as the
+    hub's, so a summary's grace end reads the same here).
+    """
+
+    def __init__(
+        self,
+        link: HubLink,
+        room_defaults: Options | None = None,
+        records: Any = None,
+        history: Any = None,
+    ) -> None:
+        self.link = link
+        self.clock = LoopClock()
+        self.room_defaults = room_defaults or Options()
+        self.records = records
+        self.history = history
+        self._sessions: Counter[str] = Counter()
+        self._rooms: dict[int, _RoomSub] = {}
+        self._lobby: dict[int, Callable[[list[RoomSummary]], None]] = {}
+        self._lobby_ids = itertools.count(1)
+        self._lobby_sub: int | None = None
+        self._lobby_rooms: list[RoomSummary] = []
+        link.when_back(self._hub_back)
+
+    def close(self) -> None:
+        self.link.close()
+
+    # ------------------------------------------------------------------ calls
+    def _call(self, op: str, *args: Any) -> Any:
+        try:
+            return self.link.call(op, *args)
+        except HubDown as exc:
+            raise RoomError(MSG_HUB_DOWN) from exc
+
+    def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
+        try:
+            return [wire.summary_from_wire(r) for r in self.link.call("rooms", unlisted)]
+        except HubDown:
+            return list(self._lobby_rooms) if not unlisted else []
+
+    def room(self, room_id: str) -> RoomSummary | None:
+        try:
+            return wire.maybe_summary(self.link.call("room", room_id))
+        except HubDown:
+            return None
+
+    def room_of(self, nick: str) -> str | None:
+        try:
+            return as_text(self.link.call("room_of", nick))
+        except HubDown:
+            return None
+
+    def log(self, room_id: str) -> list[dict[str, Any]]:
+        return list(self._call("log", room_id))
+
+    def room_code(self, room_id: str, nick: str) -> str | None:
+        try:
+            return as_text(self.link.call("room_code", room_id, nick))
+        except HubDown:
+            return None
+
+    def find_room(self, target: str) -> RoomSummary | None:
+        return wire.maybe_summary(self._call("find_room", target))
+
+    def direct_join(self, target: str, nick: str) -> str:
+        return str(self._call("direct_join", target, nick))
+
+    def create_room(
+        self,
+        host: str,
+        name: str,
+        options: Options | Mapping[str, Any],
+        *,
+        private: bool = False,
+        listed: bool = True,
+    ) -> RoomSummary:
+        data = options.to_dict() if isinstance(options, Options) else dict(options)
+        summary = wire.maybe_summary(self._call("create_room", host, name, data, private, listed))
+        assert summary is not None
+        return summary
+
+    def join(self, room_id: str, nick: str, code: str | None = None) -> None:
+        self._call("join", room_id, nick, code)
+
+    def watch(self, room_id: str, nick: str, code: str | None = None) -> None:
+        self._call("watch", room_id, nick, code)
+
+    def leave(self, room_id: str, nick: str) -> None:
+        self._call("leave", room_id, nick)
+
+    def start(self, room_id: str, nick: str) -> None:
+        self._call("start", room_id, nick)
+
+    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
+        try:
+            return as_text(self.link.call("act", room_id, nick, dict(action)))
+        except HubDown:
+            return MSG_HUB_DOWN
+
+    def add_bot(self, room_id: str, nick: str, level: str = "cautious") -> str:
+        return str(self._call("add_bot", room_id, nick, level))
+
+    def remove_bot(self, room_id: str, nick: str, bot: str | None = None) -> str:
+        return str(self._call("remove_bot", room_id, nick, bot))
+
+    def remove(self, room_id: str, host: str, nick: str) -> None:
+        self._call("remove", room_id, host, nick)
+
+    def set_locked(self, room_id: str, host: str, locked: bool) -> None:
+        self._call("set_locked", room_id, host, locked)
+
+    def hand_host(self, room_id: str, host: str, nick: str) -> None:
+        self._call("hand_host", room_id, host, nick)
+
+    def readmit(self, room_id: str, host: str) -> None:
+        self._call("readmit", room_id, host)
+
+    # ------------------------------------------------------------------ sessions
+    def session_connected(self, nick: str) -> str | None:
+        self._sessions[nick] += 1
+        try:
+            return as_text(self.link.call("session_connected", nick))
+        except HubDown:
+            return None  # told again when the hub is back (_hub_back)
+
+    def session_disconnected(self, nick: str) -> None:
+        if self._sessions[nick] <= 0:
+            return
+        self._sessions[nick] -= 1
+        if self._sessions[nick] <= 0:
+            del self._sessions[nick]
+        self.link.notify("session_disconnected", nick)
+
+    # ------------------------------------------------------------------ subscriptions
+    def subscribe_lobby(self, callback: Callable[[list[RoomSummary]], None]) -> Callable[[], None]:
+        """One hub subscription per worker, fanned out here (the lobby list is the same for all)."""
+        key = next(self._lobby_ids)
+        self._lobby[key] = callback
+        if self._lobby_sub is None:
+            self._lobby_sub = self.link.add_sub(self._lobby_push)
+            try:
+                self.link.call("subscribe_lobby", self._lobby_sub)  # its first push: everyone
+            except HubDown:
+                safely(callback, list(self._lobby_rooms))
+        else:
+            safely(callback, list(self._lobby_rooms))
+
+        def unsubscribe() -> None:
+            self._lobby.pop(key, None)
+            if not self._lobby and self._lobby_sub is not None:
+                self.link.drop_sub(self._lobby_sub)
+                self._lobby_sub = None
+
+        return unsubscribe
+
+    def _lobby_push(self, data: Any) -> None:
+        self._lobby_rooms = [wire.summary_from_wire(r) for r in data]
+        for callback in list(self._lobby.values()):
+            safely(callback, list(self._lobby_rooms))
+
+    def subscribe_room(
+        self, room_id: str, nick: str, callback: Callable[[RoomUpdate], None]
+    ) -> Callable[[], None]:
+        entry = _RoomSub(room_id, nick, callback)
+
+        def push(data: Any) -> None:
+            entry.last = wire.update_from_wire(data)
+            callback(entry.last)
+
+        sub = self.link.add_sub(push)
+        self._rooms[sub] = entry
+        try:
+            self._call("subscribe_room", sub, room_id, nick)
+        except RoomError:
+            self._rooms.pop(sub, None)
+            self.link.forget_sub(sub)
+            raise
+
+        def unsubscribe() -> None:
+            if self._rooms.pop(sub, None) is not None:
+                self.link.drop_sub(sub)
+
+        return unsubscribe
+
+    def _hub_back(self) -> None:
+        """A new hub (restarted from the journal): tell it who is here, subscribe again."""
+        for nick, count in list(self._sessions.items()):
+            for _ in range(count):
+                with contextlib.suppress(HubDown, RoomError):
+                    self.link.call("session_connected", nick)
+        if self._lobby_sub is not None:
+            with contextlib.suppress(HubDown):
+                self.link.call("subscribe_lobby", self._lobby_sub)
+        for sub, entry in list(self._rooms.items()):
+            try:
+                self.link.call("subscribe_room", sub, entry.room_id, entry.nick)
+            except RoomError as exc:  # e.g. a spectator's room did not come back
+                self._rooms.pop(sub, None)
+                self.link.forget_sub(sub)
+                if entry.last is not None:
+                    closed = dataclasses.replace(
+                        entry.last, events=(), closed=True, notice=str(exc)
+                    )
+                    safely(entry.callback, closed)
+            except HubDown:
+                return
+
+
+class RemoteChat:
+    """The :class:`~seotda_tui.rooms.chat.ChatHub` API, served by the hub; the link's losses and
+    returns are said as system lines in every channel a session here reads."""
+
+    def __init__(self, link: HubLink) -> None:
+        self.link = link
+        self._subs: dict[int, tuple[str, Callable[[ChatMessage], None]]] = {}
+        link.when_lost(lambda: self._say(MSG_LINK_LOST))
+        link.when_back(self._hub_back)
+
+    def post(self, channel: str, nick: str, text: str) -> str | None:
+        try:
+            return as_text(self.link.call("chat_post", channel, nick, text))
+        except HubDown:
+            return MSG_HUB_DOWN
+
+    def notice(self, channel: str, text: str) -> None:
+        self.link.notify("chat_notice", channel, text)
+
+    def history(self, channel: str) -> list[ChatMessage]:
+        try:
+            return [wire.chat_from_wire(m) for m in self.link.call("chat_history", channel)]
+        except HubDown:
+            return []
+
+    def subscribers(self, channel: str) -> int:
+        try:
+            return int(self.link.call("chat_subscribers", channel))
+        except HubDown:
+            return 0
+
+    def subscribe(
+        self, channel: str, callback: Callable[[ChatMessage], None]
+    ) -> Callable[[], None]:
+        sub = self.link.add_sub(lambda data: callback(wire.chat_from_wire(data)))
+        self._subs[sub] = (channel, callback)
+        with contextlib.suppress(HubDown):
+            self.link.call("subscribe_chat", sub, channel)
+
+        def unsubscribe() -> None:
+            if self._subs.pop(sub, None) is not None:
+                self.link.drop_sub(sub)
+
+        return unsubscribe
+
+    def _say(self, text: str) -> None:
+        now = time.monotonic()
+        for channel, callback in list(self._subs.values()):
+            safely(callback, ChatMessage(channel, "", text, now))
+
+    def _hub_back(self) -> None:
+        for sub, (channel, _callback) in list(self._subs.items()):
+            with contextlib.suppress(HubDown):
+                self.link.call("subscribe_chat", sub, channel)
+        self._say(MSG_LINK_BACK)

@@ -1,0 +1,218 @@
+"""The parent process of ``--workers N``: it makes the listening socket, starts the rooms
+process (the hub) and N workers, restarts whichever dies, and stops them all on SIGTERM.
+
+Why a parent that does nothing else: it must outlive what it restarts. A hub killed -9 is
+started again at once and resumes every room from the journal, as a restart after kill -9 does;
+the workers reconnect to it by themselves. A dead worker took only its own sessions (the hub
+holds their seats for the reconnect grace) and is replaced, so the port keeps N acceptors.
+
+The children are this same program (``python -m seotda_tui`` with the same arguments), told
+their part by :data:`ROLE` and friends in their environment. The listening socket is made
+here and inherited by every worker (so ``--port 0`` works and no worker binds the port alone);
+the kernel hands each new connection to one of the workers waiting on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..config import Settings
+from ..logs import log_event
+
+log = logging.getLogger("seotda.cluster")
+
+ROLE = "SEOTDA_CLUSTER_ROLE"  # "hub" | "worker"
+SOCKET = "SEOTDA_CLUSTER_SOCKET"  # the hub's unix socket
+WORKER = "SEOTDA_CLUSTER_WORKER"  # the worker's number, 0..N-1
+LISTEN_FD = "SEOTDA_CLUSTER_FD"  # the inherited listening socket's descriptor
+#: Test-only: each worker also listens on 127.0.0.1:<this + its number> (0: a free port,
+#: logged as ``worker_port``), so a test can choose which worker a client lands on.
+OWN_PORTS = "SEOTDA_CLUSTER_OWN_PORTS"
+
+SHUTDOWN_SECONDS = 10.0
+_HUB_LAST = 1.2  # seconds of the shutdown budget kept for the hub, after the workers
+_POLL = 0.1
+_QUICK_DEATH = 5.0  # seconds: a child that dies sooner after its start waits before a restart
+
+
+class Supervisor:
+    """Starts, watches and stops the hub and the workers (see the module docstring)."""
+
+    def __init__(self, argv: Sequence[str], settings: Settings, environ: Mapping[str, str]) -> None:
+        self.argv = list(argv)
+        self.settings = settings
+        self.environ = dict(environ)
+        self.workdir = Path(tempfile.mkdtemp(prefix="seotda-cluster-"))
+        self.socket_path = self.workdir / "hub.sock"
+        self.listener = listening_socket(settings.host, settings.port)
+        self.listener.set_inheritable(True)
+        self.hub: subprocess.Popen[bytes] | None = None
+        self.workers: list[subprocess.Popen[bytes] | None] = [None] * settings.workers
+        self.stop = threading.Event()
+        self.started: dict[str, float] = {}  # when each child was (re)started
+
+    @property
+    def port(self) -> int:
+        return int(self.listener.getsockname()[1])
+
+    def _spawn(
+        self, role: str, extra: Mapping[str, str], fds: tuple[int, ...] = ()
+    ) -> subprocess.Popen[bytes]:
+        env = self.environ | {ROLE: role, SOCKET: str(self.socket_path)} | dict(extra)
+        # Its own session: a Ctrl-C at the terminal reaches only this parent, which stops the
+        # children in order (sessions first, then the rooms).
+        return subprocess.Popen(
+            [sys.executable, "-m", "seotda_tui", *self.argv],
+            env=env,
+            pass_fds=fds,
+            start_new_session=True,
+        )
+
+    def _start_hub(self) -> bool:
+        """Start the hub and wait until it listens (it resumes the journal first); False if
+        it exited (or SIGTERM came) before that."""
+        self.socket_path.unlink(missing_ok=True)  # a hub killed -9 leaves it behind
+        self.hub = self._spawn("hub", {})
+        self.started["hub"] = time.monotonic()
+        while self.hub.poll() is None and not self.stop.is_set():
+            if self.socket_path.exists():
+                return True
+            time.sleep(0.02)
+        return False
+
+    def _start_worker(self, index: int) -> None:
+        fd = self.listener.fileno()
+        extra = {WORKER: str(index), LISTEN_FD: str(fd)}
+        own = self.environ.get(OWN_PORTS)
+        if own is not None:
+            extra[OWN_PORTS] = str(int(own) + index) if int(own) else "0"
+        self.workers[index] = self._spawn("worker", extra, fds=(fd,))
+        self.started[f"worker{index}"] = time.monotonic()
+
+    def _backoff(self, name: str) -> None:
+        """A child that dies right after its start (a bug, a full disk) is not restarted in a
+        tight loop: a second's pause first (SIGTERM still ends the wait)."""
+        if time.monotonic() - self.started.get(name, 0.0) < _QUICK_DEATH:
+            self.stop.wait(1.0)
+
+    def run(self) -> int:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self.stop.set())
+        log_event(
+            log,
+            "cluster_listening",
+            addr=f"{self.settings.host}:{self.port}",
+            workers=self.settings.workers,
+        )
+        try:
+            if not self._start_hub():
+                if not self.stop.is_set():
+                    log_event(log, "startup_failed", level=logging.ERROR, reason="rooms_process")
+                    return 1
+                return 0
+            for index in range(len(self.workers)):
+                self._start_worker(index)
+            while not self.stop.wait(_POLL):
+                self._watch()
+        finally:
+            self._shutdown()
+        return 0
+
+    def _watch(self) -> None:
+        """Restart whatever died (the hub first: the workers wait for it)."""
+        if self.hub is not None and self.hub.poll() is not None:
+            log_event(log, "hub_died", level=logging.WARNING, code=self.hub.returncode)
+            self._backoff("hub")
+            if not self.stop.is_set():
+                self._start_hub()
+        for index, worker in enumerate(self.workers):
+            if worker is not None and worker.poll() is not None:
+                log_event(
+                    log, "worker_died", level=logging.WARNING, worker=index, code=worker.returncode
+                )
+                self._backoff(f"worker{index}")
+                if not self.stop.is_set():
+                    self._start_worker(index)
+
+    def _shutdown(self) -> None:
+        """SIGTERM the workers (each says goodbye to its players), then the hub; whatever is
+        still running when the budget ends is killed."""
+        began = time.monotonic()
+        log_event(log, "signal", action="shutdown")
+        workers = [w for w in self.workers if w is not None]
+        for worker in workers:
+            _signal(worker, signal.SIGTERM)
+        workers_until = began + SHUTDOWN_SECONDS - _HUB_LAST
+        for worker in workers:
+            _wait(worker, workers_until)
+        if self.hub is not None:
+            _signal(self.hub, signal.SIGTERM)
+            _wait(self.hub, began + SHUTDOWN_SECONDS - 0.3)
+        for child in [*workers, self.hub]:
+            if child is not None and child.poll() is None:
+                child.kill()
+                child.wait()
+        self.listener.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        log_event(log, "stopped", seconds=round(time.monotonic() - began, 2))
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The one socket every worker accepts on: ``host`` as one process would listen on it
+    ("::" and "" also take IPv4 where the system allows both on one socket)."""
+    if host in ("", "::") and socket.has_dualstack_ipv6():
+        return socket.create_server(
+            ("::", port), family=socket.AF_INET6, backlog=1024, dualstack_ipv6=True
+        )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host or "0.0.0.0", port), family=family, backlog=1024)
+
+
+def _signal(child: subprocess.Popen[bytes], sig: int) -> None:
+    if child.poll() is None:
+        try:
+            child.send_signal(sig)
+        except ProcessLookupError:
+            pass
+
+
+def _wait(child: subprocess.Popen[bytes], until: float) -> None:
+    try:
+        child.wait(max(0.0, until - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def inherited_listener(environ: Mapping[str, str]) -> socket.socket:
+    """The worker's end of the parent's listening socket."""
+    sock = socket.socket(fileno=int(environ[LISTEN_FD]))
+    sock.setblocking(False)
+    return sock
+
+
+def own_port(environ: Mapping[str, str]) -> int | None:
+    raw = environ.get(OWN_PORTS)
+    return int(raw) if raw is not None else None
+
+
+async def exit_with_parent(every: float = 0.5) -> None:
+    """A child whose parent is gone (killed -9) shuts itself down as on SIGTERM, instead of
+    holding the port and the journal with nobody to stop it."""
+    import asyncio
+
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(every)
+    log_event(log, "parent_gone", level=logging.WARNING)
+    os.kill(os.getpid(), signal.SIGTERM)

@@ -1,0 +1,85 @@
+"""A worker's SSH limits and login registry under ``--workers N``: kept by the rooms process
+(:mod:`.hub`), so they count the connections of every worker."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
+from .link import HubDown, HubLink, as_text
+
+
+class RemoteLimits:
+    """The SSH server's :class:`~seotda_tui.ssh.server.SharedLimits`, kept by the hub.
+
+    While the hub is down (a second or so, while it restarts) logins are let in uncounted and
+    nobody is jailed: refusing everyone meanwhile would be worse. Their release later is a no-op
+    at the hub, which never counted them.
+    """
+
+    def __init__(self, link: HubLink) -> None:
+        self.link = link
+
+    def connect_allowed(self, ip: str) -> bool:
+        try:
+            return bool(self.link.call("connect_allowed", ip))
+        except HubDown:
+            return True
+
+    def admit(self, ip: str) -> str | None:
+        try:
+            return as_text(self.link.call("admit", ip))
+        except HubDown:
+            return None
+
+    def release(self, ip: str) -> None:
+        self.link.notify("release", ip)
+
+    def auth_failed(self, ip: str) -> bool:
+        try:
+            return bool(self.link.call("auth_failed", ip))
+        except HubDown:
+            return False
+
+    def jail_remaining(self, ip: str) -> float:
+        try:
+            return float(self.link.call("jail_remaining", ip))
+        except HubDown:
+            return 0.0
+
+
+class ClusterRegistry(SessionRegistry):
+    """Who is logged in, across workers: a login here tells the hub, which tells the worker
+    that held the nickname before to end its session (replace-on-relogin)."""
+
+    def __init__(self, link: HubLink) -> None:
+        super().__init__()
+        self.link = link
+        self._mine: dict[str, Replaceable] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        link.on_kick = self._kick
+        link.when_back(self._hub_back)
+
+    async def claim(self, nickname: str, session: Replaceable) -> None:
+        self._mine[nickname] = session
+        self.link.notify("claim", nickname)
+        await super().claim(nickname, session)
+
+    def release(self, nickname: str, session: Replaceable) -> None:
+        if self._mine.get(nickname) is session:
+            del self._mine[nickname]
+            self.link.notify("unclaim", nickname)
+        super().release(nickname, session)
+
+    def _kick(self, nickname: str) -> None:
+        session = self._mine.pop(nickname, None)
+        if session is None:
+            return
+        super().release(nickname, session)
+        task = asyncio.get_running_loop().create_task(session.kick(DisconnectReason.REPLACED))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _hub_back(self) -> None:
+        for nickname in list(self._mine):
+            self.link.notify("claim", nickname)

@@ -1,0 +1,211 @@
+"""The frames between the rooms process and the workers (``seotda_tui/cluster/``), and the hub's
+answers to what a worker may send, with a real hub on a unix socket in this process."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Options
+from seotda_tui.cluster import protocol as wire
+from seotda_tui.cluster.hub import GlobalLimits, Hub
+from seotda_tui.rooms import RoomManager, RoomSummary, RoomUpdate
+from seotda_tui.rooms.chat import ChatHub, ChatMessage
+from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_one_process_never_imports_the_cluster() -> None:
+    code = (
+        "import sys, seotda_tui.cli, seotda_tui.ui.app, seotda_tui.ssh.server; "
+        "print([m for m in sys.modules if m.startswith('seotda_tui.cluster')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
+    summary = RoomSummary(
+        id="r1",
+        name="영희의 방",
+        host="영희",
+        players=("영희", "철수", "봇1(신중)"),
+        max_players=6,
+        spectators=("민수",),
+        status="playing",
+        offline=("철수",),
+        left=(),
+        options=Options.from_dict({"starting_chips": 2000, "amhaeng": False}),
+        bots=("봇1(신중)",),
+        grace=(("철수", 1234.5),),
+        locked=True,
+        barred=("길동",),
+        private=True,
+        listed=False,
+    )
+    update = RoomUpdate(
+        room=summary,
+        viewer="영희",
+        view={"players": [{"id": "영희", "cards": [1, 2]}], "pot": 30},
+        events=({"type": "bet", "player": "영희", "amount": 10},),
+        deadline=12.5,
+        result=None,
+        snapshot=True,
+        paused=True,
+        notice="안내",
+    )
+    message = ChatMessage("lobby", "철수", "안녕", 99.5)
+    reader = wire.FrameReader()
+    data = b"".join(
+        wire.frame(m)
+        for m in (
+            wire.summary_to_wire(summary),
+            wire.update_to_wire(update),
+            wire.chat_to_wire(message),
+        )
+    )
+    # byte by byte: a frame cut anywhere waits for its rest
+    got: list[dict[str, Any]] = []
+    for i in range(len(data)):
+        got += reader.feed(data[i : i + 1])
+    assert wire.summary_from_wire(got[0]) == summary
+    assert wire.update_from_wire(got[1]) == update
+    assert wire.chat_from_wire(got[2]) == message
+
+
+def test_another_version_or_a_huge_frame_is_refused() -> None:
+    with pytest.raises(wire.ProtocolError):
+        wire.check_hello({"t": "hello", "v": wire.VERSION + 1, "worker": 0})
+    assert wire.check_hello(wire.hello(3)) == 3
+    with pytest.raises(wire.ProtocolError):
+        list(wire.FrameReader().feed((wire.MAX_FRAME + 1).to_bytes(4, "big")))
+    with pytest.raises(wire.ProtocolError):
+        list(wire.FrameReader().feed((3).to_bytes(4, "big") + b"[1]"))
+
+
+async def _hub(tmp_path: Path) -> tuple[Hub, Path]:
+    limits = GlobalLimits(
+        max_sessions=3,
+        max_sessions_per_ip=2,
+        jail=AuthJail(2, 60.0),
+        connects=ConnectLimiter(1000.0, 1000),
+    )
+    hub = Hub(RoomManager(), ChatHub(), limits)
+    path = tmp_path / "hub.sock"
+    await hub.listen(path)
+    return hub, path
+
+
+class Worker:
+    """A raw worker connection: frames out, frames in (no HubLink: it would block this loop)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer, self.frames = reader, writer, wire.FrameReader()
+        self.pending: list[dict[str, Any]] = []
+        self.ids = 0
+
+    @classmethod
+    async def connect(cls, path: Path, worker: int = 0) -> Worker:
+        self = cls(*await asyncio.open_unix_connection(str(path)))
+        self.writer.write(wire.frame(wire.hello(worker)))
+        assert wire.check_hello(await self.next()) == -1
+        return self
+
+    async def next(self) -> dict[str, Any]:
+        while not self.pending:
+            data = await asyncio.wait_for(self.reader.read(65536), 5)
+            if not data:
+                raise EOFError
+            self.pending += self.frames.feed(data)
+        return self.pending.pop(0)
+
+    async def call(self, op: str, *args: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The answer, and the pushes that came before it."""
+        self.ids += 1
+        self.writer.write(wire.frame({"t": "q", "i": self.ids, "op": op, "a": list(args)}))
+        pushes = []
+        while True:
+            message = await self.next()
+            if message.get("t") == "r" and message.get("i") == self.ids:
+                return message, pushes
+            pushes.append(message)
+
+
+async def test_a_bad_worker_is_dropped_and_the_others_are_served(tmp_path: Path) -> None:
+    hub, path = await _hub(tmp_path)
+    try:
+        good = await Worker.connect(path)
+        old = Worker(*await asyncio.open_unix_connection(str(path)))
+        old.writer.write(wire.frame({"t": "hello", "v": 0, "worker": 1}))  # another version
+        with pytest.raises(EOFError):
+            await old.next()
+        rogue = await Worker.connect(path, 2)
+        rogue.writer.write(b"\xff\xff\xff\xff")  # a frame of 4 GiB
+        with pytest.raises(EOFError):
+            await rogue.next()
+        unknown = await Worker.connect(path, 3)
+        unknown.writer.write(wire.frame({"t": "q", "i": 1, "op": "close", "a": []}))
+        with pytest.raises(EOFError):  # not an op the hub serves: dropped
+            await unknown.next()
+        answer, _ = await good.call("rooms")
+        assert answer["v"] == []
+        answer, _ = await good.call("room_of", "철수", "extra", "args")  # a bad call: an error
+        assert answer["e"] == "fail"
+        answer, _ = await good.call("rooms")  # and the worker is still served
+        assert answer["v"] == []
+    finally:
+        await hub.close()
+
+
+async def test_refusals_arrive_as_room_errors_and_pushes_before_the_answer(
+    tmp_path: Path,
+) -> None:
+    hub, path = await _hub(tmp_path)
+    try:
+        w = await Worker.connect(path)
+        answer, _ = await w.call("join", "nope", "철수", None)
+        assert answer["e"] == "room" and answer["m"] == "방이 없어졌어요"
+        answer, _ = await w.call("create_room", "영희", "방", {"starting_chips": -5}, False, True)
+        assert answer["e"] == "options"
+        answer, _ = await w.call("create_room", "영희", "방", {}, False, True)
+        room = answer["v"]["id"]
+        answer, pushes = await w.call("subscribe_room", 7, room, "영희")
+        assert [p["s"] for p in pushes] == [7] and pushes[0]["v"]["snapshot"]
+        answer, pushes = await w.call("join", room, "철수", None)
+        assert answer["v"] is None
+        assert pushes and pushes[-1]["v"]["room"]["players"] == ["영희", "철수"]
+    finally:
+        await hub.close()
+
+
+async def test_limits_count_every_worker_and_a_gone_worker_gives_its_counts_back(
+    tmp_path: Path,
+) -> None:
+    hub, path = await _hub(tmp_path)
+    try:
+        one, two = await Worker.connect(path, 0), await Worker.connect(path, 1)
+        assert (await one.call("admit", "10.0.0.1"))[0]["v"] is None
+        assert (await two.call("admit", "10.0.0.1"))[0]["v"] is None
+        assert (await one.call("admit", "10.0.0.1"))[0]["v"] == "ip_full"
+        assert (await two.call("admit", "10.0.0.2"))[0]["v"] is None
+        assert (await one.call("admit", "10.0.0.3"))[0]["v"] == "server_full"
+        # the auth jail: two failures from either worker
+        assert (await one.call("auth_failed", "10.9.9.9"))[0]["v"] is False
+        assert (await two.call("auth_failed", "10.9.9.9"))[0]["v"] is True
+        assert (await one.call("jail_remaining", "10.9.9.9"))[0]["v"] > 0
+        # a nickname claimed on one worker, then on the other: the first is told to end it
+        one.writer.write(wire.frame({"t": "n", "op": "claim", "a": ["철수"]}))
+        two.writer.write(wire.frame({"t": "n", "op": "claim", "a": ["철수"]}))
+        assert await one.next() == {"t": "kick", "nick": "철수"}
+        two.writer.close()  # worker 1 dies: its two admissions are released
+        await asyncio.sleep(0.2)
+        assert hub.limits.admitted == 1 and hub.limits.per_address["10.0.0.1"] == 1
+        assert "철수" not in hub.limits.holders
+    finally:
+        await hub.close()
