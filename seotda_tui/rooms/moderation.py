@@ -64,7 +64,7 @@ def check_remove(room: Room, host: str, target: str) -> None:
     if target in room.bots:
         raise RoomError("봇은 - 키로 빼 주세요")
     if target not in room.players and target not in room.spectators:
-        raise RoomError(f"{target}님은 이 방에 없어요")
+        raise RoomError(N_("{target}님은 이 방에 없어요"), target=target)
     if target in room.players and mid_hand(room, target):
         raise RoomError("판이 진행 중이에요. 이 판이 끝난 뒤에 내보낼 수 있어요")
 
@@ -84,7 +84,7 @@ def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
     if target not in room.humans():
         raise RoomError("방장은 이 방에 앉아 있는 사람에게만 넘길 수 있어요")
     if target in room.offline:
-        raise RoomError(f"{target}님은 지금 연결이 끊겨 있어요")
+        raise RoomError(N_("{target}님은 지금 연결이 끊겨 있어요"), target=target)
     room.host = target
     return [{"type": "host", "player": target, "by": host}]
 
