@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from ..i18n import N_
 from . import bots
 from .clock import Cancellable, Clock
 from .model import PLAYING, Room, RoomCallback, RoomError, RoomUpdate

@@ -99,6 +99,7 @@ from typing import Any, cast
 
 from engine import Game, IllegalAction, Options, OptionsError
 
+from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import clean_text
 from . import moderation
@@ -430,7 +431,13 @@ class RoomManager:
             if who == nick:
                 del room.subscribers[sub]
                 last = self._update(room, nick, (), closed=True)
-                self._call(callback, dataclasses.replace(last, notice=notice))
+                shown = dataclasses.replace(
+                    last,
+                    notice=notice,
+                    notice_template=moderation.REMOVED_NOTICE,
+                    notice_values=(("room", room.name),),
+                )
+                self._call(callback, shown)
         self._leave(room, nick, by=host)
 
     def set_locked(self, room_id: str, host: str, locked: bool) -> None:

@@ -88,6 +88,15 @@ class RoomUpdate:
     paused: bool = False  # the journal cannot be written: no play until it can (rooms/pause.py)
     #: with ``closed``: why this viewer is out (e.g. the host removed them)
     notice: str | None = None
+    #: ``notice`` before formatting (a msgid) and its values, for the viewer's language
+    notice_template: str | None = None
+    notice_values: tuple[tuple[str, str], ...] = ()
+
+    def notice_shown(self) -> str | None:
+        """``notice`` in the current session's language."""
+        if self.notice_template is None:
+            return self.notice
+        return tr(self.notice_template, dict(self.notice_values))
 
 
 class SeatDriver(Protocol):

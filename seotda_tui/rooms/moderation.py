@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from .model import PLAYING, Room, RoomError
 
-NOT_HOST = "방장만 할 수 있어요"
-BARRED = "방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요"
-LOCKED = "방장이 방을 잠가서 들어갈 수 없어요"
+NOT_HOST = N_("방장만 할 수 있어요")
+BARRED = N_("방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요")
+LOCKED = N_("방장이 방을 잠가서 들어갈 수 없어요")
 #: What the removed player reads, back in the lobby.
-REMOVED_NOTICE = "'{room}' 방의 방장이 나를 방에서 내보냈어요"
+REMOVED_NOTICE = N_("'{room}' 방의 방장이 나를 방에서 내보냈어요")
 
 #: Engine phases between two hands: the hand's payout is done.
 _BETWEEN_HANDS = frozenset({"handEnd", "rebuy", "finished"})

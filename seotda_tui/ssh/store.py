@@ -49,6 +49,12 @@ CREATE TABLE IF NOT EXISTS nicknames (
     CHECK ((key_fingerprint IS NULL) <> (passphrase IS NULL))
 );
 CREATE INDEX IF NOT EXISTS nicknames_by_skeleton ON nicknames (skeleton);
+-- The screen language a registered nickname last chose (L). A table of its own, so a
+-- database from before it simply gains it (no row: the client's LANG or the server default).
+CREATE TABLE IF NOT EXISTS nickname_languages (
+    nickname TEXT PRIMARY KEY REFERENCES nicknames (nickname) ON DELETE CASCADE,
+    language TEXT NOT NULL
+);
 """
 
 
@@ -143,10 +149,28 @@ class NicknameStore:
             "UPDATE nicknames SET last_seen = ? WHERE nickname = ?", (time.time(), nickname)
         )
 
+    def language(self, nickname: str) -> str | None:
+        """The language ``nickname`` last chose (a registered name only), or None."""
+        row = self._db.execute(
+            "SELECT language FROM nickname_languages WHERE nickname = ?", (nickname,)
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    def set_language(self, nickname: str, language: str) -> bool:
+        """Remember ``language`` for a registered ``nickname``; False if the name is free."""
+        cursor = self._db.execute(
+            "INSERT INTO nickname_languages SELECT nickname, ? FROM nicknames WHERE nickname = ? "
+            "ON CONFLICT (nickname) DO UPDATE SET language = excluded.language",
+            (language, nickname),
+        )
+        return cursor.rowcount == 1
+
     def release(self, nickname: str) -> Holder | None:
-        """Free ``nickname`` (key binding and passphrase); what held it, or None if nothing."""
+        """Free ``nickname`` (key binding, passphrase and remembered language); what held it,
+        or None if nothing."""
         holder = self.holder(nickname)
         if holder is not None:
+            self._db.execute("DELETE FROM nickname_languages WHERE nickname = ?", (nickname,))
             self._db.execute("DELETE FROM nicknames WHERE nickname = ?", (nickname,))
         return holder
 

@@ -71,7 +71,7 @@ class SeotdaApp(App[None]):
         chat: ChatHub | None = None,
         clock: Callable[[], float] | None = None,
         join_target: str | None = None,
-        language: str = i18n.KOREAN,
+        language: i18n.Language | str = i18n.KOREAN,
         remember_language: Callable[[str], None] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -90,7 +90,7 @@ class SeotdaApp(App[None]):
         #: ``ssh 철수+K7QX3@host``: the room to go straight to on connecting (rooms/private.py).
         self.join_target = join_target
         #: This session's language: every ``_()`` in this app's tasks reads it.
-        self.language = i18n.Language(language)
+        self.language = language if isinstance(language, i18n.Language) else i18n.Language(language)
         #: Keeps a switch for the identity (a login that proved it), if the server can.
         self.remember_language = remember_language
 
@@ -308,6 +308,8 @@ def make_app_factory(
         if session_context is not None and hasattr(session_context, "idle_exempt"):
             session_context.idle_exempt = lambda: manager.room_of(nickname) is not None
         target = getattr(session_context, "join_target", None)
+        language = getattr(session_context, "language", None)
+        remember = getattr(session_context, "remember_language", None)
         return SeotdaApp(
             manager=manager,
             identity=identity,
@@ -315,6 +317,8 @@ def make_app_factory(
             chat=hub,
             clock=clock,
             join_target=target if isinstance(target, str) else None,
+            language=language if isinstance(language, i18n.Language) else i18n.KOREAN,
+            remember_language=remember if callable(remember) else None,
         )
 
     factory.chat = hub  # type: ignore[attr-defined]

@@ -23,6 +23,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...i18n import language_code
+
 Cell = tuple[str, tuple[object, ...]]
 
 
@@ -131,7 +133,7 @@ class TextLines(Widget):
         # ``visual_style`` is the same style as ``rich_style``, kept until the styles change;
         # ``rich_style`` walks every ancestor's styles on each call (once per row per frame).
         base = self.visual_style.rich_style
-        key = (type(self), self.lines_key(), width, base)
+        key = (type(self), language_code(), self.lines_key(), width, base)
         lines, strips = remembered(_SHARED, key, SHARED_ROWS, self._new_entry)
         if y >= len(lines):
             return Strip.blank(width, base)

@@ -98,17 +98,21 @@ def hand_name(name: str) -> str:
     return _(name)
 
 
-#: The badge word of each card kind (the full label "3월 광").
-_KIND_WORDS = {"gwang": N_("광"), "yeol": N_("열끗")}
+#: A card's full label by kind ("3월 광" / "3 Bright"; 8월's plain card is 일반, the others' 띠).
+_CARD_NAMES = {
+    "gwang": N_("{month}월 광"),
+    "yeol": N_("{month}월 열끗"),
+    "ribbon": N_("{month}월 띠"),
+    "plain": N_("{month}월 일반"),
+}
 
 
 def card_name(card: Card) -> str:
-    """ "3월 광" / "3 Bright": a card's month and kind in the current language."""
-    if card.kind in _KIND_WORDS:
-        kind = _(_KIND_WORDS[card.kind])
-    else:
-        kind = _("일반") if card.month == 8 else _("띠")
-    return _("{month}월 {kind}").format(month=card.month, kind=kind)
+    """ "3월 광" / "3 Bright": a card's month and kind in the current language (the
+    engine's ``Card.label``, translated)."""
+    kind = "plain" if card.month == 8 else "ribbon"
+    template = _CARD_NAMES.get(card.kind) if card.kind != "normal" else _CARD_NAMES[kind]
+    return _(template or _CARD_NAMES[kind]).format(month=card.month)
 
 
 def object_particle(word: str) -> str:
