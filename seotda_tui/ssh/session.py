@@ -68,8 +68,8 @@ _GOODBYES: dict[DisconnectReason, str] = {
 def _duration_text(seconds: float, language: i18n.Language) -> str:
     """30분, 1분, 45초 (30 min, 1 min, 45 s): how long, in the session's language."""
     if seconds >= 60:
-        return language.gettext("{n:.0f}분").format(n=seconds / 60)
-    return language.gettext("{n:.0f}초").format(n=max(1.0, seconds))
+        return language.gettext(N_("{n:.0f}분")).format(n=seconds / 60)
+    return language.gettext(N_("{n:.0f}초")).format(n=max(1.0, seconds))
 
 
 IDLE_WARNING = N_("{left} 뒤에 자동으로 접속이 끊겨요 (입력 없음). 아무 키나 누르면 계속돼요.")

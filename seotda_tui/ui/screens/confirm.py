@@ -20,7 +20,8 @@ LEAVE_ELIMINATED = N_("이미 탈락했어요. 나가도 잃는 칩은 없어요
 
 def leave_question(status: str | None) -> str:
     """The question before leaving a running game, for the own seat's engine status."""
-    return _(LEAVE_ELIMINATED if status == "eliminated" else LEAVE_PLAYING)
+    question = LEAVE_ELIMINATED if status == "eliminated" else LEAVE_PLAYING
+    return _(question)
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -54,13 +54,13 @@ def ranking_table(result: dict[str, Any], options: Options) -> Table:
             third = Text(f"{net:+,}", style="green" if net > 0 else "red" if net < 0 else "")
         else:
             gone = row.get("eliminatedAtHand")
-            third = Text(_("{n}판").format(n=gone) if gone else _("생존"))
+            third = Text(_("{hand}판").format(hand=gone) if gone else _("생존"))
         table.add_row(
             Text(_("{n}위").format(n=row["rank"]), style="bold" if row["rank"] == 1 else ""),
             Text(row["playerId"]),
             Text(_("{n}칩").format(n=chips(row["finalChips"]))),
             third,
-            Text(_("{n}번").format(n=row.get("rebuys", 0))),
+            Text(_("{rebuys}번").format(rebuys=row.get("rebuys", 0))),
         )
     return table
 

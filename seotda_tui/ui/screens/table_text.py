@@ -44,7 +44,9 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
         hand = view.get("handNo", 0)
         parts.append(
-            _("{n}판/{limit}판").format(n=hand, limit=limit) if limit else _("{n}판").format(n=hand)
+            _("{hand}판/{limit}판").format(hand=hand, limit=limit)
+            if limit
+            else _("{hand}판").format(hand=hand)
         )
         parts.append(_("학교 {n}").format(n=chips(view["baseUnit"])))
     else:

@@ -94,7 +94,8 @@ def action_name(kind: str) -> str:
 def hand_name(name: str) -> str:
     """An engine hand name ("38광땡", "7땡", "5끗", "구사") in the current language."""
     if len(name) == 2 and name[0].isdigit() and name[1] in "땡끗":
-        return _("{n}땡" if name[1] == "땡" else "{n}끗").format(n=name[0])
+        template = _("{n}땡") if name[1] == "땡" else _("{n}끗")
+        return template.format(n=name[0])
     return _(name)
 
 
@@ -110,9 +111,9 @@ _CARD_NAMES = {
 def card_name(card: Card) -> str:
     """ "3월 광" / "3 Bright": a card's month and kind in the current language (the
     engine's ``Card.label``, translated)."""
-    kind = "plain" if card.month == 8 else "ribbon"
-    template = _CARD_NAMES.get(card.kind) if card.kind != "normal" else _CARD_NAMES[kind]
-    return _(template or _CARD_NAMES[kind]).format(month=card.month)
+    plain = "plain" if card.month == 8 else "ribbon"
+    kind = card.kind if card.kind != "normal" else plain
+    return _(_CARD_NAMES[kind]).format(month=card.month)
 
 
 def object_particle(word: str) -> str:
