@@ -12,7 +12,8 @@ own task before its widgets start (``SeotdaApp.on_load``); Textual starts every 
 there, and asyncio copies the context into each task, so every pure text helper (table text,
 pot text, help text, room rules) can call ``_()`` without a parameter. The variable holds a
 mutable :class:`Language` (one per session), so ``L`` switches every task of that session at
-once, and no other session.
+once, and no other session. (So a screen is pushed from the app's own tasks, as its keys and
+messages do: a task started from elsewhere, e.g. a test's, would have that task's language.)
 
 Layers below the UI (``rooms/``, ``engine/``) do not translate: they mark their texts with
 :func:`N_` (or the ``RoomError``/``IllegalAction``/``Refusal`` constructors, Babel keywords in

@@ -65,6 +65,8 @@ class BaseScreen(Screen[Any]):
         for notice in self.query(".too-small").results(Static):
             notice.update(_(TOO_SMALL))
         self.relabel()
+        for widget in self.query("*"):  # widgets whose data did not change draw anew too
+            widget.refresh()
 
     def relabel(self) -> None:
         """Redo this screen's own texts in the current language (each screen knows its own)."""

@@ -335,7 +335,8 @@ def _big_rows(card: Card, size: str, p: _Palette) -> list[Text]:
     digits = [_seg(row, p.accent) for row in big_digits(card.month, size == "compact")]
     word = card_name(card) if size == "large" else f"{card.month} {_(_HANGUL_SHORT[kind])}"
     if kind == "plain" and size == "compact":
-        word = f"{card.month} {_('일반')}"
+        plain = _("일반")
+        word = f"{card.month} {plain}"
     label = _seg(word, p.seal if kind == "gwang" else "bold")
     if is_key_yeol(card):
         label.append(STRONG_MARK["big"], style=p.key_badge)
