@@ -6,7 +6,7 @@
   shows no Korean outside the markers but nicknames and room names: a text that does not go
   through the catalogue would show there;
 * sessions in one process keep their own language; ``L`` switches only its own session;
-* the nickname store keeps a registered name's choice, and old databases gain the table.
+* the nickname store keeps a registered name's choice, and old databases gain the column.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_login_prompts_and_refusals_come_from_the_catalogue(tmp_path: Path) -> N
 
 
 # ---------------------------------------------------------------------- the store
-def test_a_registered_name_keeps_its_language_and_old_databases_gain_the_table(
+def test_a_registered_name_keeps_its_language_and_old_databases_gain_the_column(
     tmp_path: Path,
 ) -> None:
     old = sqlite3.connect(tmp_path / "seotda.sqlite3")  # a database from before languages
@@ -236,7 +236,9 @@ async def test_pseudo_locale_lobby_form_prompt_and_confirm() -> None:
     manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: 3)
     manager.create_room("zed", "zroom", Options(card_mode="three"))
     language = i18n.Language(i18n.PSEUDO)
-    app = make_app_factory(manager)(SimpleNamespace(nickname="ann"), SimpleNamespace(language=language))
+    app = make_app_factory(manager)(
+        SimpleNamespace(nickname="ann"), SimpleNamespace(language=language)
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         names = ["ann", "zed", "zroom"]

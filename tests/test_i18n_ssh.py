@@ -44,7 +44,9 @@ async def test_no_lang_is_korean_and_another_lang_is_korean(tmp_path: Path) -> N
             await client.wait_for("bob" + KOREAN_LOBBY)
         async with server.connect("carol", env={"LANG": "de_DE.UTF-8"}) as client:
             await client.wait_for("carol" + KOREAN_LOBBY)
-        async with server.connect("dave", env={"LC_ALL": "en_GB.UTF-8", "LANG": "ko_KR.UTF-8"}) as c:
+        async with server.connect(
+            "dave", env={"LC_ALL": "en_GB.UTF-8", "LANG": "ko_KR.UTF-8"}
+        ) as c:
             await c.wait_for(ENGLISH_LOBBY + "dave")  # LC_ALL wins over LANG, as in a shell
 
 

@@ -132,7 +132,9 @@ class SeotdaApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Help and the display toggles wait, like every screen's keys, until the screen can
         be seen (below 80×24 only the too-small notice shows)."""
-        if action in ("help", "toggle_ascii", "toggle_big", "toggle_language") and self.has_class("-too-small"):
+        if action in ("help", "toggle_ascii", "toggle_big", "toggle_language") and self.has_class(
+            "-too-small"
+        ):
             return False
         return super().check_action(action, parameters)
 

@@ -18,7 +18,9 @@ from ...i18n import N_, _
 from ..room_rules import room_rules_lines
 from ..widgets.texts import card_short
 
-VIRTUAL_NOTE = N_("칩은 가상 칩이에요: 이 방에서만 쓰고, 돈이나 재화로 바꾸거나 남에게 줄 수 없어요.")
+VIRTUAL_NOTE = N_(
+    "칩은 가상 칩이에요: 이 방에서만 쓰고, 돈이나 재화로 바꾸거나 남에게 줄 수 없어요."
+)
 
 
 def _c(month: int, special: bool) -> int:
@@ -48,7 +50,11 @@ def jokbo_rows(options: Options) -> list[JokboRow]:
     """§6.1 from the highest down, then the §6.2 specials the options switch on."""
     rows = [
         _row(
-            N_("38광땡"), (_c(3, True), _c(8, True)), N_("3월 광 + 8월 광, 가장 높아요"), "38광땡", "광땡"
+            N_("38광땡"),
+            (_c(3, True), _c(8, True)),
+            N_("3월 광 + 8월 광, 가장 높아요"),
+            "38광땡",
+            "광땡",
         )
     ]
     if options.gwang_ttaeng == "all":
@@ -75,7 +81,11 @@ def jokbo_rows(options: Options) -> list[JokboRow]:
         _row(N_("장사"), (_c(4, False), _c(10, False)), N_("4월 + 10월"), "장사", "중간 족보"),
         _row(N_("세륙"), (_c(4, False), _c(6, False)), N_("4월 + 6월"), "세륙", "중간 족보"),
         _row(
-            N_("갑오 (9끗)"), (_c(4, False), _c(5, False)), N_("두 장 합의 일의 자리가 9"), "갑오", "끗"
+            N_("갑오 (9끗)"),
+            (_c(4, False), _c(5, False)),
+            N_("두 장 합의 일의 자리가 9"),
+            "갑오",
+            "끗",
         ),
         _row(
             N_("8끗 ~ 1끗"),
@@ -85,7 +95,11 @@ def jokbo_rows(options: Options) -> list[JokboRow]:
             "끗",
         ),
         _row(
-            N_("망통 (0끗)"), (_c(2, False), _c(8, False)), N_("일의 자리가 0, 가장 낮아요"), "망통", "끗"
+            N_("망통 (0끗)"),
+            (_c(2, False), _c(8, False)),
+            N_("일의 자리가 0, 가장 낮아요"),
+            "망통",
+            "끗",
         ),
     ]
     if options.ttaengjabi == "strict":

@@ -16,7 +16,13 @@ View = dict[str, Any]
 Labelled = tuple[tuple[str, int], ...]
 
 #: The labels are msgids: compared as they are, translated where shown.
-MAIN, SIDE, CARRIED, NEW_BETS, UNCALLED = N_("메인"), N_("사이드"), N_("이월"), N_("새 베팅"), N_("콜 대기")
+MAIN, SIDE, CARRIED, NEW_BETS, UNCALLED = (
+    N_("메인"),
+    N_("사이드"),
+    N_("이월"),
+    N_("새 베팅"),
+    N_("콜 대기"),
+)
 
 
 def _uncalled(view: View, pot: dict[str, Any]) -> bool:

@@ -46,9 +46,7 @@ BOARD = 5
 
 def own_lines(record: PlayerRecord) -> tuple[str, str]:
     """The own record in two lines of at most 78 cells."""
-    first = _(
-        "{games}게임 · 1위 {wins}회 · 이긴 판 {hands} · 칩 +{won} / −{lost}"
-    ).format(
+    first = _("{games}게임 · 1위 {wins}회 · 이긴 판 {hands} · 칩 +{won} / −{lost}").format(
         games=record.games,
         wins=record.wins,
         hands=record.hands_won,

@@ -423,9 +423,7 @@ class TableScreen(TableActions):
         code = self.manager.room_code(room.id, self.nickname) if room.private else None
         # those inside pass the code on (the lobby never shows it); first, so never cut
         prefix = _("방 코드 {code}").format(code=code) + " · " if code else ""
-        watching = (
-            " · " + _("관전 {n}명").format(n=len(room.spectators)) if room.spectators else ""
-        )
+        watching = " · " + _("관전 {n}명").format(n=len(room.spectators)) if room.spectators else ""
         title = prefix + first_fit(  # shortened on purpose, not cut at the edge
             self.app.size.width - 2 - cell_len(prefix),  # the title's padding
             title_text(room, view) + watching,

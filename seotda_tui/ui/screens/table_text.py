@@ -298,7 +298,9 @@ def banner_parts(view: View) -> list[Part]:
                 parts.append((_("{reason} 재경기!").format(reason=reason) + "  ", "bold magenta"))
                 continue
             who = ", ".join(r.get("winners", []))
-            won = _("{who} 나눠 가짐 +{n}칩") if r.get("type") == "split" else _("{who} 승리 +{n}칩")
+            won = (
+                _("{who} 나눠 가짐 +{n}칩") if r.get("type") == "split" else _("{who} 승리 +{n}칩")
+            )
             why = WIN_REASONS.get(r.get("reason", ""), "")
             parts.append((won.format(who=who, n=chips(r["amount"])), "bold green"))
             if label:
@@ -323,9 +325,12 @@ def cut_text(view: View) -> str:
     if dealer not in seated or len(seated) < 2:
         return ""
     cutter = seated[seated.index(dealer) - 1]
-    return _("기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요").format(
-        cutter=cutter, dealer=dealer
-    ) + "  "
+    return (
+        _("기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요").format(
+            cutter=cutter, dealer=dealer
+        )
+        + "  "
+    )
 
 
 def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: bool) -> list[Part]:
@@ -375,6 +380,8 @@ FIRST_HAND_HINT = N_("처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채�
 def _tr(msgid: str) -> str:
     """``_()`` of a looked-up msgid that may be empty (an unknown reason shows nothing)."""
     return _(msgid) if msgid else ""
+
+
 #: The tip shows in a session's first hands only (``first_hands``), not in every game's first.
 FIRST_TIP_HANDS = 2
 

@@ -304,12 +304,11 @@ def _large_rows(card: Card, style: str, p: _Palette, inner: int) -> list[Text]:
     else:
         emblem = _seg("Geese" if ascii_only else _("기러기"), p.accent)
     if kind == "yeol":
-        mark = "Y" if ascii_only else _("열")
-        extra = (
-            _seg(f"{strong}{mark}{strong}", p.key_badge)
-            if is_key_yeol(card)
-            else _seg("[Y]" if ascii_only else _("[열]"), p.accent)
-        )
+        if ascii_only:
+            key_mark, mark = f"{strong}Y{strong}", "[Y]"
+        else:
+            key_mark, mark = _("{strong}열{strong}").format(strong=strong), _("[열]")
+        extra = _seg(key_mark, p.key_badge) if is_key_yeol(card) else _seg(mark, p.accent)
     else:
         extra = _seg(MOTIFS[card.month], p.border)
     if ascii_only:

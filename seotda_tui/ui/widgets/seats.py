@@ -338,7 +338,7 @@ class SeatBoxes(TextLines):
         color_system, style, cards = self._color_system(), self.style_name, self.cards
         return remembered(
             _BOX_ROWS,
-            (language_code(), info, style, color_system, cards, row, base),
+            (info, style, color_system, cards, row, base, language_code()),
             BOX_ROWS,
             lambda: text_strip(
                 seat_box_lines(info, style, color_system, cards)[row],
