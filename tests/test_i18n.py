@@ -360,3 +360,38 @@ async def test_two_sessions_in_one_process_keep_their_own_language() -> None:
         await t.press("ben", "L")
         await t.press("ann", "L")
         assert "1판" in t.text("ann") and "Hand 1" in t.text("ben")
+
+
+async def test_L_redoes_every_screen_in_english() -> None:
+    """``L`` pressed on each screen (a real key) leaves no Korean on it but the names (and,
+    in the form, the room name already typed in the Korean default)."""
+
+    async def english_now(t: Table, nick: str, where: str, *names: str) -> None:
+        await t.press(nick, "L")
+        rest = unmarked(t.text(nick), ["ann", "ben", ROOM, "한국어", *names])
+        assert not HANGUL.search(rest), f"{where}:\n{t.text(nick)}"
+        await t.press(nick, "L")  # back to Korean for the next screen
+        assert HANGUL.search(unmarked(t.text(nick), ["ann", "ben", ROOM, *names])), where
+
+    async with Table.open(["ann", "ben"], seed=7, start=False) as t:
+        await english_now(t, "ann", "waiting room")
+        await t.press("ann", "s")
+        await english_now(t, t.actor or "ann", "table")
+        await t.press("ann", "question_mark")
+        for tab in ("hands", "rules", "keys"):
+            await english_now(t, "ann", f"help {tab}")
+            await t.press("ann", "right")
+        await t.press("ann", "escape", "p")
+        await english_now(t, "ann", "seat records")
+        await t.press("ann", "escape")
+        t.play_until(lambda game: game.finished)
+        await t.settle()
+        await english_now(t, "ben", "results")
+        await t.press("ben", "q")
+        while "섯다 로비" not in t.text("ben"):
+            await t.press("ben", "q")
+        await english_now(t, "ben", "lobby")
+        await t.press("ben", "n", "tab")  # (in the name field, L is a letter of the name)
+        await english_now(t, "ben", "room form", "ben의 방")
+        await t.press("ben", "escape", "h")
+        await english_now(t, "ben", "past games (no journal)")

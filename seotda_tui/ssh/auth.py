@@ -191,7 +191,8 @@ class AuthPolicy:
             nickname = validate_nickname(username)
         except ValueError as exc:
             shown = clean_text(username, 24) or "?"
-            refusal = self.say(MSG_BAD_NAME, name=shown, why=exc)
+            why = self.language.gettext(str(exc))  # sanitize's reasons are msgids
+            refusal = self.say(MSG_BAD_NAME, name=shown, why=why)
             return NameState(None, None, refusal, "bad_nickname")
         holder = self.store.holder(nickname)
         if holder is not None:

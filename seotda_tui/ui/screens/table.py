@@ -13,6 +13,7 @@ and the chat line. :meth:`TableScreen._layout` picks the richest arrangement tha
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -109,6 +110,10 @@ class TableScreen(TableActions):
         self._layout_key: tuple[Any, ...] | None = None
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
         self._cut_timer: Any = None
+        #: The hand log's events (and a showdown's results), to write it again after ``L``.
+        self._logged: deque[tuple[dict[str, Any], list[dict[str, Any]] | None]] = deque(
+            maxlen=LOG_LINES
+        )
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -168,6 +173,9 @@ class TableScreen(TableActions):
 
     def relabel(self) -> None:
         self.query_one(ChatLine).relabel()
+        self._rewrite_log()
+        if self._cut and self.view is not None:  # the 기리 line still showing
+            self._cut = cut_text(self.view)
         if self.latest is not None:
             self._redraw()
 
@@ -376,14 +384,39 @@ class TableScreen(TableActions):
         if update.snapshot:
             log.clear()
             self.replay_chat()
-        options = update.room.options
+            self._logged.clear()
         for i, event in enumerate(update.events):
-            names = None
-            if event.get("type") == "showdown":  # named as the seats name them
-                results = showdown_results(update.events[i + 1 :])
-                names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
-            for line in event_lines(event, names):
-                log.write(Text(line))
+            # a showdown is named as the seats name it, from the results that follow it
+            results = (
+                showdown_results(update.events[i + 1 :])
+                if event.get("type") == "showdown"
+                else None
+            )
+            self._logged.append((event, results))
+            self._log_event(log, event, results, update.room.options)
+
+    def _log_event(
+        self,
+        log: HandLog,
+        event: dict[str, Any],
+        results: list[dict[str, Any]] | None,
+        options: Options,
+    ) -> None:
+        names = None
+        if results is not None:
+            names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
+        for line in event_lines(event, names):
+            log.write(Text(line))
+
+    def _rewrite_log(self) -> None:
+        """The hand log again, in the session's new language (as a snapshot writes it)."""
+        if self.latest is None:
+            return
+        log = self.query_one("#log", HandLog)
+        log.clear()
+        self.replay_chat()
+        for event, results in self._logged:
+            self._log_event(log, event, results, self.latest.room.options)
 
     def _others(self, view: dict[str, Any]) -> list[dict[str, Any]]:
         me = self.nickname if self.in_game else None
