@@ -43,7 +43,8 @@ run: $(STAMP) $(MO)
 # of the speed-ups themselves (they measure what stock Textual does not do) and the slow ones.
 # `make test ARGS="tests/test_foo.py"` runs only those, tuning on.
 STOCK_TESTS := tests/test_tuning.py tests/test_snapshots.py tests/test_app_pilot.py \
-	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py
+	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py \
+	tests/test_i18n_snapshots.py
 
 test: $(STAMP) $(MO)
 ifeq ($(ARGS),)

@@ -62,7 +62,19 @@ def translations(language: str) -> gettext.NullTranslations:
         return _Pseudo()
     if language == KOREAN:
         return gettext.NullTranslations()  # the msgids are the Korean text
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    except FileNotFoundError as exc:
+        raise RuntimeError(
+            f"no compiled catalogue for {language!r} in {LOCALE_DIR}: run `make i18n`"
+        ) from exc
+
+
+def load_all() -> None:
+    """Load every catalogue now (the server does at start): a missing one fails there,
+    not in a player's session."""
+    for language in LANGUAGES:
+        translations(language)
 
 
 class Language:

@@ -44,7 +44,7 @@ from .. import tuning
 from ..clock import Cancellable, LoopClock
 from ..clock import Clock as Timers
 from ..config import Settings
-from ..i18n import N_, Language
+from ..i18n import N_, Language, load_all
 from ..logs import log_event
 from ..sanitize import clean_text
 from .admission import PendingLogins, RefusalLog, RefusedSession
@@ -606,6 +606,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         ban_store = BanStore(settings.data_dir)
         bans = BanList(ban_store, settings.banned_keys, settings.banned_addresses)
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
+        load_all()
         policy.language = Language(settings.default_language)
         state = ServerState(
             policy=policy,
