@@ -4,7 +4,15 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean i18n i18n-extract
+
+# The message catalogues (seotda_tui/i18n.py): the .po files are the source, kept in git; the
+# .mo files gettext reads are compiled from them by Babel before `make run` and `make test`
+# (and by `make i18n`), so they can never be older than the .po they come from.
+LOCALE := seotda_tui/locale
+PO     := $(wildcard $(LOCALE)/*/LC_MESSAGES/seotda.po)
+MO     := $(PO:.po=.mo)
+BABEL_KEYWORDS := -k _ -k N_ -k RoomError -k OptionsError -k IllegalAction -k Refusal:2
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +20,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(LOCALE)/%/LC_MESSAGES/seotda.mo: $(LOCALE)/%/LC_MESSAGES/seotda.po $(STAMP)
+	$(BIN)/pybabel compile --statistics -D seotda -i $< -o $@
+
+i18n: $(MO)
+
+# After changing texts in the code: the template, then new msgids into every .po (translate
+# them, then `make i18n`; tests/test_i18n.py fails while one is missing).
+i18n-extract: $(STAMP)
+	$(BIN)/pybabel extract --no-location --sort-output -F babel.cfg $(BABEL_KEYWORDS) \
+		--no-default-keywords -o $(LOCALE)/seotda.pot engine seotda_tui
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -D seotda \
+		-i $(LOCALE)/seotda.pot -d $(LOCALE)
+
+run: $(STAMP) $(MO)
 	$(BIN)/seotda-server $(ARGS)
 
 # `make test`: the whole suite with the Textual tuning (seotda_tui/tuning/) on, then the
@@ -22,9 +43,10 @@ run: $(STAMP)
 # of the speed-ups themselves (they measure what stock Textual does not do) and the slow ones.
 # `make test ARGS="tests/test_foo.py"` runs only those, tuning on.
 STOCK_TESTS := tests/test_tuning.py tests/test_snapshots.py tests/test_app_pilot.py \
-	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py
+	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py \
+	tests/test_i18n_snapshots.py
 
-test: $(STAMP)
+test: $(STAMP) $(MO)
 ifeq ($(ARGS),)
 	$(BIN)/python -m pytest -q
 	SEOTDA_STOCK_TEXTUAL=1 $(BIN)/python -m pytest -q $(STOCK_TESTS)

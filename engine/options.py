@@ -9,7 +9,15 @@ from typing import Any
 
 
 class OptionsError(ValueError):
-    """An option value outside the spec; the message is Korean and names the option."""
+    """An option value outside the spec; the message is Korean and names the option.
+
+    ``template`` and ``values`` are the message before formatting, so a UI can show it in
+    another language (the template is the catalogue's msgid)."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values) if values else template)
+        self.template = template
+        self.values = values
 
 
 def _has_batchim(word: str) -> bool:
@@ -117,7 +125,8 @@ class Options:
                 raise OptionsError(f"{topic(spec.label)} {_choice_text(spec)}")
         if self.base_unit * 20 > self.starting_chips:
             raise OptionsError(
-                f"기본 단위(학교) × 20이 시작 칩({self.starting_chips})보다 클 수 없어요"
+                "기본 단위(학교) × 20이 시작 칩({chips})보다 클 수 없어요",
+                chips=self.starting_chips,
             )
 
     @classmethod
@@ -127,7 +136,7 @@ class Options:
         for key, value in data.items():
             name = _KEY_TO_FIELD.get(key) if isinstance(key, str) else None
             if name is None:
-                raise OptionsError(f"알 수 없는 옵션이에요: {key!r}")
+                raise OptionsError("알 수 없는 옵션이에요: {key}", key=repr(key))
             if name in kwargs:
                 raise OptionsError(f"{topic(SPEC_BY_FIELD[name].label)} 한 번만 정할 수 있어요")
             kwargs[name] = value
@@ -148,10 +157,11 @@ class Options:
     def check_players(self, n: int) -> None:
         """Refuse a player count outside 2..10 (2..6 for three-card Seotda)."""
         if not isinstance(n, int) or isinstance(n, bool) or n < MIN_PLAYERS:
-            raise OptionsError(f"참가 인원은 {MIN_PLAYERS}명 이상이어야 해요")
+            raise OptionsError("참가 인원은 {n}명 이상이어야 해요", n=MIN_PLAYERS)
         if n > self.max_players:
-            mode = "3장 섯다는" if self.card_mode == "three" else "참가 인원은"
-            raise OptionsError(f"{mode} 최대 {self.max_players}명까지예요")
+            if self.card_mode == "three":
+                raise OptionsError("3장 섯다는 최대 {n}명까지예요", n=self.max_players)
+            raise OptionsError("참가 인원은 최대 {n}명까지예요", n=self.max_players)
 
     @property
     def effective_mung_gusa(self) -> str:

@@ -137,6 +137,12 @@ KEYS: tuple[_Key, ...] = (
     _Key("server", "data_dir", _path, "SQLite 데이터 폴더"),
     _Key("server", "journal_keep_days", _non_negative_int, "끝난 게임 보관 일수 (0 = 영구)"),
     _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
+    _Key(
+        "server",
+        "default_language",
+        _choice("ko", "en"),
+        "클라이언트가 LANG/LC_ALL을 보내지 않을 때의 화면 언어 (ko, en)",
+    ),
     _Key("server", "shutdown_notice", _non_negative_number, "종료 전 알림 후 기다리는 시간(초)"),
     _Key("server", "stock_textual", _bool, "Textual 최적화를 끄고 기본 경로로 (문제 확인용)"),
     _Key("server", "compression", _bool, "SSH 압축(zlib@openssh.com)도 제공 (BENCHMARKS.md 참고)"),
@@ -184,6 +190,7 @@ class Settings:
     data_dir: Path = Path("data")
     journal_keep_days: int = 30
     motd: str = ""
+    default_language: str = "ko"  # seotda_tui/i18n.py: when the client sends no LANG/LC_ALL
     shutdown_notice: float = 2.0
     stock_textual: bool = False  # seotda_tui/tuning/: every speed-up off
     compression: bool = False  # offer zlib@openssh.com: off, see BENCHMARKS.md "SSH clients"

@@ -28,6 +28,8 @@ import unicodedata
 import wcwidth
 from rich.cells import cell_len
 
+from .i18n import N_
+
 NICKNAME_MAX_CELLS = 16
 
 # Terminal escape sequences, 7-bit (ESC ...) and 8-bit (C1) forms. Removed as
@@ -215,7 +217,8 @@ def is_bot_nickname(name: str) -> bool:
     return len(name) >= 2 and name[0] == "봇" and name[1].isdecimal()
 
 
-_UNEVEN_WIDTH = (
+# The reasons are msgids (seotda_tui/i18n.py): auth says them in the server's language.
+_UNEVEN_WIDTH = N_(
     "닉네임에 피부색·국기·키캡 이모지나 이모지를 잇는 문자처럼 터미널마다 폭이 다르게 "
     "그려지는 문자는 쓸 수 없어요. 기본 이모지나 다른 글자를 써 주세요."
 )
@@ -230,30 +233,30 @@ def validate_nickname(name: str) -> str:
     name = unicodedata.normalize("NFC", name)
     name = "".join(_COMPAT_JAMO.get(ch, ch) for ch in name)
     if not name:
-        raise ValueError("닉네임이 비어 있어요. 'ssh 닉네임@서버' 형식으로 접속해 주세요.")
+        raise ValueError(N_("닉네임이 비어 있어요. 'ssh 닉네임@서버' 형식으로 접속해 주세요."))
     if "\x1b" in name or "\x9b" in name or any(_is_control(ch) for ch in name):
-        raise ValueError("닉네임에 제어 문자나 이스케이프 시퀀스는 쓸 수 없어요.")
+        raise ValueError(N_("닉네임에 제어 문자나 이스케이프 시퀀스는 쓸 수 없어요."))
     if any(ch in BIDI_CONTROLS for ch in name):
-        raise ValueError("닉네임에 글자 방향을 바꾸는 보이지 않는 문자는 쓸 수 없어요.")
+        raise ValueError(N_("닉네임에 글자 방향을 바꾸는 보이지 않는 문자는 쓸 수 없어요."))
     if any(ch.isspace() for ch in name):
-        raise ValueError("닉네임에 공백은 쓸 수 없어요.")
+        raise ValueError(N_("닉네임에 공백은 쓸 수 없어요."))
     if any(ch in _EMOJI_MODIFIERS for ch in name):
         raise ValueError(_UNEVEN_WIDTH)
     if any(_is_unsafe(ch) for ch in name) or not name.isprintable():
-        raise ValueError("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요.")
+        raise ValueError(N_("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요."))
     if _limit_combining(name) != name:
-        raise ValueError("닉네임에 결합 문자를 맨 앞에 쓰거나 여러 개 겹쳐 쓸 수 없어요.")
+        raise ValueError(N_("닉네임에 결합 문자를 맨 앞에 쓰거나 여러 개 겹쳐 쓸 수 없어요."))
     if any(ch in _MARKUP_CHARS for ch in name):
-        raise ValueError("닉네임에 [ ] \\ 문자는 쓸 수 없어요.")
+        raise ValueError(N_("닉네임에 [ ] \\ 문자는 쓸 수 없어요."))
     if is_bot_nickname(name):
         raise ValueError(
-            "'봇' 다음에 숫자가 오는 닉네임은 봇 전용이에요. 다른 닉네임을 골라 주세요."
+            N_("'봇' 다음에 숫자가 오는 닉네임은 봇 전용이에요. 다른 닉네임을 골라 주세요.")
         )
     widths = [_width_agreed(cluster) for cluster in wcwidth.iter_graphemes(name)]
     if None in widths:
         raise ValueError(_UNEVEN_WIDTH)
     if 0 in widths:  # e.g. a lone spacing mark: draws nothing
-        raise ValueError("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요.")
+        raise ValueError(N_("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요."))
     width = cell_len(name)
     if width > NICKNAME_MAX_CELLS:
         raise ValueError(

@@ -44,6 +44,7 @@ from engine.cards import card_id
 from engine.types import LegalAction, SeatView, View
 
 from . import tuning
+from .i18n import Language
 from .rooms import RoomManager
 from .rooms.chat import ChatHub
 from .rooms.clock import FakeClock
@@ -178,9 +179,12 @@ class Table:
         reconnect_grace: float = 60.0,
         notifications: bool = False,
         name: str = "테스트 방",
+        language: str | None = None,
     ) -> AsyncIterator[Table]:
         """Seat ``players`` (the first is the host) in a room called ``name``, start with
-        ``seed``, run every app (``notifications``: draw toasts, as a real session does).
+        ``seed``, run every app (``notifications``: draw toasts, as a real session does;
+        ``language``: every app's language from the start, e.g. "en", as a client's LANG
+        would set it).
 
         The Textual tuning is installed as the server would (stock if ``SEOTDA_STOCK_TEXTUAL``)."""
         tuning.install()
@@ -200,8 +204,13 @@ class Table:
         if start:
             manager.start(room.id, players[0])
         factory = make_app_factory(manager, chat=hub, clock=clock.time)
+
+        def session() -> SimpleNamespace | None:
+            return None if language is None else SimpleNamespace(language=Language(language))
+
         apps = {
-            nick: factory(SimpleNamespace(nickname=nick), None) for nick in [*players, *spectators]
+            nick: factory(SimpleNamespace(nickname=nick), session())
+            for nick in [*players, *spectators]
         }
         table = cls(manager, clock, hub, room.id, apps, {})
         if start and deal:
@@ -215,7 +224,8 @@ class Table:
             for nick in spectators:
                 from .ui.screens.table import TableScreen
 
-                apps[nick].push_screen(TableScreen(room.id))
+                # on the app's own task, as its keys would (its language is that task's)
+                apps[nick].call_later(apps[nick].push_screen, TableScreen(room.id))
             await table.settle()
             yield table
 

@@ -159,10 +159,10 @@ class Hub:
             if handler is None:
                 raise wire.ProtocolError(f"unknown op {op[:40]}")
             reply["v"] = handler(self, link, *args)
-        except RoomError as exc:
-            reply.update(e="room", m=str(exc))
+        except RoomError as exc:  # (the template and values: the worker's UI translates)
+            reply.update(e="room", m=exc.template, a=wire.values_to_wire(exc.values))
         except OptionsError as exc:
-            reply.update(e="options", m=str(exc))
+            reply.update(e="options", m=exc.template, a=wire.values_to_wire(exc.values))
         except wire.ProtocolError:
             raise
         except Exception as exc:  # noqa: BLE001 - one bad call must not end the hub

@@ -189,10 +189,9 @@ class HubLink:
             if self._sock is not None:
                 self._sock.settimeout(self.timeout)
         error = answer.get("e")
-        if error == "room":
-            raise RoomError(str(answer.get("m")))
-        if error == "options":
-            raise OptionsError(str(answer.get("m")))
+        if error in ("room", "options"):
+            kind = RoomError if error == "room" else OptionsError
+            raise kind(str(answer.get("m")), **wire.values_from_wire(answer.get("a")))
         if error is not None:
             raise HubDown(f"{op}: {answer.get('m')}")
         return answer.get("v")

@@ -28,7 +28,7 @@ from engine import Options
 from ..rooms import RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 
-VERSION = 1
+VERSION = 2  # 2: refusals and notices carry their template and values (i18n)
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -155,6 +155,8 @@ def update_to_wire(update: RoomUpdate) -> dict[str, Any]:
         "closed": update.closed,
         "paused": update.paused,
         "notice": update.notice,
+        "notice_template": update.notice_template,
+        "notice_values": [list(pair) for pair in update.notice_values],
     }
 
 
@@ -170,7 +172,28 @@ def update_from_wire(data: dict[str, Any]) -> RoomUpdate:
         closed=data["closed"],
         paused=data["paused"],
         notice=data["notice"],
+        notice_template=data.get("notice_template"),
+        notice_values=tuple((str(k), str(v)) for k, v in data.get("notice_values") or ()),
     )
+
+
+def values_to_wire(values: dict[str, object]) -> dict[str, str | int | float]:
+    """A refusal's template values (names → numbers or text), as JSON keeps them."""
+    return {
+        str(k): v if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+        for k, v in values.items()
+    }
+
+
+def values_from_wire(data: object) -> dict[str, object]:
+    """The values of a refusal from the hub (untrusted shape: anything else is dropped)."""
+    if not isinstance(data, dict):
+        return {}
+    return {
+        str(k): v
+        for k, v in data.items()
+        if isinstance(v, (int, float, str)) and str(k).isidentifier()
+    }
 
 
 def chat_to_wire(message: ChatMessage) -> dict[str, Any]:

@@ -21,16 +21,17 @@ from typing import Any
 
 from engine import Options
 
+from ..i18n import N_
 from ..rooms import RoomError, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 from ..rooms.clock import LoopClock
 from . import protocol as wire
 from .link import HubDown, HubLink, as_text, safely
 
-MSG_HUB_DOWN = "방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요"
+MSG_HUB_DOWN = N_("방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요")
 #: The chat line's notices (short: the table's chat line leaves them ~30 cells at 80 columns).
-MSG_LINK_LOST = "잠시 연결이 끊겼어요"
-MSG_LINK_BACK = "다시 연결됐어요"
+MSG_LINK_LOST = N_("잠시 연결이 끊겼어요")
+MSG_LINK_BACK = N_("다시 연결됐어요")
 
 
 @dataclasses.dataclass
@@ -246,7 +247,12 @@ class RemoteRoomManager:
                 self.link.forget_sub(sub)
                 if entry.last is not None:
                     closed = dataclasses.replace(
-                        entry.last, events=(), closed=True, notice=str(exc)
+                        entry.last,
+                        events=(),
+                        closed=True,
+                        notice=str(exc),
+                        notice_template=exc.template,
+                        notice_values=tuple((k, str(v)) for k, v in exc.values.items()),
                     )
                     safely(entry.callback, closed)
             except HubDown:

@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from ..i18n import N_
 from . import bots
 from .clock import Cancellable, Clock
 from .model import PLAYING, Room, RoomCallback, RoomError, RoomUpdate
@@ -195,7 +196,7 @@ class BotSeats:
         if room.status == PLAYING:
             raise RoomError("게임 중에는 봇을 넣을 수 없어요")
         if len(room.players) >= room.options.max_players:
-            raise RoomError(f"자리가 없어요 (최대 {room.options.max_players}명)")
+            raise RoomError(N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
         bot = next_bot_name(room.players, level)
         room.players.append(bot)
         room.bots[bot] = level

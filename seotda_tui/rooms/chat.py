@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..i18n import N_
 from ..sanitize import clean_text
 
 log = logging.getLogger("seotda_tui.chat")  # its name before the move into rooms/
@@ -40,8 +41,8 @@ RATE_COUNT = 3
 RATE_SECONDS = 3.0
 HISTORY = 50
 
-TOO_FAST = "채팅이 너무 빨라요. 잠시 뒤에 다시 보내 주세요"
-EMPTY = "보낼 내용이 없어요"
+TOO_FAST = N_("채팅이 너무 빨라요. 잠시 뒤에 다시 보내 주세요")
+EMPTY = N_("보낼 내용이 없어요")
 
 
 @dataclass(frozen=True)

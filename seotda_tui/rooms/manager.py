@@ -104,6 +104,7 @@ from typing import Any, cast
 from engine import Game, IllegalAction, Options, OptionsError
 from engine.types import View
 
+from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import clean_text
 from . import moderation
@@ -291,7 +292,7 @@ class RoomManager:
         if found is None:
             if normalize_code(target) is not None:
                 self._guesses.failed(nick)  # shaped like a code: a guess
-            raise RoomError(NOT_FOUND.format(target=clean_text(target, ROOM_NAME_CELLS) or "?"))
+            raise RoomError(NOT_FOUND, target=clean_text(target, ROOM_NAME_CELLS) or "?")
         room = self._get(found.id)
         code = room.privacy.code if room.privacy else None
         if room.has(nick):
@@ -328,7 +329,9 @@ class RoomManager:
     def _check_free(self, nick: str, room_id: str | None = None) -> None:
         where = self._where.get(nick)
         if where is not None and where != room_id and where in self._rooms:
-            raise RoomError(f"이미 '{self._rooms[where].name}' 방에 있어요. 먼저 나가 주세요")
+            raise RoomError(
+                N_("이미 '{room}' 방에 있어요. 먼저 나가 주세요"), room=self._rooms[where].name
+            )
 
     # ------------------------------------------------------------------ room membership
     def create_room(
@@ -389,7 +392,7 @@ class RoomManager:
         if room.status == PLAYING:
             raise RoomError("게임이 이미 시작됐어요. 관전은 할 수 있어요")
         if len(room.players) >= room.options.max_players:
-            raise RoomError(f"자리가 없어요 (최대 {room.options.max_players}명)")
+            raise RoomError(N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
         if nick in room.spectators:
             room.spectators.remove(nick)
         room.players.append(nick)
@@ -458,7 +461,13 @@ class RoomManager:
             if who == nick:
                 del room.subscribers[sub]
                 last = self._update(room, nick, (), closed=True)
-                self._call(callback, dataclasses.replace(last, notice=notice))
+                shown = dataclasses.replace(
+                    last,
+                    notice=notice,
+                    notice_template=moderation.REMOVED_NOTICE,
+                    notice_values=(("room", room.name),),
+                )
+                self._call(callback, shown)
         self._leave(room, nick, by=host)
 
     def set_locked(self, room_id: str, host: str, locked: bool) -> None:
@@ -497,7 +506,7 @@ class RoomManager:
         try:
             room.options.check_players(len(room.players))
         except OptionsError as exc:
-            raise RoomError(str(exc)) from exc
+            raise RoomError(exc.template, **exc.values) from exc
         seed = self._seed_source()
         if self._recorder is not None:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text

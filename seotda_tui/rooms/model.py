@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import Game, Options
 
+from ..i18n import N_, tr
 from .clock import Cancellable
 from .private import Privacy
 
@@ -21,13 +22,24 @@ if TYPE_CHECKING:
     from .records import GameTally
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
-STATUS_LABELS = {WAITING: "대기 중", PLAYING: "게임 중", FINISHED: "종료"}
+STATUS_LABELS = {WAITING: N_("대기 중"), PLAYING: N_("게임 중"), FINISHED: N_("종료")}
 LOG_LIMIT = 300
 ROOM_NAME_CELLS = 20
 
 
 class RoomError(ValueError):
-    """A refused room operation; the message is Korean and shown to the player as is."""
+    """A refused room operation. ``str(exc)`` is the Korean text; ``template`` (a catalogue
+    msgid, with ``{name}`` placeholders) and ``values`` let the UI show it in the player's
+    language (:meth:`shown`)."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values) if values else template)
+        self.template = template
+        self.values = values
+
+    def shown(self) -> str:
+        """The refusal in the current session's language."""
+        return tr(self.template, self.values)
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,15 @@ class RoomUpdate:
     paused: bool = False  # the journal cannot be written: no play until it can (rooms/pause.py)
     #: with ``closed``: why this viewer is out (e.g. the host removed them)
     notice: str | None = None
+    #: ``notice`` before formatting (a msgid) and its values, for the viewer's language
+    notice_template: str | None = None
+    notice_values: tuple[tuple[str, str], ...] = ()
+
+    def notice_shown(self) -> str | None:
+        """``notice`` in the current session's language."""
+        if self.notice_template is None:
+            return self.notice
+        return tr(self.notice_template, dict(self.notice_values))
 
 
 class SeatDriver(Protocol):

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from .model import PLAYING, Room, RoomError
 
-NOT_HOST = "방장만 할 수 있어요"
-BARRED = "방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요"
-LOCKED = "방장이 방을 잠가서 들어갈 수 없어요"
+NOT_HOST = N_("방장만 할 수 있어요")
+BARRED = N_("방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요")
+LOCKED = N_("방장이 방을 잠가서 들어갈 수 없어요")
 #: What the removed player reads, back in the lobby.
-REMOVED_NOTICE = "'{room}' 방의 방장이 나를 방에서 내보냈어요"
+REMOVED_NOTICE = N_("'{room}' 방의 방장이 나를 방에서 내보냈어요")
 
 #: Engine phases between two hands: the hand's payout is done.
 _BETWEEN_HANDS = frozenset({"handEnd", "rebuy", "finished"})
@@ -64,7 +65,7 @@ def check_remove(room: Room, host: str, target: str) -> None:
     if target in room.bots:
         raise RoomError("봇은 - 키로 빼 주세요")
     if target not in room.players and target not in room.spectators:
-        raise RoomError(f"{target}님은 이 방에 없어요")
+        raise RoomError(N_("{target}님은 이 방에 없어요"), target=target)
     if target in room.players and mid_hand(room, target):
         raise RoomError("판이 진행 중이에요. 이 판이 끝난 뒤에 내보낼 수 있어요")
 
@@ -84,7 +85,7 @@ def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
     if target not in room.humans():
         raise RoomError("방장은 이 방에 앉아 있는 사람에게만 넘길 수 있어요")
     if target in room.offline:
-        raise RoomError(f"{target}님은 지금 연결이 끊겨 있어요")
+        raise RoomError(N_("{target}님은 지금 연결이 끊겨 있어요"), target=target)
     room.host = target
     return [{"type": "host", "player": target, "by": host}]
 

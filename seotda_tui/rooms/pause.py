@@ -27,6 +27,7 @@ from typing import Any, cast
 
 from engine import Game, IllegalAction
 
+from ..i18n import N_
 from ..logs import log_event
 from .clock import Cancellable, Clock
 from .model import Room
@@ -38,11 +39,11 @@ log = logging.getLogger("seotda.rooms")
 RETRY_STEPS = (1.0, 2.0, 5.0, 10.0)
 #: What ``act`` answers while the room is paused.
 #: (Short: the table shows it beside "q 나가기"; the status line says the rest.)
-PAUSED_REASON = "저장 공간 문제로 잠시 멈췄어요"
+PAUSED_REASON = N_("저장 공간 문제로 잠시 멈췄어요")
 #: The table screen's status line while the room is paused.
-PAUSED_NOTICE = "저장 공간 문제로 게임을 잠시 멈췄어요 · 다시 저장되면 이어서 해요"
+PAUSED_NOTICE = N_("저장 공간 문제로 게임을 잠시 멈췄어요 · 다시 저장되면 이어서 해요")
 #: What the host hears when the game's start cannot be written.
-START_REFUSED = "저장 공간 문제로 게임을 시작하지 못했어요. 잠시 뒤에 다시 해 주세요"
+START_REFUSED = N_("저장 공간 문제로 게임을 시작하지 못했어요. 잠시 뒤에 다시 해 주세요")
 
 Events = list[dict[str, Any]]
 Change = tuple[str | None, dict[str, Any]]  # (player, action); player None = the timeout

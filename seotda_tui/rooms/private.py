@@ -15,15 +15,19 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_
+
 #: Easy to read aloud and to tell apart: no 0/O, 1/I/L, and no U (Crockford drops it too).
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 5  # 30**5 ≈ 24 million codes for at most a hundred live rooms
 #: Longest text looked at as a code or a room name (anything longer is no code and no name).
 TARGET_MAX = 64
 
-NEED_CODE = "비공개 방이에요. 방 코드를 입력해 주세요"
-WRONG_CODE = "방 코드가 맞지 않아요. 방장에게 코드를 다시 확인해 주세요"
-NOT_FOUND = "'{target}' 방을 찾지 못했어요. 코드가 틀렸거나 방이 없어졌어요. 로비에서 골라 주세요"
+NEED_CODE = N_("비공개 방이에요. 방 코드를 입력해 주세요")
+WRONG_CODE = N_("방 코드가 맞지 않아요. 방장에게 코드를 다시 확인해 주세요")
+NOT_FOUND = N_(
+    "'{target}' 방을 찾지 못했어요. 코드가 틀렸거나 방이 없어졌어요. 로비에서 골라 주세요"
+)
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def code_matches(privacy: Privacy | None, typed: str | None) -> bool:
 #: Wrong codes one nickname may try in :data:`GUESS_WINDOW` seconds (typos, not a scan).
 GUESS_LIMIT = 5
 GUESS_WINDOW = 60.0
-TOO_MANY_GUESSES = "방 코드를 너무 여러 번 틀렸어요. 1분 뒤에 다시 해 주세요"
+TOO_MANY_GUESSES = N_("방 코드를 너무 여러 번 틀렸어요. 1분 뒤에 다시 해 주세요")
 _TRACKED_MAX = 1000  # nicknames remembered before the stale ones are dropped
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import asyncssh
 
+from ..i18n import KOREAN, N_, Language
 from ..sanitize import clean_text, split_login, validate_nickname
 from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from .skeleton import skeleton
@@ -44,38 +45,49 @@ from .store import Holder, NicknameStore
 
 KBDINT_ROUNDS = 3  # answers per keyboard-interactive attempt, then it fails
 
-SERVER_PASSWORD_PROMPT = "서버 비밀번호 (password): "
+SERVER_PASSWORD_PROMPT = N_("서버 비밀번호 (password): ")
 # The English in brackets is for clients that drop every non-ASCII byte from a prompt
 # (dropbear's dbclient shows only "  : " otherwise).
-PASSPHRASE_PROMPT = "닉네임 비밀번호 (passphrase): "
-NEW_PASSPHRASE_PROMPT = "새 닉네임 비밀번호 (new passphrase): "
-CONFIRM_PROMPT = "새 닉네임 비밀번호 확인 (한 번 더, again): "
+PASSPHRASE_PROMPT = N_("닉네임 비밀번호 (passphrase): ")
+NEW_PASSPHRASE_PROMPT = N_("새 닉네임 비밀번호 (new passphrase): ")
+CONFIRM_PROMPT = N_("새 닉네임 비밀번호 확인 (한 번 더, again): ")
 
 # What a keyboard-interactive round says goes in front of its first prompt, not in the
 # "name"/"instructions" fields: OpenSSH prints those through its logger, which
 # octal-escapes every non-ASCII byte ("\354\204\257..."), but prompts verbatim.
-MSG_FIRST_USE = (
+MSG_FIRST_USE = N_(
     "'{name}' 닉네임을 처음 쓰시네요. 이 닉네임을 지킬 비밀번호를 정해 주세요 "
     "({min}자 이상, 두 번 입력).\n다음부터 키 없이 이 닉네임으로 접속할 때 이 비밀번호를 물어봐요."
 )
-MSG_ENTER = "'{name}' 닉네임은 비밀번호로 지켜지고 있어요. 비밀번호를 입력해 주세요."
-MSG_WRONG = "비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번)."
-MSG_WRONG_SERVER = "서버 비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번)."
-MSG_MISMATCH = "두 번 입력한 비밀번호가 달라요. 다시 정해 주세요."
-MSG_TOO_SHORT = "비밀번호가 너무 짧아요. {min}자 이상으로 정해 주세요."
-MSG_TOO_LONG = "비밀번호가 너무 길어요. {max}자 이하로 정해 주세요."
-MSG_GAVE_UP = (
+MSG_ENTER = N_("'{name}' 닉네임은 비밀번호로 지켜지고 있어요. 비밀번호를 입력해 주세요.")
+MSG_WRONG = N_("비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번).")
+MSG_WRONG_SERVER = N_("서버 비밀번호가 틀렸어요. 다시 입력해 주세요 (남은 기회 {left}번).")
+MSG_MISMATCH = N_("두 번 입력한 비밀번호가 달라요. 다시 정해 주세요.")
+MSG_TOO_SHORT = N_("비밀번호가 너무 짧아요. {min}자 이상으로 정해 주세요.")
+MSG_TOO_LONG = N_("비밀번호가 너무 길어요. {max}자 이하로 정해 주세요.")
+MSG_GAVE_UP = N_(
     "'{name}' 닉네임의 비밀번호가 {n}번 틀려서 접속을 끊어요. 비밀번호를 잊었다면 "
     "서버 관리자에게 닉네임 해제를 부탁하거나 다른 닉네임을 써 주세요."
 )
-MSG_NOT_SET = "'{name}' 닉네임의 비밀번호를 정하지 못했어요. 다시 접속해 주세요."
-MSG_TAKEN = "'{name}' 닉네임을 방금 다른 사람이 먼저 등록했어요. 다른 닉네임을 써 주세요."
-MSG_IN_USE = "'{name}' 닉네임은 지금 다른 사람이 접속해서 쓰고 있어요. 다른 닉네임을 써 주세요."
-MSG_CHANGED = "'{name}' 닉네임의 등록 상태가 방금 바뀌었어요. 다시 접속해 주세요."
-MSG_PASSWORD_METHOD = (
+MSG_NOT_SET = N_("'{name}' 닉네임의 비밀번호를 정하지 못했어요. 다시 접속해 주세요.")
+MSG_TAKEN = N_("'{name}' 닉네임을 방금 다른 사람이 먼저 등록했어요. 다른 닉네임을 써 주세요.")
+MSG_IN_USE = N_("'{name}' 닉네임은 지금 다른 사람이 접속해서 쓰고 있어요. 다른 닉네임을 써 주세요.")
+MSG_CHANGED = N_("'{name}' 닉네임의 등록 상태가 방금 바뀌었어요. 다시 접속해 주세요.")
+MSG_PASSWORD_METHOD = N_(
     "이 서버는 서버 비밀번호와 닉네임 비밀번호를 함께 물어봐요. 키보드 대화형 인증"
     "(keyboard-interactive, ssh 의 기본값)으로 접속해 주세요."
 )
+
+MSG_KEY_ONLY = N_(
+    "'{name}' 닉네임은 등록된 SSH 키로만 접속할 수 있어요. "
+    "처음 이 닉네임으로 접속할 때 쓴 키로 접속하거나 다른 닉네임을 써 주세요."
+)
+MSG_JUST_TAKEN = N_("'{name}' 닉네임은 방금 다른 사람이 등록했어요. 다른 닉네임을 써 주세요.")
+MSG_LOOKALIKE = N_(
+    "'{name}' 은(는) 이미 있는 닉네임 '{other}' 과(와) 너무 비슷해요. "
+    "다른 사람과 헷갈리지 않게 다른 닉네임을 골라 주세요."
+)
+MSG_BAD_NAME = N_("'{name}' 은(는) 쓸 수 없는 닉네임이에요. {why}")
 
 Challenge = tuple[str, str, str, list[tuple[str, bool]]]
 
@@ -134,13 +146,6 @@ class NameState:
     code: str | None = None
 
 
-def _lookalike_message(nickname: str, other: str) -> str:
-    return (
-        f"'{nickname}' 은(는) 이미 있는 닉네임 '{other}' 과(와) 너무 비슷해요. "
-        "다른 사람과 헷갈리지 않게 다른 닉네임을 골라 주세요."
-    )
-
-
 class AuthPolicy:
     """All auth decisions, kept apart from asyncssh so they can be read (and tested) alone."""
 
@@ -156,8 +161,16 @@ class AuthPolicy:
             asyncssh.read_authorized_keys(str(authorized_keys)) if authorized_keys else None
         )
         self.hasher = Hasher()
+        #: The language of what auth says (before a session, the client's LANG is unknown):
+        #: the server's ``default_language``.
+        self.language = Language(KOREAN)
         # Nicknames with a live session (set by the server): a new name may not look like them.
         self.live_names: Callable[[], Iterable[str]] = tuple
+
+    def say(self, template: str, **values: object) -> str:
+        """``template`` (a msgid) in auth's language, filled with ``values``."""
+        text = self.language.gettext(template)
+        return text.format(**values) if values else text
 
     @property
     def keyless_allowed(self) -> bool:
@@ -178,9 +191,9 @@ class AuthPolicy:
             nickname = validate_nickname(username)
         except ValueError as exc:
             shown = clean_text(username, 24) or "?"
-            return NameState(
-                None, None, f"'{shown}' 은(는) 쓸 수 없는 닉네임이에요. {exc}", "bad_nickname"
-            )
+            why = self.language.gettext(str(exc))  # sanitize's reasons are msgids
+            refusal = self.say(MSG_BAD_NAME, name=shown, why=why)
+            return NameState(None, None, refusal, "bad_nickname")
         holder = self.store.holder(nickname)
         if holder is not None:
             return NameState(nickname, holder)
@@ -189,9 +202,10 @@ class AuthPolicy:
             shape = skeleton(nickname)
             other = next((n for n in self.live_names() if skeleton(n) == shape), None)
         if other == nickname:  # released by the admin while its player is still on
-            return NameState(nickname, None, MSG_IN_USE.format(name=nickname), "in_use")
+            return NameState(nickname, None, self.say(MSG_IN_USE, name=nickname), "in_use")
         if other is not None:
-            return NameState(nickname, None, _lookalike_message(nickname, other), "lookalike")
+            refusal = self.say(MSG_LOOKALIKE, name=nickname, other=other)
+            return NameState(nickname, None, refusal, "lookalike")
         return NameState(nickname, None)
 
     def key_acceptable(self, username: str, key: asyncssh.SSHKey, peer_ip: str) -> bool:
@@ -219,7 +233,7 @@ class AuthPolicy:
         if self.password is not None:
             if not self.check_password(password):
                 return Verdict(failed=True)
-            return Verdict(banner=MSG_PASSWORD_METHOD)
+            return Verdict(banner=self.say(MSG_PASSWORD_METHOD))
         state = self.name_state(username)
         if state.nickname is None or state.refusal or _key_only(state.holder):
             return Verdict(accepted=True)  # no identity: the session says why
@@ -243,7 +257,7 @@ class AuthPolicy:
     async def register_passphrase(self, nickname: str, passphrase: str) -> Verdict:
         hashed = await self.hasher.hash(passphrase)
         if not self.store.set_passphrase(nickname, hashed):
-            return Verdict(banner=MSG_TAKEN.format(name=nickname), hang_up=True)
+            return Verdict(banner=self.say(MSG_TAKEN, name=nickname), hang_up=True)
         return Verdict(Proof(nickname, hashed), accepted=True)
 
     def admit(
@@ -276,22 +290,17 @@ class AuthPolicy:
             if holder.key_fingerprint is not None:
                 # A mismatching key was already turned down at the key stage, so
                 # here "another key" and "no key" look the same: one message.
-                return Admission(
-                    None,
-                    f"'{nickname}' 닉네임은 등록된 SSH 키로만 접속할 수 있어요. "
-                    "처음 이 닉네임으로 접속할 때 쓴 키로 접속하거나 다른 닉네임을 써 주세요.",
-                    code="key_mismatch",
-                )
+                return Admission(None, self.say(MSG_KEY_ONLY, name=nickname), code="key_mismatch")
         if state.refusal is not None:
             return Admission(None, state.refusal, code=state.code)
-        return Admission(None, MSG_CHANGED.format(name=nickname), code="no_credential")
+        return Admission(None, self.say(MSG_CHANGED, name=nickname), code="no_credential")
 
     def bind(self, identity: Identity) -> str | None:
         """Record a key's claim on its nickname; return a refusal if something else just won it."""
         if identity.key_fingerprint is None:
             return None
         if not self.store.bind(identity.nickname, identity.key_fingerprint):
-            return f"'{identity.nickname}' 닉네임은 방금 다른 사람이 등록했어요. 다른 닉네임을 써 주세요."
+            return self.say(MSG_JUST_TAKEN, name=identity.nickname)
         return None
 
 
@@ -321,11 +330,12 @@ class KeylessLogin:
 
     def _challenge(self, message: str) -> Challenge:
         """One round: the prompts this mode needs, the first one led by ``message``."""
-        texts = [SERVER_PASSWORD_PROMPT] if self._server_prompt else []
+        say = self._policy.say
+        texts = [say(SERVER_PASSWORD_PROMPT)] if self._server_prompt else []
         if self._mode == "verify":
-            texts.append(PASSPHRASE_PROMPT)
+            texts.append(say(PASSPHRASE_PROMPT))
         elif self._mode == "create":
-            texts += [NEW_PASSPHRASE_PROMPT, CONFIRM_PROMPT]
+            texts += [say(NEW_PASSPHRASE_PROMPT), say(CONFIRM_PROMPT)]
         if message and texts:
             texts[0] = f"{message}\n{texts[0]}"
         return ("", "", "", [(text, False) for text in texts])
@@ -333,9 +343,9 @@ class KeylessLogin:
     def _intro(self) -> str:
         name = self._state.nickname
         if self._mode == "verify":
-            return MSG_ENTER.format(name=name)
+            return self._policy.say(MSG_ENTER, name=name)
         if self._mode == "create":
-            return MSG_FIRST_USE.format(name=name, min=MIN_LENGTH)
+            return self._policy.say(MSG_FIRST_USE, name=name, min=MIN_LENGTH)
         return ""
 
     def start(self) -> Challenge | bool:
@@ -349,11 +359,11 @@ class KeylessLogin:
         if left <= 0:
             name = self._state.nickname or "?"
             if failed:
-                banner = MSG_GAVE_UP.format(name=name, n=KBDINT_ROUNDS)
+                banner = self._policy.say(MSG_GAVE_UP, name=name, n=KBDINT_ROUNDS)
             else:
-                banner = MSG_NOT_SET.format(name=name)
+                banner = self._policy.say(MSG_NOT_SET, name=name)
             return Verdict(failed=failed, banner=banner, hang_up=True)
-        text = message.format(left=left, min=MIN_LENGTH, max=MAX_LENGTH)
+        text = self._policy.say(message, left=left, min=MIN_LENGTH, max=MAX_LENGTH)
         return Verdict(failed=failed, retry=self._challenge(text))
 
     async def answer(self, responses: list[str]) -> Verdict:

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import address_network, key_fingerprint
+from ..i18n import N_
 from .store import connect_data_db
 
 KEY, ADDRESS = "key", "address"
 
 #: What a banned client reads (an auth banner: OpenSSH prints it before the disconnect).
-MSG_BANNED_KEY = "이 SSH 키는 이 서버에서 접속이 막혀 있어요. 서버 관리자에게 문의해 주세요."
-MSG_BANNED_ADDRESS = "이 주소에서는 이 서버에 접속할 수 없어요. 서버 관리자에게 문의해 주세요."
+MSG_BANNED_KEY = N_("이 SSH 키는 이 서버에서 접속이 막혀 있어요. 서버 관리자에게 문의해 주세요.")
+MSG_BANNED_ADDRESS = N_("이 주소에서는 이 서버에 접속할 수 없어요. 서버 관리자에게 문의해 주세요.")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS bans (

@@ -46,6 +46,7 @@ from .. import tuning
 from ..clock import Cancellable, LoopClock
 from ..clock import Clock as Timers
 from ..config import Settings
+from ..i18n import N_, Language, load_all
 from ..logs import log_event
 from ..sanitize import clean_text
 from .admission import PendingLogins, RefusalLog, RefusedSession
@@ -73,9 +74,9 @@ _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
 
 # Printed on the session channel after login. The SSH disconnect reason is English only:
 # OpenSSH octal-escapes non-ASCII in its "Received disconnect" line.
-MSG_SERVER_FULL = "서버가 가득 찼어요. 잠시 후 다시 접속해 주세요."
-MSG_IP_FULL = "이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요."
-MSG_SHUTTING_DOWN = "서버 점검으로 잠시 후 종료돼요."
+MSG_SERVER_FULL = N_("서버가 가득 찼어요. 잠시 후 다시 접속해 주세요.")
+MSG_IP_FULL = N_("이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요.")
+MSG_SHUTTING_DOWN = N_("서버 점검으로 잠시 후 종료돼요.")
 DISCONNECT_REASONS = {
     "rate_limited": "Too many connection attempts, slow down",
     "jailed": "Too many failed logins, try again later",
@@ -190,7 +191,8 @@ class ServerState:
         return self.jail.remaining(ip) if self.shared is None else self.shared.jail_remaining(ip)
 
     def check_login(self, ip: str) -> tuple[str, str] | None:
-        """(reason, Korean message) if an authenticated connection from ``ip`` may not play.
+        """(reason, message in the server's language) if an authenticated connection from ``ip``
+        may not play.
 
         With shared limits the rooms process decides, and counts it when it may."""
         if self.shared is not None:
@@ -202,9 +204,9 @@ class ServerState:
         else:
             reason = None
         if reason == "server_full":
-            return reason, MSG_SERVER_FULL
+            return reason, self.policy.say(MSG_SERVER_FULL)
         if reason == "ip_full":
-            return reason, MSG_IP_FULL.format(n=self.settings.max_sessions_per_ip)
+            return reason, self.policy.say(MSG_IP_FULL, n=self.settings.max_sessions_per_ip)
         return None
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
@@ -383,7 +385,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         bans = self._state.bans
         network = bans.address_ban(self.peer_ip) if bans is not None else None
         if network is not None:
-            self._banned(MSG_BANNED_ADDRESS, "banned_address", ban=network)
+            self._banned(self._state.policy.say(MSG_BANNED_ADDRESS), "banned_address", ban=network)
         return True  # always ask, so a client that has a key offers it
 
     def _banned(self, message: str, reason: str, **fields: Any) -> None:
@@ -403,7 +405,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         bans = self._state.bans
         fp = key.get_fingerprint("sha256")
         if bans is not None and bans.key_banned(fp):
-            self._banned(MSG_BANNED_KEY, "banned_key", key=fp)
+            self._banned(self._state.policy.say(MSG_BANNED_KEY), "banned_key", key=fp)
             return False
         if not policy.key_allowed(key, self.peer_ip):
             self._failed("publickey")
@@ -588,7 +590,7 @@ class ServerHandle:
         notice = min(state.settings.shutdown_notice, left() / 2)
         if sessions and notice > 0:
             for session in sessions:
-                session.notify(MSG_SHUTTING_DOWN, timeout=notice + 5)
+                session.notify(session.say(MSG_SHUTTING_DOWN), timeout=notice + 5)
             # From the start: painting hundreds of toasts takes seconds of its own.
             await asyncio.sleep(max(0.0, began + notice - loop.time()))
         steps["notice"] = round(loop.time() - began, 2)
@@ -652,6 +654,8 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         ban_store = BanStore(settings.data_dir)
         bans = BanList(ban_store, settings.banned_keys, settings.banned_addresses)
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
+        load_all()
+        policy.language = Language(settings.default_language)
         state = ServerState(
             policy=policy,
             app_factory=config.app_factory,

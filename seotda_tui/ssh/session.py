@@ -26,7 +26,9 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from .. import i18n
 from ..clock import Cancellable
+from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import split_login
 from ..ui.driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
@@ -42,30 +44,39 @@ PASSWORD_TRIES = 3
 # Output queued for a client that stopped reading; past this it is dropped.
 MAX_PENDING_OUTPUT = 8 * 1024 * 1024
 
-NO_PTY_MESSAGE = (
+# What a session says itself (msgids, in the session's language: see ``GameSession.say``).
+NO_PTY_MESSAGE = N_(
     "섯다는 터미널(PTY)이 있는 대화형 접속에서만 할 수 있어요. "
     "명령 없이 'ssh -p <포트> 닉네임@서버' 로 접속해 주세요 (필요하면 -t 옵션).\n"
 )
 
 
 _GOODBYES: dict[DisconnectReason, str] = {
-    DisconnectReason.REPLACED: "다른 곳에서 같은 닉네임으로 접속해서 이 연결은 닫을게요.",
-    DisconnectReason.APP_CRASHED: "문제가 생겨 게임 화면을 닫았어요. 잠시 후 다시 접속해 주세요.",
-    DisconnectReason.SERVER_SHUTDOWN: (
+    DisconnectReason.REPLACED: N_("다른 곳에서 같은 닉네임으로 접속해서 이 연결은 닫을게요."),
+    DisconnectReason.APP_CRASHED: N_(
+        "문제가 생겨 게임 화면을 닫았어요. 잠시 후 다시 접속해 주세요."
+    ),
+    DisconnectReason.SERVER_SHUTDOWN: N_(
         "서버 점검으로 잠시 후 종료돼요. 조금 뒤에 다시 접속해 주세요."
     ),
-    DisconnectReason.IDLE: "{idle} 동안 입력이 없어서 연결을 끊었어요. 언제든 다시 접속해 주세요.",
+    DisconnectReason.IDLE: N_(
+        "{idle} 동안 입력이 없어서 연결을 끊었어요. 언제든 다시 접속해 주세요."
+    ),
 }
 
 
-def _duration_text(seconds: float) -> str:
-    """30분, 1분, 45초: how long, in Korean."""
+def _duration_text(seconds: float, language: i18n.Language) -> str:
+    """30분, 1분, 45초 (30 min, 1 min, 45 s): how long, in the session's language."""
     if seconds >= 60:
-        return f"{seconds / 60:.0f}분"
-    return f"{max(1.0, seconds):.0f}초"
+        return language.gettext(N_("{n:.0f}분")).format(n=seconds / 60)
+    return language.gettext(N_("{n:.0f}초")).format(n=max(1.0, seconds))
 
 
-IDLE_WARNING = "{left} 뒤에 자동으로 접속이 끊겨요 (입력 없음). 아무 키나 누르면 계속돼요."
+IDLE_WARNING = N_("{left} 뒤에 자동으로 접속이 끊겨요 (입력 없음). 아무 키나 누르면 계속돼요.")
+PASSWORD_PROMPT = N_("서버 비밀번호: ")
+PASSWORD_WRONG = N_("비밀번호가 맞지 않아요. 다시 입력해 주세요.")
+PASSWORD_GAVE_UP = N_("비밀번호가 맞지 않아 접속을 끊어요.")
+REFUSED = N_("접속할 수 없어요.")
 
 
 class _PasswordPrompt:
@@ -133,6 +144,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._term: str | None = None
         self._link = ChannelLink(self._write, (80, 24))
         self._prompt: _PasswordPrompt | None = None
+        #: This session's language (shared with its app, which ``L`` switches): the remembered
+        #: choice of the identity, else the client's LANG/LC_ALL, else ``default_language``.
+        self.language = i18n.Language(settings.default_language)
         self._app: App[Any] | None = None
         self._reason: DisconnectReason | None = None
         self._closed = False  # the channel is gone
@@ -255,7 +269,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _goodbye(self, reason: DisconnectReason) -> str:
         """The last line a session ending for ``reason`` prints ("" for none)."""
-        return _GOODBYES.get(reason, "").format(idle=_duration_text(self._idle_timeout))
+        goodbye = _GOODBYES.get(reason)
+        if goodbye is None:
+            return ""
+        return self.say(goodbye, idle=_duration_text(self._idle_timeout, self.language))
+
+    def say(self, template: str, **values: object) -> str:
+        """``template`` (a msgid) in this session's language, filled with ``values``."""
+        text = self.language.gettext(template)
+        return text.format(**values) if values else text
 
     def notify(self, message: str, *, timeout: float = 10.0) -> None:
         """Show ``message`` as a warning toast in this session's app, if one is running."""
@@ -316,7 +338,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if not self._warned:
                 self._warned = True
                 left = self._idle_timeout - idle_for
-                self.notify(IDLE_WARNING.format(left=_duration_text(left)), timeout=left)
+                text = self.say(IDLE_WARNING, left=_duration_text(left, self.language))
+                self.notify(text, timeout=left)
             self._schedule_idle(self._idle_timeout)
             return
         self._log("idle_timeout", idle=round(idle_for, 1))
@@ -380,19 +403,23 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """Run every check before the app; return its context, or None if refused."""
         chan = self._chan
         assert chan is not None
+        env = dict(chan.get_environment())
+        asked = i18n.from_environment(env)
+        if asked is not None:
+            self.language.set(asked)
         if self._term is None:
-            await self._refuse(NO_PTY_MESSAGE, "no_pty")
+            await self._refuse(self.say(NO_PTY_MESSAGE), "no_pty")
             return None
         policy = self._state.policy
         admission = policy.admit(self._username, self._key_fp, self._peer_ip, self._proof)
         if admission.identity is None:
-            message = admission.refusal or "접속할 수 없어요."
+            message = admission.refusal or self.say(REFUSED)
             await self._refuse(message, admission.code or "refused")
             return None
         identity = admission.identity
         if admission.needs_password and not await self._ask_password():
             if self._reason is None:
-                await self._refuse("비밀번호가 맞지 않아 접속을 끊어요.", "password")
+                await self._refuse(self.say(PASSWORD_GAVE_UP), "password")
             return None
         refusal = policy.bind(identity)
         if refusal:
@@ -402,7 +429,17 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         await self._state.registry.claim(identity.nickname, self)
         if self._reason is not None:  # dropped or replaced while waiting
             return None
-        env = dict(chan.get_environment())
+        store = policy.store
+        remembered = i18n.normalize(store.language(identity.nickname))
+        if remembered in i18n.LANGUAGES:
+            self.language.set(remembered)
+        nickname = identity.nickname
+
+        def remember(code: str) -> None:
+            # every admitted identity proved its key or passphrase (ssh/auth.py); the name
+            # must still be registered (set_language checks)
+            store.set_language(nickname, code)
+
         self._ctx = SessionContext(
             identity=identity,
             term_type=self._term,
@@ -410,6 +447,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             size=self._link.size,
             env=env,
             join_target=split_login(self._username)[1],
+            language=self.language,
+            remember_language=remember,
         )
         return self._ctx
 
@@ -417,7 +456,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """In --password mode, a not-yet-registered key also has to know the password."""
         for attempt in range(PASSWORD_TRIES):
             self._prompt = _PasswordPrompt(self._write)
-            self._write("서버 비밀번호: ".encode())
+            self._write(self.say(PASSWORD_PROMPT).encode())
             try:
                 answer = await asyncio.wait_for(self._prompt.result, PASSWORD_TIMEOUT)
             except TimeoutError:
@@ -432,7 +471,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 return False
             await asyncio.sleep(0.3)
             if attempt < PASSWORD_TRIES - 1:
-                self._write("비밀번호가 맞지 않아요. 다시 입력해 주세요.\r\n".encode())
+                self._write((self.say(PASSWORD_WRONG) + "\r\n").encode())
         return False
 
     async def _play(self, ctx: SessionContext) -> int:

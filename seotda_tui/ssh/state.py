@@ -20,6 +20,7 @@ from textual.app import App
 
 from ..clock import Clock as Timers
 from ..config import Settings
+from ..i18n import Language
 from ..logs import log_event
 from .auth import AuthPolicy, Identity
 from .limits import Clock
@@ -55,6 +56,11 @@ class SessionContext:
     reason: DisconnectReason | None = None
     #: The room code or name after ``+`` in the login name (``철수+K7QX3``): untrusted, cleaned.
     join_target: str | None = None
+    #: The session's language: the app uses this very holder, so a switch (``L``) is seen
+    #: by the session's own messages too (its goodbye, the idle warning).
+    language: Language = field(default_factory=Language)
+    #: Keeps the identity's choice of language (None: nothing to keep it in).
+    remember_language: Callable[[str], None] | None = None
     idle_exempt: Callable[[], bool] | None = None
     """Set by the app: returns True while the player must not be dropped for idleness.
 

@@ -36,6 +36,8 @@ def connect_data_db(data_dir: Path) -> tuple[Path, sqlite3.Connection]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     return path, db
+
+
 SCHEMA_VERSION = 2
 
 _SCHEMA = """
@@ -50,6 +52,9 @@ CREATE TABLE IF NOT EXISTS nicknames (
 );
 CREATE INDEX IF NOT EXISTS nicknames_by_skeleton ON nicknames (skeleton);
 """
+#: The screen language a registered nickname last chose (``L``); NULL: none yet (the client's
+#: LANG or the server's default decides). Added to older databases by ``_migrate``.
+_LANGUAGE_COLUMN = "language"
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,15 @@ class NicknameStore:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Version 1 had only ``nickname_keys`` (name → key); move its rows over."""
+        """Version 1 had only ``nickname_keys`` (name → key); move its rows over. A
+        database from before the remembered language gains its (empty) column."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(nicknames)")}
+        if _LANGUAGE_COLUMN not in columns:
+            try:
+                self._db.execute(f"ALTER TABLE nicknames ADD COLUMN {_LANGUAGE_COLUMN} TEXT")
+            except sqlite3.OperationalError as exc:  # another process (the CLI) just added it
+                if "duplicate column" not in str(exc):
+                    raise
         old = self._db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'nickname_keys'"
         ).fetchone()
@@ -81,7 +94,8 @@ class NicknameStore:
                 "SELECT nickname, key_fingerprint, first_seen, last_seen FROM nickname_keys"
             ).fetchall()
             self._db.executemany(
-                "INSERT OR IGNORE INTO nicknames VALUES (?, ?, ?, NULL, ?, ?)",
+                "INSERT OR IGNORE INTO nicknames (nickname, skeleton, key_fingerprint, "
+                "passphrase, first_seen, last_seen) VALUES (?, ?, ?, NULL, ?, ?)",
                 [(name, skeleton(name), fp, first, last) for name, fp, first, last in rows],
             )
             self._db.execute("DROP TABLE nickname_keys")
@@ -119,7 +133,8 @@ class NicknameStore:
         now = time.time()
         shape = skeleton(nickname)
         cursor = self._db.execute(
-            "INSERT OR IGNORE INTO nicknames SELECT ?, ?, ?, ?, ?, ? "
+            "INSERT OR IGNORE INTO nicknames (nickname, skeleton, key_fingerprint, passphrase, "
+            "first_seen, last_seen) SELECT ?, ?, ?, ?, ?, ? "
             "WHERE NOT EXISTS (SELECT 1 FROM nicknames WHERE skeleton = ?)",
             (nickname, shape, key_fingerprint, passphrase, now, now, shape),
         )
@@ -143,8 +158,23 @@ class NicknameStore:
             "UPDATE nicknames SET last_seen = ? WHERE nickname = ?", (time.time(), nickname)
         )
 
+    def language(self, nickname: str) -> str | None:
+        """The language ``nickname`` last chose (a registered name only), or None."""
+        row = self._db.execute(
+            "SELECT language FROM nicknames WHERE nickname = ?", (nickname,)
+        ).fetchone()
+        return str(row[0]) if row and row[0] is not None else None
+
+    def set_language(self, nickname: str, language: str) -> bool:
+        """Remember ``language`` for a registered ``nickname``; False if the name is free."""
+        cursor = self._db.execute(
+            "UPDATE nicknames SET language = ? WHERE nickname = ?", (language, nickname)
+        )
+        return cursor.rowcount == 1
+
     def release(self, nickname: str) -> Holder | None:
-        """Free ``nickname`` (key binding and passphrase); what held it, or None if nothing."""
+        """Free ``nickname`` (key binding, passphrase and remembered language); what held it,
+        or None if nothing."""
         holder = self.holder(nickname)
         if holder is not None:
             self._db.execute("DELETE FROM nicknames WHERE nickname = ?", (nickname,))

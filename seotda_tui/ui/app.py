@@ -7,6 +7,8 @@ app stays inside it: the manager guards every callback.
 
 Per-session display settings live here as reactives, so every screen and card widget follows them:
 ``card_style`` ("box", "ascii" or "big"; keys ``a`` and ``b``) and ``show_log`` (key ``l``).
+The session's language (``L``) is an :class:`~seotda_tui.i18n.Language` set as the app task's
+context in ``on_load`` (see :mod:`seotda_tui.i18n` for why).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from textual.screen import Screen
 
 from engine import Options
 
-from .. import tuning
+from .. import i18n, tuning
+from ..i18n import N_, _
 from ..rooms import RoomError, RoomManager, RoomSummary
 from ..rooms.chat import ChatHub
 
@@ -51,6 +54,7 @@ class SeotdaApp(App[None]):
         Binding("question_mark,f1", "help", "도움말", show=False),
         Binding("a,ㅁ", "toggle_ascii", "ASCII", show=False),
         Binding("b,ㅠ", "toggle_big", "큰 글씨", show=False),
+        Binding("L", "toggle_language", "English", show=False),
     ]
 
     #: How cards (and other drawings) look for this session: "box", "ascii" or "big".
@@ -67,6 +71,8 @@ class SeotdaApp(App[None]):
         chat: ChatHub | None = None,
         clock: Callable[[], float] | None = None,
         join_target: str | None = None,
+        language: i18n.Language | str = i18n.KOREAN,
+        remember_language: Callable[[str], None] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -83,6 +89,14 @@ class SeotdaApp(App[None]):
         self._connected = False
         #: ``ssh 철수+K7QX3@host``: the room to go straight to on connecting (rooms/private.py).
         self.join_target = join_target
+        #: This session's language: every ``_()`` in this app's tasks reads it.
+        self.language = language if isinstance(language, i18n.Language) else i18n.Language(language)
+        #: Keeps a switch for the identity (a login that proved it), if the server can.
+        self.remember_language = remember_language
+
+    def on_load(self) -> None:
+        """Runs in the app's own task before any widget's task starts: they all inherit it."""
+        i18n.current.set(self.language)
 
     def on_mount(self) -> None:
         from .screens.lobby import LobbyScreen
@@ -96,7 +110,7 @@ class SeotdaApp(App[None]):
             try:
                 room_id = self.manager.direct_join(self.join_target, self.nickname)
             except RoomError as exc:
-                notice = str(exc)  # a stale or mistyped code: the lobby says so
+                notice = exc.shown()  # a stale or mistyped code: the lobby says so
         if room_id is not None:  # back into the seat this nickname still holds
             self.push_screen(TableScreen(room_id))
         else:
@@ -118,7 +132,9 @@ class SeotdaApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Help and the display toggles wait, like every screen's keys, until the screen can
         be seen (below 80×24 only the too-small notice shows)."""
-        if action in ("help", "toggle_ascii", "toggle_big") and self.has_class("-too-small"):
+        if action in ("help", "toggle_ascii", "toggle_big", "toggle_language") and self.has_class(
+            "-too-small"
+        ):
             return False
         return super().check_action(action, parameters)
 
@@ -146,16 +162,36 @@ class SeotdaApp(App[None]):
     def action_toggle_ascii(self) -> None:
         self.ascii_mode = not self.ascii_mode
         self._update_style()
-        self.notify("ASCII 모드 " + ("켬" if self.ascii_mode else "끔"), timeout=2)
+        self.notify(_("ASCII 모드 켬") if self.ascii_mode else _("ASCII 모드 끔"), timeout=2)
 
     def action_toggle_big(self) -> None:
         self.big_text = not self.big_text
         self._update_style()
-        state = "켬" if self.big_text else "끔"
         if self.ascii_mode:  # ASCII cards have no large font: say so instead of seeming to work
-            self.notify(f"큰 글씨 {state} (ASCII에선 안 보여요)", timeout=3)
+            on = N_("큰 글씨 켬 (ASCII에선 안 보여요)")
+            off = N_("큰 글씨 끔 (ASCII에선 안 보여요)")
+            self.notify(_(on if self.big_text else off), timeout=3)
             return
-        self.notify(f"큰 글씨 모드 {state}", timeout=2)
+        self.notify(_("큰 글씨 모드 켬") if self.big_text else _("큰 글씨 모드 끔"), timeout=2)
+
+    def action_toggle_language(self) -> None:
+        """``L``: the next language, for every screen of this session (and remembered)."""
+        from .screens.base import BaseScreen
+
+        self.set_language(i18n.next_language(self.language.code))
+        for screen in self.screen_stack:
+            if isinstance(screen, BaseScreen):
+                screen.language_changed()
+        self.notify(_("한국어"), timeout=2)
+        if self.remember_language is not None:
+            try:
+                self.remember_language(self.language.code)
+            except Exception:  # a store error must not cost the player the game
+                log.exception("could not remember the language of %s", self.nickname)
+
+    def set_language(self, code: str) -> None:
+        self.language.set(code)
+        self.title = _("섯다")
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -274,6 +310,8 @@ def make_app_factory(
         if session_context is not None and hasattr(session_context, "idle_exempt"):
             session_context.idle_exempt = lambda: manager.room_of(nickname) is not None
         target = getattr(session_context, "join_target", None)
+        language = getattr(session_context, "language", None)
+        remember = getattr(session_context, "remember_language", None)
         return SeotdaApp(
             manager=manager,
             identity=identity,
@@ -281,6 +319,8 @@ def make_app_factory(
             chat=hub,
             clock=clock,
             join_target=target if isinstance(target, str) else None,
+            language=language if isinstance(language, i18n.Language) else i18n.KOREAN,
+            remember_language=remember if callable(remember) else None,
         )
 
     factory.chat = hub  # type: ignore[attr-defined]

@@ -11,99 +11,112 @@ from rich.cells import cell_len
 
 from engine import Options
 
+from ..i18n import N_, _
+
 #: The widest line :func:`room_rules_lines` writes, in cells (checked by the tests).
 RULES_CELLS = 78
 
-_REBUY = {"off": "리바이 없음", "unlimited": "리바이 무제한"}
+# msgids, translated where they are used
+_REBUY = {"off": N_("리바이 없음"), "unlimited": N_("리바이 무제한")}
 _REJOIN = {
-    "none": "구사 재경기 때 다이한 사람 재참가 없음",
-    "half": "구사 재경기 때 다이한 사람 재참가: 판돈 절반",
-    "full": "구사 재경기 때 다이한 사람 재참가: 판돈만큼",
+    "none": N_("구사 재경기 때 다이한 사람 재참가 없음"),
+    "half": N_("구사 재경기 때 다이한 사람 재참가: 판돈 절반"),
+    "full": N_("구사 재경기 때 다이한 사람 재참가: 판돈만큼"),
 }
-_MUNG = {"upTo8": "8땡까지", "upTo9": "9땡까지", "upToJang": "장땡까지"}
-#: Issue #19's two 구사 rules, for help's 규칙 tab (one sentence each).
+_MUNG = {"upTo8": N_("8땡까지"), "upTo9": N_("9땡까지"), "upToJang": N_("장땡까지")}
+#: Issue #19's two 구사 rules, for help's 규칙 tab (one sentence each; msgids).
 GUSA_WHEN_WINNING_TEXT = {
-    "win": "구사를 든 사람이 이미 이기고 있으면(상대가 모두 2끗 이하) 구사 없이 그냥 이겨요.",
-    "rematch": "구사를 든 사람이 이기고 있어도(상대가 모두 2끗 이하) 전통 규칙대로 구사가 발동해요.",
+    "win": N_("구사를 든 사람이 이미 이기고 있으면(상대가 모두 2끗 이하) 구사 없이 그냥 이겨요."),
+    "rematch": N_(
+        "구사를 든 사람이 이기고 있어도(상대가 모두 2끗 이하) 전통 규칙대로 구사가 발동해요."
+    ),
 }
 GUSA_OUTCOME_TEXT = {
-    "rematch": "구사가 발동하면 판돈은 그대로 두고 남은 사람끼리 재경기해요 (학교는 다시 안 내요).",
-    "refund": (
+    "rematch": N_(
+        "구사가 발동하면 판돈은 그대로 두고 남은 사람끼리 재경기해요 (학교는 다시 안 내요)."
+    ),
+    "refund": N_(
         "구사가 발동하면 사구 파토: 다이한 사람까지 모두 이번 판에 낸 칩(학교 포함)을 그대로"
         " 돌려받고 다음 판으로 가요. 구사와 상관없는 사이드 팟은 평소대로 가려요."
     ),
 }
-_TTAENGJABI = {"strict": "땡잡이(3광+7열)", "loose": "땡잡이(3·7 아무 패)"}
+_TTAENGJABI = {"strict": N_("땡잡이(3광+7열)"), "loose": N_("땡잡이(3·7 아무 패)")}
 
 
 def _game(o: Options) -> list[str]:
-    parts = ["3장 섯다(2장 고르기)" if o.card_mode == "three" else "2장 섯다"]
+    parts = [_("3장 섯다(2장 고르기)") if o.card_mode == "three" else _("2장 섯다")]
     if o.card_mode == "two":
-        parts.append("1장씩 두 번" if o.deal_mode == "twoRounds" else "2장 한 번에")
-    parts.append(f"시작 {o.starting_chips:,}칩")
-    parts.append(f"학교 {o.base_unit}")
+        parts.append(_("1장씩 두 번") if o.deal_mode == "twoRounds" else _("2장 한 번에"))
+    parts.append(_("시작 {n:,}칩").format(n=o.starting_chips))
+    parts.append(_("학교 {n}").format(n=o.base_unit))
     if o.school_up_every:
-        parts.append(f"{o.school_up_every}판마다 2배")
-    parts.append(f"{o.hand_limit}판" if o.end_condition == "hands" else "최후 1인까지")
+        parts.append(_("{n}판마다 2배").format(n=o.school_up_every))
+    if o.end_condition == "hands":
+        parts.append(_("{n}판").format(n=o.hand_limit))
+    else:
+        parts.append(_("최후 1인까지"))
     return parts
 
 
 def _play(o: Options) -> list[str]:
     return [
-        f"차례 {o.turn_seconds}초",
-        "풀 베팅 가능" if o.max_raise == "full" else "레이즈는 하프까지 (풀 없음)",
-        _REBUY.get(o.rebuy) or f"리바이 {o.rebuy_limit}번까지",
-        "선: 이긴 사람" if o.dealer_rule == "winner" else "선: 돌아가며",
+        _("차례 {n}초").format(n=o.turn_seconds),
+        _("풀 베팅 가능") if o.max_raise == "full" else _("레이즈는 하프까지 (풀 없음)"),
+        _(_REBUY[o.rebuy]) if o.rebuy in _REBUY else _("리바이 {n}번까지").format(n=o.rebuy_limit),
+        _("선: 이긴 사람") if o.dealer_rule == "winner" else _("선: 돌아가며"),
     ]
 
 
 def _specials(o: Options) -> list[list[str]]:
-    on = ["광땡 모두" if o.gwang_ttaeng == "all" else "38광땡만"]
+    on = [_("광땡 모두") if o.gwang_ttaeng == "all" else _("38광땡만")]
     if o.ttaengjabi in _TTAENGJABI:
-        on.append(_TTAENGJABI[o.ttaengjabi])
+        on.append(_(_TTAENGJABI[o.ttaengjabi]))
     if o.amhaeng:
-        on.append("암행어사")
+        on.append(_("암행어사"))
     if o.gusa:
-        on.append("구사")
+        on.append(_("구사"))
     if o.effective_mung_gusa != "off":
-        on.append(f"멍구사({_MUNG[o.effective_mung_gusa]})")
+        on.append(_("멍구사({upto})").format(upto=_(_MUNG[o.effective_mung_gusa])))
     off = [
-        name
+        _(name)
         for name, enabled in (
-            ("땡잡이", o.ttaengjabi != "off"),
-            ("암행어사", o.amhaeng),
-            ("구사", o.gusa),
-            ("멍구사", o.effective_mung_gusa != "off"),
+            (N_("땡잡이"), o.ttaengjabi != "off"),
+            (N_("암행어사"), o.amhaeng),
+            (N_("구사"), o.gusa),
+            (N_("멍구사"), o.effective_mung_gusa != "off"),
         )
         if not enabled
     ]
-    topics = [["특수패: " + on[0], *on[1:]]]
+    topics = [[_("특수패: {first}").format(first=on[0]), *on[1:]]]
     if off:
-        topics.append(["꺼진 특수패: " + ", ".join(off)])
+        topics.append([_("꺼진 특수패: {names}").format(names=", ".join(off))])
     return topics
 
 
 def gusa_effect(options: Options) -> str:
-    """What a 구사 that fires does in this room (``gusaOutcome``)."""
-    return "파토(판돈 반환)" if options.effective_gusa_outcome == "refund" else "재경기"
+    """What a 구사 that fires does in this room (``gusaOutcome``), in the session's language."""
+    return _("파토(판돈 반환)") if options.effective_gusa_outcome == "refund" else _("재경기")
 
 
 def _gusa_rules(o: Options) -> list[str]:
     """The 구사 rules that differ from the defaults, and the rejoin rule when it applies."""
     parts = []
     if o.effective_gusa_when_winning == "rematch":
-        parts.append(f"구사는 이기고 있어도 {gusa_effect(o)}")
+        parts.append(_("구사는 이기고 있어도 {effect}").format(effect=gusa_effect(o)))
     elif o.effective_gusa_outcome == "refund":
-        parts.append(f"구사는 {gusa_effect(o)}")
+        parts.append(_("구사는 {effect}").format(effect=gusa_effect(o)))
     if o.effective_gusa_outcome != "refund":
-        parts.append(_REJOIN[o.rejoin_cost])
+        parts.append(_(_REJOIN[o.rejoin_cost]))
     return parts
 
 
 def rule_topics(options: Options) -> list[list[str]]:
     """The rules as topics of short parts (the options of engine/options.py)."""
-    tie = "동점이면 재경기" if options.tie_rule == "rematch" else "동점이면 나눠 가짐"
-    hints = "힌트(내 패 이름·강도) 켬" if options.hints else "힌트 끔 (패 이름은 공개 때 보여요)"
+    tie = _("동점이면 재경기") if options.tie_rule == "rematch" else _("동점이면 나눠 가짐")
+    if options.hints:
+        hints = _("힌트(내 패 이름·강도) 켬")
+    else:
+        hints = _("힌트 끔 (패 이름은 공개 때 보여요)")
     return [
         _game(options),
         _play(options),

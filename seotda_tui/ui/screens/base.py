@@ -12,13 +12,14 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ... import tuning
+from ...i18n import N_, _
 from ...tuning.paint_now import paint_now
 
 if TYPE_CHECKING:
     from ...rooms import RoomManager
     from .host import ScreenHost
 
-TOO_SMALL = "창을 키워 주세요\n(80×24 이상이어야 해요)"
+TOO_SMALL = N_("창을 키워 주세요\n(80×24 이상이어야 해요)")
 
 
 class Pushed(Message):
@@ -37,7 +38,7 @@ class BaseScreen(Screen[Any]):
         tuning.screen_created(self)  # e.g. the narrowed compositor (seotda_tui/tuning/)
 
     def compose(self) -> Iterable[Widget]:
-        yield Static(TOO_SMALL, classes="too-small")
+        yield Static(_(TOO_SMALL), classes="too-small")
         with Vertical(classes="body"):
             yield from self.compose_body()
 
@@ -57,6 +58,18 @@ class BaseScreen(Screen[Any]):
     def card_style_changed(self) -> None:
         """The session's ``card_style`` changed (its cards already follow): redraw what
         depends on it."""
+
+    def language_changed(self) -> None:
+        """The session's language changed (``L``): every text this screen shows is redone in
+        it (texts already in the hand log or chat stay as they were written)."""
+        for notice in self.query(".too-small").results(Static):
+            notice.update(_(TOO_SMALL))
+        self.relabel()
+        for widget in self.query("*"):  # widgets whose data did not change draw anew too
+            widget.refresh()
+
+    def relabel(self) -> None:
+        """Redo this screen's own texts in the current language (each screen knows its own)."""
 
     @property
     def seotda(self) -> ScreenHost:

@@ -12,6 +12,7 @@ from typing import ClassVar
 from textual.message import Message
 from textual.widgets import RichLog
 
+from ...i18n import _
 from ...rooms.chat import ChatMessage
 from ..widgets.chatline import ChatInput, ChatLine, message_text
 from .base import BaseScreen
@@ -79,7 +80,7 @@ class ChatScreen(BaseScreen):
         line = self.query_one(ChatLine)
         error = self.seotda.chat.post(self.chat_channel, self.nickname, event.value)
         if error:
-            line.refuse(error)
+            line.refuse(_(error))
         else:
             line.close()
         self.chat_done()

@@ -20,31 +20,48 @@ from textual.widgets import Button, Input, Label, Static
 from engine import Options, OptionsError
 from engine.options import SPECS
 
+from ...i18n import N_, _, tr
 from ...rooms import ROOM_NAME_CELLS, RoomError
 from ...sanitize import truncate_cells
 from ..widgets.choice import Choice
-from ..widgets.texts import CHOICE_LABELS
+from ..widgets.texts import CHOICE_LABELS, choice_label
 from .base import BaseScreen
 
 #: Fields that are booleans in the spec: a choice between 켬 and 끔.
 BOOL_FIELDS = frozenset(s.field for s in SPECS if s.choices == (True, False))
-ON_OFF = {True: "켬", False: "끔"}
+ON_OFF = {True: N_("켬"), False: N_("끔")}
+#: The engine's option names (engine/options.py SPECS), msgids for the form's labels.
+_SPEC_LABELS = (
+    N_("카드 방식"), N_("분배 방식"), N_("시작 칩"), N_("기본 단위(학교)"), N_("최대 레이즈"),
+    N_("종료 방식"), N_("판 수"), N_("학교 상승 주기"), N_("리바이"), N_("리바이 횟수"),
+    N_("행동 제한 시간"), N_("선 정하기"), N_("광땡 종류"), N_("땡잡이"), N_("암행어사"),
+    N_("구사"), N_("멍텅구리구사"), N_("구사가 이길 때"), N_("구사 처리"), N_("동점 처리"),
+    N_("재참가 비용"), N_("힌트"),
+)  # fmt: skip
 
 
 def choice_labels(field: str) -> dict[Any, str]:
-    return ON_OFF if field in BOOL_FIELDS else CHOICE_LABELS[field]
+    """Each value's label, in the current language."""
+    if field in BOOL_FIELDS:
+        return {value: _(label) for value, label in ON_OFF.items()}
+    return {value: choice_label(field, value) for value in CHOICE_LABELS[field]}
 
 
 #: The privacy choice: a public room, or a private one (code needed) listed or not in the lobby.
 PRIVACY_CHOICES = (
-    ("공개", "public"),
-    ("비공개 · 목록에 보임", "listed"),
-    ("비공개 · 목록에 없음", "unlisted"),
+    (N_("공개"), "public"),
+    (N_("비공개 · 목록에 보임"), "listed"),
+    (N_("비공개 · 목록에 없음"), "unlisted"),
 )
+TITLE = N_("새 방 만들기 · Tab 이동 · ←/→ 바꾸기 · Enter 만들기 · Esc 취소")
+
+
+def privacy_choices() -> list[tuple[str, str]]:
+    return [(_(label), value) for label, value in PRIVACY_CHOICES]
 
 
 def name_count(name: str) -> str:
-    return f"{cell_len(name)}/{ROOM_NAME_CELLS}칸"
+    return _("{n}/{max}칸").format(n=cell_len(name), max=ROOM_NAME_CELLS)
 
 
 class NameInput(Input):
@@ -76,18 +93,15 @@ class CreateRoomScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         defaults = self.manager.room_defaults  # the server's [room_defaults] setting
-        yield Static(
-            "새 방 만들기 · Tab 이동 · ←/→ 바꾸기 · Enter 만들기 · Esc 취소",
-            id="form-title",
-        )
+        yield Static(_(TITLE), id="form-title")
         with VerticalScroll(id="form"), Grid(id="form-grid"):
-            yield Label("방 이름", classes="form-label")
-            name = truncate_cells(f"{self.nickname}의 방", ROOM_NAME_CELLS)
+            yield Label(_("방 이름"), classes="form-label", id="label-name")
+            name = truncate_cells(_("{nick}의 방").format(nick=self.nickname), ROOM_NAME_CELLS)
             yield NameInput(value=name, id="room-name", compact=True)
             yield Static(name_count(name), id="room-name-count", classes="form-label")
             yield Static("")
             for spec in SPECS:
-                yield Label(spec.label, classes="form-label")
+                yield Label(_(spec.label), classes="form-label", id=f"label-{spec.field}")
                 labels = choice_labels(spec.field)
                 yield Choice(
                     [(labels[c], c) for c in spec.choices],
@@ -95,15 +109,33 @@ class CreateRoomScreen(BaseScreen):
                     id=f"opt-{spec.field}",
                 )
             # last, so the options keep their places in the tab order
-            yield Label("공개 여부", classes="form-label")
-            yield Choice(list(PRIVACY_CHOICES), "public", id="room-privacy")
+            yield Label(_("공개 여부"), classes="form-label", id="label-privacy")
+            yield Choice(privacy_choices(), "public", id="room-privacy")
         yield Static("", id="form-error")
         with Horizontal(id="form-buttons"):
-            yield Button("만들기", variant="primary", id="form-create", compact=True)
-            yield Button("취소", id="form-cancel", compact=True)
+            yield Button(_("만들기"), variant="primary", id="form-create", compact=True)
+            yield Button(_("취소"), id="form-cancel", compact=True)
 
     def on_mount(self) -> None:
         self._grey_out_ignored()
+
+    def relabel(self) -> None:
+        """Every label in the new language; the values picked so far stay."""
+        self.query_one("#form-title", Static).update(_(TITLE))
+        self.query_one("#label-name", Label).update(_("방 이름"))
+        self.query_one("#label-privacy", Label).update(_("공개 여부"))
+        for spec in SPECS:
+            self.query_one(f"#label-{spec.field}", Label).update(_(spec.label))
+            labels = choice_labels(spec.field)
+            self.query_one(f"#opt-{spec.field}", Choice).set_labels(
+                [labels[c] for c in spec.choices]
+            )
+        self.query_one("#room-privacy", Choice).set_labels([lb for lb, _v in privacy_choices()])
+        self.query_one("#form-create", Button).label = _("만들기")
+        self.query_one("#form-cancel", Button).label = _("취소")
+        name = self.query_one("#room-name", Input).value
+        self.query_one("#room-name-count", Static).update(name_count(name))
+        self._check()
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -121,7 +153,7 @@ class CreateRoomScreen(BaseScreen):
         try:
             options = Options.from_dict(self.values())
         except OptionsError as exc:
-            error.update(Text(str(exc)))
+            error.update(Text(tr(exc.template, exc.values)))
             return None
         error.update("")
         return options
@@ -169,8 +201,11 @@ class CreateRoomScreen(BaseScreen):
                 private=privacy != "public",
                 listed=privacy != "unlisted",
             )
-        except (RoomError, OptionsError) as exc:
-            self.query_one("#form-error", Static).update(Text(str(exc)))
+        except RoomError as exc:
+            self.query_one("#form-error", Static).update(Text(exc.shown()))
+            return
+        except OptionsError as exc:
+            self.query_one("#form-error", Static).update(Text(tr(exc.template, exc.values)))
             return
         self.dismiss(room.id)
 

@@ -17,7 +17,9 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from engine import DECK, Options
 
+from ...i18n import N_, _
 from ..widgets.card import CardView
+from ..widgets.texts import hand_name
 from .base import BaseScreen
 from .help_text import KEYS_TEXT, VIRTUAL_NOTE, jokbo_rows, row_matches, rules_text
 
@@ -25,6 +27,9 @@ from .help_text import KEYS_TEXT, VIRTUAL_NOTE, jokbo_rows, row_matches, rules_t
 class HelpCard(CardView, can_focus=False):
     """A card in the 족보 table: never takes focus, so the keys scroll and switch tabs."""
 
+
+#: The 족보 sections (msgids of help_text's rows).
+_SECTIONS = (N_("광땡"), N_("땡"), N_("중간 족보"), N_("끗"))
 
 #: The tabs in order, for ←/→.
 PANES = ("help-jokbo", "help-rules-pane", "help-keys-pane")
@@ -54,19 +59,20 @@ class HelpScreen(BaseScreen):
         self.tab = tab  # the pane to open on (the table's i key opens the rules)
 
     def compose_body(self) -> Iterable[Widget]:
-        title = "도움말 · 족보와 규칙"
+        title = _("도움말 · 족보와 규칙")
         if self.hand_name:
-            title += f" · 지금 내 패: {self.hand_name}"
+            title += " · " + _("지금 내 패: {name}").format(name=hand_name(self.hand_name))
         yield Static(Text(title), id="help-title")
-        with TabbedContent("족보", "규칙", "키", id="help-tabs", initial=self.tab):
-            with TabPane("족보", id="help-jokbo"), VerticalScroll(id="jokbo"):
+        jokbo, rules, keys = _("족보"), _("규칙"), _("키")
+        with TabbedContent(jokbo, rules, keys, id="help-tabs", initial=self.tab):
+            with TabPane(jokbo, id="help-jokbo"), VerticalScroll(id="jokbo"):
                 yield from self._jokbo()
-            with TabPane("규칙", id="help-rules-pane"), VerticalScroll(id="rules-scroll"):
+            with TabPane(rules, id="help-rules-pane"), VerticalScroll(id="rules-scroll"):
                 yield Static(Text(rules_text(self.options)), id="help-rules")
-            with TabPane("키", id="help-keys-pane"), VerticalScroll():
-                yield Static(Text(KEYS_TEXT), id="help-keytext")
+            with TabPane(keys, id="help-keys-pane"), VerticalScroll():
+                yield Static(Text(_(KEYS_TEXT)), id="help-keytext")
         yield Static(
-            Text("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요"), id="help-keys"
+            Text(_("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요")), id="help-keys"
         )
 
     def _jokbo(self) -> Iterable[Widget]:
@@ -74,7 +80,7 @@ class HelpScreen(BaseScreen):
         for row in jokbo_rows(self.options):
             if row.section != section:
                 section = row.section
-                yield Static(Text(f"■ {section}"), classes="jokbo-head")
+                yield Static(Text(f"■ {_(section)}"), classes="jokbo-head")
             mine = row_matches(row, self.hand_name)
             with Horizontal(classes="jokbo-row -mine" if mine else "jokbo-row"):
                 name = Text(("▶ " if mine else "  ") + row.name, style="bold")
@@ -82,7 +88,13 @@ class HelpScreen(BaseScreen):
                 for card in row.cards:
                     yield HelpCard(DECK[card], size_name="compact", follow_app=True)
                 yield Static(Text(row.note), classes="jokbo-note")
-        yield Static(Text(VIRTUAL_NOTE), id="help-note")
+        yield Static(Text(_(VIRTUAL_NOTE)), id="help-note")
+
+    def relabel(self) -> None:
+        """The language changed: the whole help again, on the tab it shows."""
+        self.tab = self.query_one(TabbedContent).active or self.tab
+        self.refresh(recompose=True)
+        self.call_after_refresh(self.on_mount)
 
     def on_mount(self) -> None:
         opening = "#rules-scroll" if self.tab == "help-rules-pane" else "#jokbo"

@@ -14,14 +14,18 @@ from rich.cells import set_cell_size
 from engine import Options
 from engine.cards import card_id
 
+from ...i18n import N_, _
 from ..room_rules import (
     GUSA_OUTCOME_TEXT,
     GUSA_WHEN_WINNING_TEXT,
     gusa_effect,
     room_rules_lines,
 )
+from ..widgets.texts import card_short
 
-VIRTUAL_NOTE = "칩은 가상 칩이에요: 이 방에서만 쓰고, 돈이나 재화로 바꾸거나 남에게 줄 수 없어요."
+VIRTUAL_NOTE = N_(
+    "칩은 가상 칩이에요: 이 방에서만 쓰고, 돈이나 재화로 바꾸거나 남에게 줄 수 없어요."
+)
 
 
 def _c(month: int, special: bool) -> int:
@@ -30,6 +34,9 @@ def _c(month: int, special: bool) -> int:
 
 @dataclass(frozen=True)
 class JokboRow:
+    """One 족보 row; ``name`` and ``note`` in the current language (made per call),
+    ``matches`` over the engine's (Korean) hand name, ``section`` a msgid."""
+
     name: str
     cards: tuple[int, int]
     note: str
@@ -37,101 +44,122 @@ class JokboRow:
     section: str
 
 
+SPECIALS = N_("특수패")
+
+
+def _row(name: str, cards: tuple[int, int], note: str, matches: str, section: str) -> JokboRow:
+    return JokboRow(_(name), cards, _(note), matches, section)
+
+
 def jokbo_rows(options: Options) -> list[JokboRow]:
     """§6.1 from the highest down, then the §6.2 specials the options switch on."""
     rows = [
-        JokboRow(
-            "38광땡", (_c(3, True), _c(8, True)), "3월 광 + 8월 광, 가장 높아요", "38광땡", "광땡"
+        _row(
+            N_("38광땡"),
+            (_c(3, True), _c(8, True)),
+            N_("3월 광 + 8월 광, 가장 높아요"),
+            "38광땡",
+            "광땡",
         )
     ]
     if options.gwang_ttaeng == "all":
         rows.append(
-            JokboRow("18광땡", (_c(1, True), _c(8, True)), "1월 광 + 8월 광", "18광땡", "광땡")
+            _row(N_("18광땡"), (_c(1, True), _c(8, True)), N_("1월 광 + 8월 광"), "18광땡", "광땡")
         )
         rows.append(
-            JokboRow("13광땡", (_c(1, True), _c(3, True)), "1월 광 + 3월 광", "13광땡", "광땡")
+            _row(N_("13광땡"), (_c(1, True), _c(3, True)), N_("1월 광 + 3월 광"), "13광땡", "광땡")
         )
     rows += [
-        JokboRow("장땡 (10땡)", (_c(10, True), _c(10, False)), "10월 두 장", "장땡", "땡"),
-        JokboRow(
-            "9땡 ~ 2땡",
+        _row(N_("장땡 (10땡)"), (_c(10, True), _c(10, False)), N_("10월 두 장"), "장땡", "땡"),
+        _row(
+            N_("9땡 ~ 2땡"),
             (_c(9, True), _c(9, False)),
-            "같은 월 두 장, 숫자가 클수록 높아요",
+            N_("같은 월 두 장, 숫자가 클수록 높아요"),
             r"[2-9]땡",
             "땡",
         ),
-        JokboRow("삥땡 (1땡)", (_c(1, True), _c(1, False)), "1월 두 장", "삥땡", "땡"),
-        JokboRow("알리", (_c(1, False), _c(2, True)), "1월 + 2월", "알리", "중간 족보"),
-        JokboRow("독사", (_c(1, False), _c(4, False)), "1월 + 4월", "독사", "중간 족보"),
-        JokboRow("구삥", (_c(1, False), _c(9, False)), "1월 + 9월", "구삥", "중간 족보"),
-        JokboRow("장삥", (_c(1, False), _c(10, False)), "1월 + 10월", "장삥", "중간 족보"),
-        JokboRow("장사", (_c(4, False), _c(10, False)), "4월 + 10월", "장사", "중간 족보"),
-        JokboRow("세륙", (_c(4, False), _c(6, False)), "4월 + 6월", "세륙", "중간 족보"),
-        JokboRow(
-            "갑오 (9끗)", (_c(4, False), _c(5, False)), "두 장 합의 일의 자리가 9", "갑오", "끗"
+        _row(N_("삥땡 (1땡)"), (_c(1, True), _c(1, False)), N_("1월 두 장"), "삥땡", "땡"),
+        _row(N_("알리"), (_c(1, False), _c(2, True)), N_("1월 + 2월"), "알리", "중간 족보"),
+        _row(N_("독사"), (_c(1, False), _c(4, False)), N_("1월 + 4월"), "독사", "중간 족보"),
+        _row(N_("구삥"), (_c(1, False), _c(9, False)), N_("1월 + 9월"), "구삥", "중간 족보"),
+        _row(N_("장삥"), (_c(1, False), _c(10, False)), N_("1월 + 10월"), "장삥", "중간 족보"),
+        _row(N_("장사"), (_c(4, False), _c(10, False)), N_("4월 + 10월"), "장사", "중간 족보"),
+        _row(N_("세륙"), (_c(4, False), _c(6, False)), N_("4월 + 6월"), "세륙", "중간 족보"),
+        _row(
+            N_("갑오 (9끗)"),
+            (_c(4, False), _c(5, False)),
+            N_("두 장 합의 일의 자리가 9"),
+            "갑오",
+            "끗",
         ),
-        JokboRow(
-            "8끗 ~ 1끗",
+        _row(
+            N_("8끗 ~ 1끗"),
             (_c(3, False), _c(5, False)),
-            "예: 3 + 5 = 8끗, 7 + 8 = 15 → 5끗",
+            N_("예: 3 + 5 = 8끗, 7 + 8 = 15 → 5끗"),
             r"[1-8]끗",
             "끗",
         ),
-        JokboRow(
-            "망통 (0끗)", (_c(2, False), _c(8, False)), "일의 자리가 0, 가장 낮아요", "망통", "끗"
+        _row(
+            N_("망통 (0끗)"),
+            (_c(2, False), _c(8, False)),
+            N_("일의 자리가 0, 가장 낮아요"),
+            "망통",
+            "끗",
         ),
     ]
     if options.ttaengjabi == "strict":
         rows.append(
-            JokboRow(
-                "땡잡이",
+            _row(
+                N_("땡잡이"),
                 (_c(3, True), _c(7, True)),
-                "3월 광 + 7월 열끗: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)",
+                N_("3월 광 + 7월 열끗: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)"),
                 "땡잡이",
-                "특수패",
+                SPECIALS,
             )
         )
     elif options.ttaengjabi == "loose":
         rows.append(
-            JokboRow(
-                "땡잡이",
+            _row(
+                N_("땡잡이"),
                 (_c(3, False), _c(7, False)),
-                "3월 + 7월 아무 패: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)",
+                N_("3월 + 7월 아무 패: 상대 최고패가 1~9땡이면 이겨요 (평소엔 망통)"),
                 "땡잡이",
-                "특수패",
+                SPECIALS,
             )
         )
     if options.amhaeng:
         rows.append(
-            JokboRow(
-                "암행어사",
+            _row(
+                N_("암행어사"),
                 (_c(4, True), _c(7, True)),
-                "4월 열끗 + 7월 열끗: 13·18광땡을 잡아요 (평소엔 1끗)",
+                N_("4월 열끗 + 7월 열끗: 13·18광땡을 잡아요 (평소엔 1끗)"),
                 "암행어사",
-                "특수패",
+                SPECIALS,
             )
         )
     if options.gusa:
         rows.append(
             JokboRow(
-                "구사",
+                _("구사"),
                 (_c(4, False), _c(9, True)),
-                f"4월 + 9월: 상대 최고패가 알리 이하면 {gusa_effect(options)} (평소엔 3끗)",
+                _("4월 + 9월: 상대 최고패가 알리 이하면 {effect} (평소엔 3끗)").format(
+                    effect=gusa_effect(options)
+                ),
                 "구사",
-                "특수패",
+                SPECIALS,
             )
         )
         mung = options.effective_mung_gusa
         if mung != "off":
-            upto = {"upTo8": "8땡", "upTo9": "9땡", "upToJang": "장땡"}[mung]
+            upto = {"upTo8": N_("8땡"), "upTo9": N_("9땡"), "upToJang": N_("장땡")}[mung]
+            note = _("4월 열끗 + 9월 열끗: 상대가 {upto} 이하면 {effect} (평소엔 3끗)")
             rows.append(
                 JokboRow(
-                    "멍텅구리구사",
+                    _("멍텅구리구사"),
                     (_c(4, True), _c(9, True)),
-                    f"4월 열끗 + 9월 열끗: 상대가 {upto} 이하면 {gusa_effect(options)}"
-                    " (평소엔 3끗)",
+                    note.format(upto=_(upto), effect=gusa_effect(options)),
                     "멍텅구리구사",
-                    "특수패",
+                    SPECIALS,
                 )
             )
     return rows
@@ -145,69 +173,74 @@ def rules_text(options: Options) -> str:
     """The rules for beginners (§9 "규칙 보기"): flow, 끗, specials, betting words."""
     two_rounds = options.card_mode == "two" and options.deal_mode == "twoRounds"
     if options.card_mode == "three":
-        flow = (
+        flow = _(
             "1. 학교(참가비)를 내요.\n2. 2장씩 받고 1차 베팅.\n3. 1장 더 받아 3장 중 2장을 골라요"
             " (버린 1장은 아무도 못 봐요).\n4. 2차 베팅 뒤 남은 사람끼리 패를 공개해요."
         )
     elif two_rounds:
-        flow = (
+        flow = _(
             "1. 학교(참가비)를 내요.\n2. 1장씩 받고 1차 베팅.\n3. 1장 더 받고 2차 베팅.\n"
             "4. 2명 이상 남으면 패를 동시에 공개해 가장 높은 족보가 판돈을 가져가요."
         )
     else:
-        flow = (
+        flow = _(
             "1. 학교(참가비)를 내요.\n2. 2장을 한 번에 받고 베팅 1번.\n"
             "3. 2명 이상 남으면 패를 공개해 가장 높은 족보가 판돈을 가져가요."
         )
-    raise_words = "쿼터·하프·풀" if options.max_raise == "full" else "쿼터·하프"
-    tie = "동점자끼리 재경기해요" if options.tie_rule == "rematch" else "동점자끼리 나눠 가져요"
+    raise_words = _("쿼터·하프·풀") if options.max_raise == "full" else _("쿼터·하프")
+    if options.tie_rule == "rematch":
+        tie = _("같은 족보끼리는 동점자끼리 재경기해요.")
+    else:
+        tie = _("같은 족보끼리는 동점자끼리 나눠 가져요.")
     lines = [
-        "■ 이 방의 규칙",
+        _("■ 이 방의 규칙"),
         *room_rules_lines(options),
         "",
-        "■ 진행 순서",
+        _("■ 진행 순서"),
         flow,
-        "도중에 다른 사람이 모두 다이하면 남은 1명이 패를 보이지 않고 판돈을 가져가요.",
+        _("도중에 다른 사람이 모두 다이하면 남은 1명이 패를 보이지 않고 판돈을 가져가요."),
         "",
-        "■ 끗 계산",
-        (
+        _("■ 끗 계산"),
+        _(
             "두 장의 월(숫자)을 더한 값의 일의 자리가 끗이에요. 7 + 8 = 15 → 5끗,"
             " 9 + 10 = 19 → 9끗(갑오), 2 + 8 = 10 → 0끗(망통)."
         ),
-        "땡(같은 월 두 장)과 광땡, 알리~세륙 같은 이름 있는 조합은 끗보다 높아요.",
-        f"같은 족보끼리는 {tie}.",
+        _("땡(같은 월 두 장)과 광땡, 알리~세륙 같은 이름 있는 조합은 끗보다 높아요."),
+        tie,
         "",
-        "■ 특수패 (이 방에서 켜진 것)",
+        _("■ 특수패 (이 방에서 켜진 것)"),
     ]
-    specials = [r for r in jokbo_rows(options) if r.section == "특수패"]
-    lines += [f"· {r.name}: {r.note}" for r in specials] or ["· 없음"]
+    specials = [r for r in jokbo_rows(options) if r.section == SPECIALS]
+    lines += [f"· {r.name}: {r.note}" for r in specials] or [_("· 없음")]
     if options.gusa:
-        lines.append(GUSA_WHEN_WINNING_TEXT[options.gusa_when_winning])
-        lines.append(GUSA_OUTCOME_TEXT[options.gusa_outcome])
+        lines.append(_(GUSA_WHEN_WINNING_TEXT[options.gusa_when_winning]))
+        lines.append(_(GUSA_OUTCOME_TEXT[options.gusa_outcome]))
     lines += [
         "",
-        "■ 베팅 용어",
-        f"· 학교: 판마다 모두 내는 참가비 ({options.base_unit}칩부터)",
-        "· 체크: 아무도 걸지 않았을 때 돈을 걸지 않고 넘겨요",
-        "· 삥: 아무도 걸지 않았을 때 기본 단위만큼 걸어요",
-        "· 콜: 앞사람이 건 만큼 맞춰요",
-        "· 따당: 앞사람이 건 금액의 2배를 걸어요",
-        "· 쿼터: 콜 + (판돈의 1/4)",
-        "· 하프: 콜 + (판돈의 1/2)",
+        _("■ 베팅 용어"),
+        _("· 학교: 판마다 모두 내는 참가비 ({n}칩부터)").format(n=options.base_unit),
+        _("· 체크: 아무도 걸지 않았을 때 돈을 걸지 않고 넘겨요"),
+        _("· 삥: 아무도 걸지 않았을 때 기본 단위만큼 걸어요"),
+        _("· 콜: 앞사람이 건 만큼 맞춰요"),
+        _("· 따당: 앞사람이 건 금액의 2배를 걸어요"),
+        _("· 쿼터: 콜 + (판돈의 1/4)"),
+        _("· 하프: 콜 + (판돈의 1/2)"),
     ]
     if options.max_raise == "full":
-        lines.append("· 풀: 콜 + 판돈 전체")
+        lines.append(_("· 풀: 콜 + 판돈 전체"))
     lines += [
-        "· 다이: 이번 판을 포기해요 (낸 칩은 판돈에 남아요)",
-        f"레이즈({raise_words}·따당)는 한 라운드에 1번, 체크나 콜을 한 뒤에는 못 해요.",
-        "버튼의 숫자 키(1~8)로 행동하고, 버튼에 적힌 금액이 실제로 내는 칩이에요.",
+        _("· 다이: 이번 판을 포기해요 (낸 칩은 판돈에 남아요)"),
+        _("레이즈({words}·따당)는 한 라운드에 1번, 체크나 콜을 한 뒤에는 못 해요.").format(
+            words=raise_words
+        ),
+        _("버튼의 숫자 키(1~8)로 행동하고, 버튼에 적힌 금액이 실제로 내는 칩이에요."),
         "",
-        "■ " + VIRTUAL_NOTE,
+        "■ " + _(VIRTUAL_NOTE),
     ]
     return "\n".join(lines)
 
 
-KEYS_TEXT = """\
+KEYS_TEXT = N_("""\
 ■ 어디서나
 ? 또는 F1  도움말 열기/닫기
 a          ASCII 모드 (카드를 영문·기호로만 그려요)
@@ -228,25 +261,21 @@ y/n 재참가·리바이 답하기 · Space 다음 판 준비
 s 시작(방장) · j 참가 · l 판 기록 보기/숨기기 · i 이 방의 규칙 · q 나가기
 p 자리별 전적
 m 방장 메뉴: 내보내기(판과 판 사이) · 방 잠그기 · 방장 넘기기
-"""
+""")
 
 
 def _short(card: int) -> str:
-    from engine import DECK
-
-    c = DECK[card]
-    kind = {"gwang": "광", "yeol": "열"}.get(c.kind) or ("일" if c.month == 8 else "띠")
-    return f"{c.month}{kind}"
+    return card_short({"id": card})
 
 
 def jokbo_side_parts(options: Options, hand_name: str | None) -> list[tuple[str, str]]:
     """The 족보 as a short list beside the table (wide terminals), the own hand marked."""
-    parts: list[tuple[str, str]] = [("족보 (높은 순) · ? 자세히", "bold")]
+    parts: list[tuple[str, str]] = [(_("족보 (높은 순) · ? 자세히"), "bold")]
     for row in jokbo_rows(options):
         mine = row_matches(row, hand_name)
         cards = " ".join(_short(c) for c in row.cards)
         name = row.name.split(" (")[0]
         line = f"\n{'▶' if mine else ' '} {set_cell_size(name, 13)}{cards}"
-        style = "bold reverse" if mine else "magenta" if row.section == "특수패" else ""
+        style = "bold reverse" if mine else "magenta" if row.section == SPECIALS else ""
         parts.append((line, style))
     return parts

@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
+from ...i18n import N_, _
 from ...rooms import RoomError, RoomSummary
 from ...rooms.chat import LOBBY
 from ...rooms.private import NEED_CODE
@@ -30,19 +31,24 @@ from .chatting import ChatScreen
 #: How long a refusal (a full room, a game already running…) stays on the lobby's message line.
 MESSAGE_SECONDS = 5.0
 
-COLUMNS = ("번호", "방 이름", "방장", "인원", "관전", "상태", "규칙")
-EMPTY = "아직 방이 없어요. n 키로 새 방을 만들어 보세요."
+COLUMNS = (N_("번호"), N_("방 이름"), N_("방장"), N_("인원"), N_("관전"), N_("상태"), N_("규칙"))
+EMPTY = N_("아직 방이 없어요. n 키로 새 방을 만들어 보세요.")
+PICK_FIRST = N_("방을 먼저 골라 주세요 (위아래 화살표)")
+
+
+def headers() -> tuple[str, ...]:
+    return tuple(_(column) for column in COLUMNS)
 
 
 def row_cells(room: RoomSummary, number: int) -> tuple[str | tuple[str, ...], ...]:
     """One lobby row; ``number`` is the room's place in the list (ids are long and internal)."""
     return (
         str(number),
-        f"{room.name} (비공개)" if room.private else room.name,
+        _("{name} (비공개)").format(name=room.name) if room.private else room.name,
         room.host or "-",
         f"{len(room.players)}/{room.max_players}",
         str(len(room.spectators)),
-        room.status_label + (" 잠김" if room.locked else ""),
+        _(room.status_label) + (" " + _("잠김") if room.locked else ""),
         option_summary_forms(room.options),
     )
 
@@ -51,7 +57,8 @@ def room_rules_text(room: RoomSummary, number: int, cells: int) -> Text:
     """Below the list: the selected room's game and play rules (the topics people choose a
     room by), wrapped between rules to ``cells``; the rest is one key away."""
     lines = room_rules_lines(room.options, cells, topics=2)
-    return Text.assemble((f"■ {number}번 방의 규칙 (i 자세히)", "bold"), "\n", "\n".join(lines))
+    head = _("■ {n}번 방의 규칙 (i 자세히)").format(n=number)
+    return Text.assemble((head, "bold"), "\n", "\n".join(lines))
 
 
 class LobbyScreen(ChatScreen):
@@ -92,26 +99,34 @@ class LobbyScreen(ChatScreen):
         yield Static("", id="lobby-title")
         yield Static("", id="motd")
         with Vertical(id="lobby-list"):
-            yield RoomList(COLUMNS, id="rooms")
-            yield Static(EMPTY, id="lobby-empty")
+            yield RoomList(headers(), id="rooms")
+            yield Static(_(EMPTY), id="lobby-empty")
         yield Static("", id="lobby-room")
         yield RichLog(id="lobby-chat", max_lines=100, wrap=True, markup=False)
         yield Static("", id="lobby-message")
         yield ChatLine(KEYS_LOBBY, id="chat")
 
     def _show_title(self) -> None:
-        keys = "n 새 방  Enter 참가  w 관전  c 코드  q 나가기"
+        keys = _("n 새 방  Enter 참가  w 관전  c 코드  q 나가기")
+        nick = self.nickname
         title = first_fit(
             self.app.size.width - 2,  # the title's padding
-            f"섯다 로비 · {self.nickname}님 환영해요 · {keys}",
-            f"섯다 로비 · {self.nickname}님 · {keys}",
-            f"{self.nickname}님 · {keys}",
+            _("섯다 로비 · {nick}님 환영해요 · {keys}").format(nick=nick, keys=keys),
+            _("섯다 로비 · {nick}님 · {keys}").format(nick=nick, keys=keys),
+            _("{nick}님 · {keys}").format(nick=nick, keys=keys),
         )
         self.query_one("#lobby-title", Static).update(Text(title))
 
     def on_resize(self) -> None:
         self._show_title()
         self._show_selected()
+
+    def relabel(self) -> None:
+        self._show_title()
+        self.query_one("#lobby-empty", Static).update(_(EMPTY))
+        self.query_one(RoomList).set_headers(headers())
+        self.query_one(ChatLine).relabel()
+        self.show_rooms(self._rooms)
 
     def on_mount(self) -> None:
         self._show_title()
@@ -200,7 +215,7 @@ class LobbyScreen(ChatScreen):
         """All of the selected room's rules: help's 규칙 tab, as the table's ``i`` opens it."""
         selected = self._selected()
         if selected is None:
-            self.say("방을 먼저 골라 주세요 (위아래 화살표)")
+            self.say(_(PICK_FIRST))
             return
         self.seotda.open_help(selected[1].options, None, tab="help-rules-pane")
 
@@ -239,7 +254,7 @@ class LobbyScreen(ChatScreen):
     def _enter(self, how: Callable[[str, str], None]) -> None:
         room_id = self.query_one(RoomList).selected_key
         if room_id is None:
-            self.say("방을 먼저 골라 주세요 (위아래 화살표)")
+            self.say(_(PICK_FIRST))
             return
         if room_id in self._private and self.manager.room_of(self.nickname) != room_id:
             self._open_code_prompt(room_id, "watch" if how == self.manager.watch else "join")
@@ -248,7 +263,7 @@ class LobbyScreen(ChatScreen):
             if self.manager.room_of(self.nickname) != room_id:
                 how(room_id, self.nickname)
         except RoomError as exc:
-            self.say(str(exc))
+            self.say(exc.shown())
             return
         self._open(room_id)
 
@@ -263,7 +278,7 @@ class LobbyScreen(ChatScreen):
         self.mount(prompt, before="#lobby-message")
         prompt.focus()
         if room_id is not None:
-            self.say(NEED_CODE)
+            self.say(_(NEED_CODE))
 
     def _close_code_prompt(self) -> bool:
         prompts = list(self.query(CodePrompt))
@@ -284,7 +299,7 @@ class LobbyScreen(ChatScreen):
             else:
                 self.manager.join(room_id, self.nickname, code)
         except RoomError as exc:
-            self.say(str(exc))
+            self.say(exc.shown())
             return
         self._open(room_id)
 
@@ -305,4 +320,4 @@ class LobbyScreen(ChatScreen):
             if yes:
                 self.app.exit()
 
-        self.seotda.confirm("접속을 끊고 나갈까요?", answered)
+        self.seotda.confirm(_("접속을 끊고 나갈까요?"), answered)

@@ -16,30 +16,32 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _
 from ...rooms import RoomSummary
 
 Choice = tuple[str, str]
 
-TITLE = "방장 메뉴 (Enter 고르기 · Esc 닫기)"
+TITLE = N_("방장 메뉴 (Enter 고르기 · Esc 닫기)")
 
 
 def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
-    """What the host ``me`` may do in ``room`` now, with its Korean label."""
+    """What the host ``me`` may do in ``room`` now, with its label (current language)."""
     items: list[tuple[Choice, str]] = []
     humans = [p for p in room.players if p != me and p not in room.bots]
     for nick in humans:
-        items.append((("remove", nick), f"{nick}님 내보내기"))
+        items.append((("remove", nick), _("{nick}님 내보내기").format(nick=nick)))
     for nick in room.spectators:
-        items.append((("remove", nick), f"{nick}님 내보내기 (관전)"))
+        items.append((("remove", nick), _("{nick}님 내보내기 (관전)").format(nick=nick)))
     for nick in humans:
         if nick not in room.offline:
-            items.append((("host", nick), f"{nick}님에게 방장 넘기기"))
+            items.append((("host", nick), _("{nick}님에게 방장 넘기기").format(nick=nick)))
     if room.locked:
-        items.append((("unlock", ""), "방 잠금 풀기"))
+        items.append((("unlock", ""), _("방 잠금 풀기")))
     else:
-        items.append((("lock", ""), "방 잠그기 (새로 앉거나 관전할 수 없게)"))
+        items.append((("lock", ""), _("방 잠그기 (새로 앉거나 관전할 수 없게)")))
     if room.barred:
-        items.append((("readmit", ""), f"내보낸 사람 다시 받기 ({', '.join(room.barred)})"))
+        barred = ", ".join(room.barred)
+        items.append((("readmit", ""), _("내보낸 사람 다시 받기 ({names})").format(names=barred)))
     return items
 
 
@@ -52,9 +54,9 @@ class ModerationScreen(ModalScreen[Choice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(TITLE, id="confirm-question")
+            yield Static(_(TITLE), id="confirm-question")
             yield OptionList(
-                *(Option(label) for _, label in self.items),
+                *(Option(label) for _choice, label in self.items),
                 id="moderation-menu",
                 markup=False,
             )

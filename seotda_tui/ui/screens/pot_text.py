@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_, _
 from ..widgets.texts import chips
 
 View = dict[str, Any]
 Labelled = tuple[tuple[str, int], ...]
 
-MAIN, SIDE, CARRIED, NEW_BETS, UNCALLED = "메인", "사이드", "이월", "새 베팅", "콜 대기"
+#: The labels are msgids: compared as they are, translated where shown.
+MAIN, SIDE, CARRIED, NEW_BETS, UNCALLED = (
+    N_("메인"),
+    N_("사이드"),
+    N_("이월"),
+    N_("새 베팅"),
+    N_("콜 대기"),
+)
 
 
 def _uncalled(view: View, pot: dict[str, Any]) -> bool:
@@ -47,7 +55,7 @@ def labelled_pots(view: View) -> Labelled:
         else:
             first = fresh == 0
             fresh += 1
-            rematch = any(label == CARRIED for label, _ in out)
+            rematch = any(label == CARRIED for label, _amount in out)
             out.append((NEW_BETS if rematch and first else MAIN if first else SIDE, amount))
     return tuple(out)
 
@@ -57,23 +65,26 @@ def pots_forms(pots: Labelled) -> tuple[str, ...]:
     ("메인 300 · 사이드 2개 290 · 콜 대기 100"): the pot line takes the longest that fits."""
     if not pots:
         return ()
-    forms = [" · ".join(f"{label} {chips(amount)}" for label, amount in pots)]
+    forms = [" · ".join(f"{_(label)} {chips(amount)}" for label, amount in pots)]
     sides = [amount for label, amount in pots if label == SIDE]
     if len(sides) > 1:
         merged: list[str] = []
         for label, amount in pots:
             if label != SIDE:
-                merged.append(f"{label} {chips(amount)}")
-            elif not any(m.startswith(SIDE) for m in merged):
-                merged.append(f"{SIDE} {len(sides)}개 {chips(sum(sides))}")
+                merged.append(f"{_(label)} {chips(amount)}")
+            elif not any(m.startswith(_(SIDE)) for m in merged):
+                text = _("{side} {n}개 {chips}").format(
+                    side=_(SIDE), n=len(sides), chips=chips(sum(sides))
+                )
+                merged.append(text)
         forms.append(" · ".join(merged))
     return tuple(forms)
 
 
 def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
     """The hand's results, one per winner group (a rematch's carried pot and its new bets won by
-    the same player are one win), each with its pot's label when there is more than one. The
-    engine settles the side pots first and the main pot last (§6.3)."""
+    the same player are one win), each with its pot's label (translated) when there is more
+    than one. The engine settles the side pots first and the main pot last (§6.3)."""
     merged: list[tuple[dict[str, Any], bool]] = []
     for i, r in enumerate(results):
         last = i == len(results) - 1
@@ -88,5 +99,8 @@ def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], 
         else:
             merged.append((dict(r), last))
     if len(merged) < 2:
-        return [(m, "") for m, _ in merged]
-    return [(m, "" if m.get("type") == "rematch" else MAIN if main else SIDE) for m, main in merged]
+        return [(m, "") for m, _main in merged]
+    return [
+        (m, "" if m.get("type") == "rematch" else _(MAIN) if main else _(SIDE))
+        for m, main in merged
+    ]

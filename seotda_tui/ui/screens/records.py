@@ -18,52 +18,75 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
+from ...i18n import N_, _
 from ...rooms.records_db import K_FACTOR, MIN_RATED_GAMES, START_RATING, PlayerRecord, RecentGame
-from ..widgets.texts import chips
+from ..widgets.texts import chips, hand_name
 from .base import BaseScreen
 
-NO_RECORDS = "이 서버는 전적을 기록하지 않아요."
-NOT_YET = "아직 전적이 없어요. 키나 암호로 등록된 이름으로 게임을 끝까지 하면 기록돼요."
-RATING_HELP = (
-    f"레이팅: {START_RATING:.0f}점에서 시작, 게임마다 다른 모든 자리와 1:1로 비교하는 Elo "
-    f"(K={K_FACTOR:.0f}÷(인원−1), 봇·미등록은 {START_RATING:.0f}점). "
-    f"레이팅 순위는 {MIN_RATED_GAMES}게임 이상."
+NO_RECORDS = N_("이 서버는 전적을 기록하지 않아요.")
+NOT_YET = N_("아직 전적이 없어요. 키나 암호로 등록된 이름으로 게임을 끝까지 하면 기록돼요.")
+_RATING_HELP = N_(
+    "레이팅: {start:.0f}점에서 시작, 게임마다 다른 모든 자리와 1:1로 비교하는 Elo "
+    "(K={k:.0f}÷(인원−1), 봇·미등록은 {start:.0f}점). "
+    "레이팅 순위는 {games}게임 이상."
 )
-KEYS = "Esc 닫기 · 칩은 가상 칩, 기록은 통계일 뿐이에요"
-PANEL_KEYS = "Esc 닫기 · 봇과 등록되지 않은 이름은 기록되지 않아요"
+KEYS = N_("Esc 닫기 · 칩은 가상 칩, 기록은 통계일 뿐이에요")
+PANEL_KEYS = N_("Esc 닫기 · 봇과 등록되지 않은 이름은 기록되지 않아요")
+
+
+def rating_help() -> str:
+    return _(_RATING_HELP).format(start=START_RATING, k=K_FACTOR, games=MIN_RATED_GAMES)
+
+
+#: The rating rule in Korean (the msgid filled in), as before the catalogue.
+RATING_HELP = _RATING_HELP.format(start=START_RATING, k=K_FACTOR, games=MIN_RATED_GAMES)
 RECENT = 5
 BOARD = 5
 
 
 def own_lines(record: PlayerRecord) -> tuple[str, str]:
     """The own record in two lines of at most 78 cells."""
-    first = (
-        f"{record.games}게임 · 1위 {record.wins}회 · 이긴 판 {record.hands_won} · "
-        f"칩 +{chips(record.chips_won)} / −{chips(record.chips_lost)}"
+    first = _("{games}게임 · 1위 {wins}회 · 이긴 판 {hands} · 칩 +{won} / −{lost}").format(
+        games=record.games,
+        wins=record.wins,
+        hands=record.hands_won,
+        won=chips(record.chips_won),
+        lost=chips(record.chips_lost),
     )
-    second = (
-        f"최고 족보 {record.best_name or '-'} · 땡잡이 {record.ttaengjabi} · "
-        f"암행어사 {record.amhaeng} · 재경기 {record.rematches} · "
-        f"평균 {record.average_place:.1f}위 · 레이팅 {record.rating:,.0f}"
+    second = _(
+        "최고 족보 {best} · 땡잡이 {ttaengjabi} · 암행어사 {amhaeng} · 재경기 {rematches} · "
+        "평균 {place:.1f}위 · 레이팅 {rating:,.0f}"
+    ).format(
+        best=hand_name(record.best_name) if record.best_name else "-",
+        ttaengjabi=record.ttaengjabi,
+        amhaeng=record.amhaeng,
+        rematches=record.rematches,
+        place=record.average_place,
+        rating=record.rating,
     )
     return first, second
 
 
 def recent_label(game: RecentGame) -> str:
-    return f"{game.place}위/{game.seats}명 {game.net:+,}칩 {game.hands_played}판"
+    return _("{place}위/{seats}명 {net:+,}칩 {hands}판").format(
+        place=game.place, seats=game.seats, net=game.net, hands=game.hands_played
+    )
 
 
 def board(title: str, rows: Sequence[PlayerRecord], value: str) -> Table:
     """A leaderboard: rank, nickname, and the column it is sorted by."""
     table = Table(title=title, box=None, padding=(0, 1), header_style="bold", expand=True)
     table.add_column("", justify="right", width=2)
-    table.add_column("닉네임", no_wrap=True, overflow="ellipsis", ratio=1)
-    table.add_column("기록", justify="right", no_wrap=True)
+    table.add_column(_("닉네임"), no_wrap=True, overflow="ellipsis", ratio=1)
+    table.add_column(_("기록"), justify="right", no_wrap=True)
     for n, row in enumerate(rows, 1):
-        shown = f"{row.rating:,.0f}점 {row.games}게임" if value == "rating" else f"{row.wins}회"
+        if value == "rating":
+            shown = _("{rating:,.0f}점 {games}게임").format(rating=row.rating, games=row.games)
+        else:
+            shown = _("{n}회").format(n=row.wins)
         table.add_row(str(n), Text(row.player), shown)
     if not rows:
-        table.add_row("", Text("아직 없어요", style="dim"), "")
+        table.add_row("", Text(_("아직 없어요"), style="dim"), "")
     return table
 
 
@@ -75,19 +98,19 @@ class RecordsScreen(BaseScreen):
     ]
 
     def compose_body(self) -> Iterable[Widget]:
-        yield Static(Text(f"섯다 전적 · {self.nickname}"), id="records-title")
+        yield Static(Text(_("섯다 전적 · {nick}").format(nick=self.nickname)), id="records-title")
         with Vertical(id="records-box"):
             records = self.manager.records
             mine = records.player(self.nickname) if records else None
             if records is None:
-                yield Static(NO_RECORDS, id="records-own")
+                yield Static(_(NO_RECORDS), id="records-own")
             elif mine is None:
-                yield Static(NOT_YET, id="records-own")
+                yield Static(_(NOT_YET), id="records-own")
             else:
                 yield Static(Text("\n".join(own_lines(mine))), id="records-own")
             recent = records.recent(self.nickname, RECENT) if records else []
             if recent:
-                yield Static("최근 게임 (판마다 칩)", classes="records-head")
+                yield Static(_("최근 게임 (판마다 칩)"), classes="records-head")
             for game in recent:
                 with Horizontal(classes="records-recent"):
                     yield Static(Text(recent_label(game)), classes="records-label")
@@ -95,10 +118,13 @@ class RecordsScreen(BaseScreen):
             with Horizontal(id="records-boards"):
                 by_rating = records.by_rating(BOARD) if records else []
                 by_wins = records.by_wins(BOARD) if records else []
-                yield Static(board("레이팅 순위", by_rating, "rating"), id="records-rating")
-                yield Static(board("1위 횟수 순위", by_wins, "wins"), id="records-wins")
-            yield Static(RATING_HELP, id="records-help")
-        yield Static(KEYS, id="records-keys")
+                yield Static(board(_("레이팅 순위"), by_rating, "rating"), id="records-rating")
+                yield Static(board(_("1위 횟수 순위"), by_wins, "wins"), id="records-wins")
+            yield Static(rating_help(), id="records-help")
+        yield Static(_(KEYS), id="records-keys")
+
+    def relabel(self) -> None:
+        self.refresh(recompose=True)
 
     def action_close(self) -> None:
         self.dismiss()
@@ -108,25 +134,25 @@ def panel_table(records: Sequence[tuple[str, PlayerRecord | None]]) -> Table:
     """One compact line per seat: games, wins, average place, rating, best hand."""
     table = Table(box=None, padding=(0, 1), header_style="bold", expand=True)
     for name, justify in (
-        ("닉네임", "left"),
-        ("게임", "right"),
-        ("1위", "right"),
-        ("평균", "right"),
-        ("레이팅", "right"),
-        ("최고 족보", "left"),
+        (N_("닉네임"), "left"),
+        (N_("게임"), "right"),
+        (N_("1위"), "right"),
+        (N_("평균"), "right"),
+        (N_("레이팅"), "right"),
+        (N_("최고 족보"), "left"),
     ):
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        table.add_column(_(name), justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for nick, record in records:
         if record is None:
-            table.add_row(Text(nick), Text("기록 없음", style="dim"), "", "", "", "")
+            table.add_row(Text(nick), Text(_("기록 없음"), style="dim"), "", "", "", "")
             continue
         table.add_row(
             Text(nick),
             str(record.games),
-            f"{record.wins}회",
-            f"{record.average_place:.1f}위",
+            _("{n}회").format(n=record.wins),
+            _("{n:.1f}위").format(n=record.average_place),
             f"{record.rating:,.0f}",
-            Text(record.best_name or "-"),
+            Text(hand_name(record.best_name) if record.best_name else "-"),
         )
     return table
 
@@ -144,18 +170,21 @@ class SeatRecordsScreen(BaseScreen):
         self.bots = set(bots)
 
     def compose_body(self) -> Iterable[Widget]:
-        yield Static(Text("자리별 전적"), id="records-title")
+        yield Static(Text(_("자리별 전적")), id="records-title")
         records = self.manager.records
         with Vertical(id="records-box"):
             if records is None:
-                yield Static(NO_RECORDS, id="records-panel")
+                yield Static(_(NO_RECORDS), id="records-panel")
             else:
                 rows = [
                     (nick, None if nick in self.bots else records.player(nick))
                     for nick in self.players
                 ]
                 yield Static(panel_table(rows), id="records-panel")
-        yield Static(PANEL_KEYS, id="records-keys")
+        yield Static(_(PANEL_KEYS), id="records-keys")
+
+    def relabel(self) -> None:
+        self.refresh(recompose=True)
 
     def action_close(self) -> None:
         self.dismiss()

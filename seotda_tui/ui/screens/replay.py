@@ -22,6 +22,7 @@ from textual.widget import Widget
 
 from engine import DECK
 
+from ...i18n import N_, _
 from ...rooms import PLAYING, RoomSummary
 from ...rooms.history import PastGame, Replay
 from ..widgets.hand import HandCards
@@ -34,13 +35,14 @@ from ..widgets.texts import chips, event_lines
 from .base import BaseScreen
 from .table_text import banner_parts, mine_parts, pot_values, seat_infos, track_payouts
 
-COLUMNS = ("번호", "날짜", "방 이름", "참가자", "내 결과")
-EMPTY = "지난 게임이 없어요. 게임을 마치면 여기서 다시 볼 수 있어요."
-NO_JOURNAL = "이 서버는 게임을 저장하지 않아서 지난 게임이 없어요"
-GONE = "그 게임은 이제 없어요 (보관 기간이 지났어요)"
-BROKEN = "그 게임은 다시 볼 수 없어요 (기록이 손상됐어요)"
-LIST_KEYS = "↑/↓ 고르기 · Enter 다시 보기 · q 돌아가기"
-REPLAY_KEYS = "←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록"
+# msgids, translated where they are shown
+COLUMNS = (N_("번호"), N_("날짜"), N_("방 이름"), N_("참가자"), N_("내 결과"))
+EMPTY = N_("지난 게임이 없어요. 게임을 마치면 여기서 다시 볼 수 있어요.")
+NO_JOURNAL = N_("이 서버는 게임을 저장하지 않아서 지난 게임이 없어요")
+GONE = N_("그 게임은 이제 없어요 (보관 기간이 지났어요)")
+BROKEN = N_("그 게임은 다시 볼 수 없어요 (기록이 손상됐어요)")
+LIST_KEYS = N_("↑/↓ 고르기 · Enter 다시 보기 · q 돌아가기")
+REPLAY_KEYS = N_("←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록")
 #: The players column is cut to this many cells (names are up to 16 each).
 PLAYER_CELLS = 24
 
@@ -52,11 +54,13 @@ def _cut(text: str, cells: int) -> str:
 def game_cells(game: PastGame, number: int) -> tuple[str, ...]:
     """One row of the history list."""
     if game.watched:
-        outcome = "관전"
+        outcome = _("관전")
     elif game.aborted or game.rank is None:
-        outcome = "중단된 게임"
+        outcome = _("중단된 게임")
     else:
-        outcome = f"{game.rank}위 · {chips(game.final_chips or 0)}칩"
+        outcome = _("{rank}위 · {chips}칩").format(
+            rank=game.rank, chips=chips(game.final_chips or 0)
+        )
     return (
         str(number),
         time.strftime("%m-%d %H:%M", time.localtime(game.finished_at)),
@@ -84,21 +88,27 @@ class HistoryScreen(BaseScreen):
     def compose_body(self) -> Iterable[Widget]:
         yield Line(id="history-title")
         with Vertical(id="history-list"):
-            yield RoomList(COLUMNS, id="games")
+            yield RoomList(tuple(_(c) for c in COLUMNS), id="games")
         yield Line(id="history-message")
         yield Line(id="history-keys")
 
     def on_mount(self) -> None:
-        self.query_one("#history-title", Line).show(f"지난 게임 · {self.nickname}")
-        self.query_one("#history-keys", Line).show((LIST_KEYS, "dim"))
+        self.query_one("#history-title", Line).show(
+            _("지난 게임 · {nick}").format(nick=self.nickname)
+        )
+        self.query_one("#history-keys", Line).show((_(LIST_KEYS), "dim"))
         history = self.manager.history
         games = history.games(self.nickname) if history is not None else []
         self.query_one(RoomList).set_rows(
             [(g.key, game_cells(g, n)) for n, g in enumerate(games, 1)]
         )
         if not games:
-            self.say(NO_JOURNAL if history is None else EMPTY)
+            self.say(_(NO_JOURNAL if history is None else EMPTY))
         self.query_one(RoomList).focus()
+
+    def relabel(self) -> None:
+        self.query_one(RoomList).set_headers(tuple(_(c) for c in COLUMNS))
+        self.on_mount()
 
     def say(self, text: str) -> None:
         self.query_one("#history-message", Line).show(text)
@@ -115,10 +125,10 @@ class HistoryScreen(BaseScreen):
         try:
             replay = history.replay(key, self.nickname)
         except Exception:  # noqa: BLE001 - a journal the engine cannot replay: say so, go on
-            self.say(BROKEN)
+            self.say(_(BROKEN))
             return
         if replay is None:
-            self.say(GONE)
+            self.say(_(GONE))
             return
         self.say("")
         self.app.push_screen(ReplayScreen(replay))
@@ -185,8 +195,11 @@ class ReplayScreen(BaseScreen):
         yield Line(id="replay-keys")
 
     def on_mount(self) -> None:
-        self.query_one("#replay-keys", Line).show((REPLAY_KEYS, "dim"))
+        self.query_one("#replay-keys", Line).show((_(REPLAY_KEYS), "dim"))
         self._draw()
+
+    def relabel(self) -> None:
+        self.on_mount()
 
     @property
     def frame_view(self) -> dict[str, Any]:
@@ -231,15 +244,19 @@ class ReplayScreen(BaseScreen):
                     log.write(Text(line))
         game = replay.game
         when = time.strftime("%m-%d %H:%M", time.localtime(game.finished_at))
-        who = f"{me}의 자리" if replay.viewer else "관전 화면"
-        self.query_one("#replay-title", Line).show(
-            (f"다시 보기 · {game.name} · {when} · {who}", "bold")
-        )
+        who = _("{me}의 자리").format(me=me) if replay.viewer else _("관전 화면")
+        title = _("다시 보기 · {name} · {when} · {who}").format(name=game.name, when=when, who=who)
+        self.query_one("#replay-title", Line).show((title, "bold"))
         hands = len(replay.hand_starts)
         hand = replay.frames[self.index].hand
         self.query_one("#replay-status", Line).show(
-            f"{view.get('handNo', '-')}판 ({hand + 1}/{hands}) · "
-            f"{self.index + 1}/{len(replay.frames)}수"
+            _("{n}판 ({hand}/{hands}) · {step}/{steps}수").format(
+                n=view.get("handNo", "-"),
+                hand=hand + 1,
+                hands=hands,
+                step=self.index + 1,
+                steps=len(replay.frames),
+            )
         )
         infos = seat_infos(self._room, view, me, payouts)
         self.query_one(SeatList).set_seats([i for i in infos if not i.me])

@@ -24,12 +24,13 @@ from textual.widgets import Static
 
 from engine import Options
 
-from ..widgets.texts import END_REASONS, chips
+from ...i18n import N_, _
+from ..widgets.texts import END_REASONS, chips, game_summary, hand_name
 from .base import BaseScreen
 
-KEYS = "Enter 방으로 돌아가기 · q 로비로"
-KEYS_LIVE = "새 게임이 진행 중이에요 · Enter 테이블로 · q 로비로"
-VIRTUAL_CHIPS = (
+KEYS = N_("Enter 방으로 돌아가기 · q 로비로")
+KEYS_LIVE = N_("새 게임이 진행 중이에요 · Enter 테이블로 · q 로비로")
+VIRTUAL_CHIPS = N_(
     "칩은 이 방에서만 쓰는 가상 칩이에요. 돈이나 재화와 바꿀 수 없고 다른 방으로 옮겨지지 않아요."
 )
 
@@ -42,24 +43,24 @@ def ranking_table(result: dict[str, Any], options: Options) -> Table:
     """Rank, nickname, final chips, score (net of the starting chips) or survival, rebuys."""
     scored = by_score(result, options)
     table = Table(box=None, padding=(0, 2), header_style="bold", expand=False)
-    table.add_column("순위", justify="right")
-    table.add_column("닉네임")
-    table.add_column("최종 칩", justify="right")
-    table.add_column("손익" if scored else "탈락", justify="right")
-    table.add_column("리바이", justify="right")
+    table.add_column(_("순위"), justify="right")
+    table.add_column(_("닉네임"))
+    table.add_column(_("최종 칩"), justify="right")
+    table.add_column(_("손익") if scored else _("탈락"), justify="right")
+    table.add_column(_("리바이"), justify="right")
     for row in result.get("ranking", []):
         if scored:  # §6.6 score = chips - starting chips × rebuys, shown net of the start
             net = row["score"] - options.starting_chips
             third = Text(f"{net:+,}", style="green" if net > 0 else "red" if net < 0 else "")
         else:
             gone = row.get("eliminatedAtHand")
-            third = Text(f"{gone}판" if gone else "생존")
+            third = Text(_("{hand}판").format(hand=gone) if gone else _("생존"))
         table.add_row(
-            Text(f"{row['rank']}위", style="bold" if row["rank"] == 1 else ""),
+            Text(_("{n}위").format(n=row["rank"]), style="bold" if row["rank"] == 1 else ""),
             Text(row["playerId"]),
-            Text(f"{chips(row['finalChips'])}칩"),
+            Text(_("{n}칩").format(n=chips(row["finalChips"]))),
             third,
-            Text(f"{row.get('rebuys', 0)}번"),
+            Text(_("{rebuys}번").format(rebuys=row.get("rebuys", 0))),
         )
     return table
 
@@ -67,17 +68,24 @@ def ranking_table(result: dict[str, Any], options: Options) -> Table:
 def stats_text(result: dict[str, Any]) -> Text:
     stats = result.get("stats") or {}
     text = Text()
-    text.append(f"친 판 {stats.get('handsPlayed', 0)}판 · 재경기 {stats.get('rematches', 0)}번")
+    text.append(
+        _("친 판 {hands}판 · 재경기 {rematches}번").format(
+            hands=stats.get("handsPlayed", 0), rematches=stats.get("rematches", 0)
+        )
+    )
     best = stats.get("bestHand")
     if best:
-        text.append("\n최고 족보: ")
-        text.append(best["name"], "bold")
-        text.append(f" ({best['playerId']}, {best['handNo']}판)")
+        text.append("\n" + _("최고 족보:") + " ")
+        text.append(hand_name(best["name"]), "bold")
+        text.append(" " + _("({player}, {n}판)").format(player=best["playerId"], n=best["handNo"]))
     pot = stats.get("biggestPot") or {}
     if pot.get("amount"):
         winners = ", ".join(pot.get("winners") or []) or "-"
         text.append(
-            f"\n가장 큰 판돈: {chips(pot['amount'])}칩 ({pot.get('handNo', 0)}판, {winners})"
+            "\n"
+            + _("가장 큰 판돈: {chips}칩 ({n}판, {winners})").format(
+                chips=chips(pot["amount"]), n=pot.get("handNo", 0), winners=winners
+            )
         )
     return text
 
@@ -94,21 +102,24 @@ class ResultsScreen(BaseScreen):
         super().__init__()
         self.result = result
         self.options = options
+        self.running = False
 
     def compose_body(self) -> Iterable[Widget]:
-        yield Static(Text("게임 결과"), id="results-title")
+        yield Static(Text(_("게임 결과")), id="results-title")
         with VerticalScroll(id="results-box"):
             yield Static(self._summary(), id="results-summary")
             yield Static(ranking_table(self.result, self.options), id="results-table")
             yield Static(stats_text(self.result), id="results-stats")
-            yield Static(Text(VIRTUAL_CHIPS), id="results-note")
-        yield Static(Text(KEYS), id="results-keys")
+            yield Static(Text(_(VIRTUAL_CHIPS)), id="results-note")
+        yield Static(Text(_(KEYS)), id="results-keys")
 
     def _summary(self) -> Text:
-        summary = Text(f"게임 끝! {self.result.get('summary', '')}", style="bold")
+        summary = Text(
+            _("게임 끝! {summary}").format(summary=game_summary(self.result)), style="bold"
+        )
         why = END_REASONS.get(self.result.get("reason", ""))
         if why:
-            summary.append(f" ({why})", style="")
+            summary.append(f" ({_(why)})", style="")
         return summary
 
     def show(self, result: dict[str, Any], options: Options) -> None:
@@ -121,7 +132,14 @@ class ResultsScreen(BaseScreen):
 
     def game_running(self, running: bool) -> None:
         """While the room plays a new game, say that Enter goes to the live table."""
-        self.query_one("#results-keys", Static).update(Text(KEYS_LIVE if running else KEYS))
+        self.running = running
+        self.query_one("#results-keys", Static).update(Text(_(KEYS_LIVE if running else KEYS)))
+
+    def relabel(self) -> None:
+        self.query_one("#results-title", Static).update(Text(_("게임 결과")))
+        self.query_one("#results-note", Static).update(Text(_(VIRTUAL_CHIPS)))
+        self.show(self.result, self.options)
+        self.game_running(self.running)
 
     def action_back(self, to_lobby: bool) -> None:
         self.dismiss(to_lobby)

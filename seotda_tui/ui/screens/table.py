@@ -13,6 +13,7 @@ and the chat line. :meth:`TableScreen._layout` picks the richest arrangement tha
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -26,6 +27,7 @@ from textual.widget import Widget
 
 from engine import DECK, Options
 
+from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ...rooms.pause import PAUSED_NOTICE
 from ..room_rules import room_rules_lines
@@ -108,6 +110,10 @@ class TableScreen(TableActions):
         self._layout_key: tuple[Any, ...] | None = None
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
         self._cut_timer: Any = None
+        #: The hand log's events (and a showdown's results), to write it again after ``L``.
+        self._logged: deque[tuple[dict[str, Any], list[dict[str, Any]] | None]] = deque(
+            maxlen=LOG_LINES
+        )
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -140,7 +146,7 @@ class TableScreen(TableActions):
                 self.room_id, self.nickname, self.deliver
             )
         except RoomError as exc:
-            self.app.notify(str(exc), markup=False)
+            self.app.notify(exc.shown(), markup=False)
             self._close()
             return
         self.chat_log().hold(not self._log_visible())
@@ -162,6 +168,14 @@ class TableScreen(TableActions):
             self._redraw()
 
     def card_style_changed(self) -> None:
+        if self.latest is not None:
+            self._redraw()
+
+    def relabel(self) -> None:
+        self.query_one(ChatLine).relabel()
+        self._rewrite_log()
+        if self._cut and self.view is not None:  # the 기리 line still showing
+            self._cut = cut_text(self.view)
         if self.latest is not None:
             self._redraw()
 
@@ -247,7 +261,7 @@ class TableScreen(TableActions):
         update: RoomUpdate = message.payload
         if update.closed:
             self._unsubscribe = None
-            self.app.notify(update.notice or "방이 닫혔어요", markup=False)
+            self.app.notify(update.notice_shown() or _("방이 닫혔어요"), markup=False)
             self._close()
             return
         previous = self.latest
@@ -370,14 +384,39 @@ class TableScreen(TableActions):
         if update.snapshot:
             log.clear()
             self.replay_chat()
-        options = update.room.options
+            self._logged.clear()
         for i, event in enumerate(update.events):
-            names = None
-            if event.get("type") == "showdown":  # named as the seats name them
-                results = showdown_results(update.events[i + 1 :])
-                names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
-            for line in event_lines(event, names):
-                log.write(Text(line))
+            # a showdown is named as the seats name it, from the results that follow it
+            results = (
+                showdown_results(update.events[i + 1 :])
+                if event.get("type") == "showdown"
+                else None
+            )
+            self._logged.append((event, results))
+            self._log_event(log, event, results, update.room.options)
+
+    def _log_event(
+        self,
+        log: HandLog,
+        event: dict[str, Any],
+        results: list[dict[str, Any]] | None,
+        options: Options,
+    ) -> None:
+        names = None
+        if results is not None:
+            names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
+        for line in event_lines(event, names):
+            log.write(Text(line))
+
+    def _rewrite_log(self) -> None:
+        """The hand log again, in the session's new language (as a snapshot writes it)."""
+        if self.latest is None:
+            return
+        log = self.query_one("#log", HandLog)
+        log.clear()
+        self.replay_chat()
+        for event, results in self._logged:
+            self._log_event(log, event, results, self.latest.room.options)
 
     def _others(self, view: dict[str, Any]) -> list[dict[str, Any]]:
         me = self.nickname if self.in_game else None
@@ -416,8 +455,8 @@ class TableScreen(TableActions):
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
         code = self.manager.room_code(room.id, self.nickname) if room.private else None
         # those inside pass the code on (the lobby never shows it); first, so never cut
-        prefix = f"방 코드 {code} · " if code else ""
-        watching = f" · 관전 {len(room.spectators)}명" if room.spectators else ""
+        prefix = _("방 코드 {code}").format(code=code) + " · " if code else ""
+        watching = " · " + _("관전 {n}명").format(n=len(room.spectators)) if room.spectators else ""
         title = prefix + first_fit(  # shortened on purpose, not cut at the edge
             self.app.size.width - 2 - cell_len(prefix),  # the title's padding
             title_text(room, view) + watching,
@@ -426,7 +465,9 @@ class TableScreen(TableActions):
         )
         self.query_one("#title", Line).show((title, "bold"))
         watchers = ", ".join(room.spectators)
-        self.query_one("#spectators", Line).show(f"관전: {watchers}" if watchers else "")
+        self.query_one("#spectators", Line).show(
+            _("관전: {players}").format(players=watchers) if watchers else ""
+        )
 
     # ------------------------------------------------------------------ waiting room / result
     def _show_waiting(self, room: RoomSummary) -> None:
@@ -435,7 +476,8 @@ class TableScreen(TableActions):
         result = self.latest.result if self.latest else None
         if result is None:
             rules = "\n".join(room_rules_lines(room.options, max(24, self.table_width - 4)))
-            self.query_one("#mine", Line).show(("■ 이 방의 규칙 (i 자세히)\n", "bold"), rules)
+            head = _("■ 이 방의 규칙 (i 자세히)")
+            self.query_one("#mine", Line).show((head + "\n", "bold"), rules)
         else:  # the last game's ranking comes first at 80×24; the rules stay one key away
             self.query_one("#mine", Line).show("")
         self.query_one("#me-line", Line).show("")
@@ -445,13 +487,13 @@ class TableScreen(TableActions):
         gauge.show(waiting_status(room, self.nickname, self.table_width))
         prompts: list[tuple[str, str, bool]] = []
         if not self.seated:
-            prompts.append(("join", "j 참가", room.joinable))
+            prompts.append(("join", _("j 참가"), room.joinable))
         elif room.host == self.nickname:
-            prompts.append(("start", "s 시작", len(room.players) >= 2))
-            prompts.append(("add_bot", "+ 봇", len(room.players) < room.max_players))
-            prompts.append(("remove_bot", "- 봇", bool(room.bots)))
-            prompts.append(("moderate", "m 방장", True))
-        prompts.append(("leave", "q 나가기", True))
+            prompts.append(("start", _("s 시작"), len(room.players) >= 2))
+            prompts.append(("add_bot", _("+ 봇"), len(room.players) < room.max_players))
+            prompts.append(("remove_bot", _("- 봇"), bool(room.bots)))
+            prompts.append(("moderate", _("m 방장"), True))
+        prompts.append(("leave", _("q 나가기"), True))
         self.query_one(PromptBar).set_prompts(prompts)
         _set(self.query_one(ActionBar), "display", False)
 
@@ -487,7 +529,7 @@ class TableScreen(TableActions):
         gauge = self.query_one(StatusGauge)
         gauge.ascii_only = style == "ascii"
         if self.paused:
-            gauge.show((PAUSED_NOTICE, "bold reverse"))
+            gauge.show((_(PAUSED_NOTICE), "bold reverse"))
         else:
             gauge.show(*status_parts(view, me, legal, choosing))
         bar = self.query_one(ActionBar)
@@ -551,22 +593,22 @@ class TableScreen(TableActions):
             for i, card in enumerate(c for c in seat.get("cards", []) if "id" in c):
                 mark = "*" if card["id"] in self.selected else ""
                 prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_short(card)}", True))
-            prompts.append(("confirm", "Enter 확정", len(self.selected) == 2))
+            prompts.append(("confirm", _("Enter 확정"), len(self.selected) == 2))
             if view.get("myHand") and view["myHand"].get("recommended"):
-                prompts.append(("recommend", "r 추천", True))
+                prompts.append(("recommend", _("r 추천"), True))
         elif "rejoin" in kinds:
             accept = next((a for a in legal if a["type"] == "rejoin" and a["accept"]), None)
             cost = f" (+{chips(accept['amount'])})" if accept else ""
-            prompts.append(("answer(True)", f"y 재참가{cost}", accept is not None))
-            prompts.append(("answer(False)", "n 안 함", True))
+            prompts.append(("answer(True)", _("y 재참가") + cost, accept is not None))
+            prompts.append(("answer(False)", _("n 안 함"), True))
         elif "rebuy" in kinds:
-            prompts.append(("answer(True)", "y 칩 다시 받기", True))
-            prompts.append(("answer(False)", "n 그만하기", True))
+            prompts.append(("answer(True)", _("y 칩 다시 받기"), True))
+            prompts.append(("answer(False)", _("n 그만하기"), True))
         elif "ready" in kinds:
-            prompts.append(("ready", "Space 준비", True))
+            prompts.append(("ready", _("Space 준비"), True))
         if not self._choosing(view):  # (the 3-card choice's row is full at 80 columns)
-            prompts.append(("rules", "i 규칙", True))
-        prompts.append(("leave", "q 나가기", True))
+            prompts.append(("rules", _("i 규칙"), True))
+        prompts.append(("leave", _("q 나가기"), True))
         return prompts
 
     def tick(self) -> None:

@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 
 from engine import Options
 
+from ...i18n import N_, _
 from ...rooms import RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
 from ...rooms.moderation import NOT_HOST
@@ -21,7 +22,7 @@ from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
 from ..widgets.lines import Line
-from ..widgets.texts import ACTION_NAMES, BET_ORDER, event_lines, object_particle
+from ..widgets.texts import BET_ORDER, event_lines
 from .chatting import ChatScreen
 
 #: The level of each bot the host adds with "+", in turn.
@@ -29,19 +30,31 @@ BOT_ORDER = tuple(BOT_TAGS)  # cautious, strong, random
 
 #: What the game did for a player whose time ran out (the engine's ``timeout`` event's action);
 #: each fits the message's half of the prompt row at 80 columns.
+#: (All of these are msgids, translated where they are said.)
 TIMEOUT_LINES = {
-    "check": "시간이 지나 자동으로 체크했어요",
-    "die": "시간이 지나 자동으로 다이했어요",
-    "choose": "시간이 지나 자동으로 두 장 골랐어요",
-    "rebuy": "시간이 지나 리바이하지 않았어요",
-    "rejoin": "시간이 지나 재참가하지 않았어요",
+    "check": N_("시간이 지나 자동으로 체크했어요"),
+    "die": N_("시간이 지나 자동으로 다이했어요"),
+    "choose": N_("시간이 지나 자동으로 두 장 골랐어요"),
+    "rebuy": N_("시간이 지나 리바이하지 않았어요"),
+    "rejoin": N_("시간이 지나 재참가하지 않았어요"),
 }
-OUT_OF_TURN = "아직 내 차례가 아니에요"
+OUT_OF_TURN = N_("아직 내 차례가 아니에요")
+#: A bet key whose action is not legal now (each with its own particle, 을/를).
+NOT_NOW = {
+    "die": N_("지금은 다이를 할 수 없어요"),
+    "check": N_("지금은 체크를 할 수 없어요"),
+    "ping": N_("지금은 삥을 할 수 없어요"),
+    "call": N_("지금은 콜을 할 수 없어요"),
+    "ddadang": N_("지금은 따당을 할 수 없어요"),
+    "quarter": N_("지금은 쿼터를 할 수 없어요"),
+    "half": N_("지금은 하프를 할 수 없어요"),
+    "full": N_("지금은 풀을 할 수 없어요"),
+}
 #: A spectator's answer to a player-only key (betting, the 3장 choice, y/n, Space): nothing
 #: happens, and the line says why (and how to sit down, when the room takes players).
-WATCHER_BET = "관전 중에는 베팅할 수 없어요"
-WATCHER_KEY = "관전 중에는 할 수 없어요"
-WATCHER_JOIN = "관전 중이에요 · j 키로 참가해요"
+WATCHER_BET = N_("관전 중에는 베팅할 수 없어요")
+WATCHER_KEY = N_("관전 중에는 할 수 없어요")
+WATCHER_JOIN = N_("관전 중이에요 · j 키로 참가해요")
 
 #: Events the host's moderation makes (with ``by``): said on the message line to everyone.
 MODERATION_EVENTS = frozenset({"leaveRoom", "unwatch", "host", "locked", "unlocked", "readmitted"})
@@ -136,7 +149,7 @@ class TableActions(ChatScreen):
         try:
             request()
         except RoomError as exc:
-            self.say(str(exc))
+            self.say(exc.shown())
         else:
             self.say("")
 
@@ -168,7 +181,8 @@ class TableActions(ChatScreen):
             return
         for event in update.events:
             if event.get("type") == "timeout" and event.get("player") == self.nickname:
-                self.say(TIMEOUT_LINES.get(str(event.get("action")), ""))
+                line = TIMEOUT_LINES.get(str(event.get("action")))
+                self.say(_(line) if line else "")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The number keys are priority bindings, run as the key reaches the app: otherwise
@@ -185,12 +199,12 @@ class TableActions(ChatScreen):
         room = self.latest.room if self.latest else None
         if room is None or self.nickname not in room.spectators:
             return False
-        self.say(WATCHER_JOIN if room.joinable else line)
+        self.say(_(WATCHER_JOIN if room.joinable else line))
         return True
 
     def _act(self, action: dict[str, Any]) -> None:
         error = self.manager.act(self.room_id, self.nickname, action)
-        self.say(error or "")
+        self.say(_(error) if error else "")
 
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
         event.stop()
@@ -232,9 +246,9 @@ class TableActions(ChatScreen):
         if any(a["type"] == kind for a in self.legal()):
             self._act({"type": kind})
         elif self.legal():
-            self.say(f"지금은 {object_particle(ACTION_NAMES[kind])} 할 수 없어요")
+            self.say(_(NOT_NOW[kind]))
         elif not self.paused:  # (paused: the status line already says why nothing moves)
-            self.say(OUT_OF_TURN)
+            self.say(_(OUT_OF_TURN))
 
     def action_confirm(self) -> None:
         if self._watcher_refused():
@@ -243,7 +257,7 @@ class TableActions(ChatScreen):
         if view is None or not self._choosing(view):
             return
         if len(self.selected) != 2:
-            self.say("카드 두 장을 골라 주세요")
+            self.say(_("카드 두 장을 골라 주세요"))
             return
         chosen, self.selected = list(self.selected), []
         self._act({"type": "choose", "cardIds": chosen})
@@ -301,7 +315,7 @@ class TableActions(ChatScreen):
         if room is None:
             return
         if room.host != self.nickname:
-            self.say(NOT_HOST)
+            self.say(_(NOT_HOST))
             return
         self.seotda.moderate(room, self._moderation_chosen)
 
@@ -310,11 +324,11 @@ class TableActions(ChatScreen):
             return
         what, whom = choice
         if what == "remove":
-            question = (
-                f"{whom}님을 이 방에서 내보낼까요?\n방장이 다시 받아 주기 전에는 들어올 수 없어요."
-            )
+            question = _(
+                "{whom}님을 이 방에서 내보낼까요?\n방장이 다시 받아 주기 전에는 들어올 수 없어요."
+            ).format(whom=whom)
         elif what == "host":
-            question = f"{whom}님에게 방장을 넘길까요?"
+            question = _("{whom}님에게 방장을 넘길까요?").format(whom=whom)
         else:
             self._moderate(what, whom)
             return
@@ -332,7 +346,7 @@ class TableActions(ChatScreen):
             else:
                 manager.set_locked(room_id, me, what == "lock")
         except RoomError as exc:
-            self.say(str(exc))
+            self.say(exc.shown())
         else:
             self.say("")
 

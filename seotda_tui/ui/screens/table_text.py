@@ -13,6 +13,7 @@ from typing import Any
 from engine import DECK, Options, evaluate
 from engine.hands import plain_value
 
+from ...i18n import N_, _
 from ...rooms import FINISHED, RoomSummary
 from ..widgets.seats import SeatInfo
 from ..widgets.texts import (
@@ -20,9 +21,13 @@ from ..widgets.texts import (
     END_REASONS,
     REMATCH_REASONS,
     WIN_REASONS,
+    action_name,
+    card_name,
     card_short,
     chips,
     first_fit,
+    game_summary,
+    hand_name,
 )
 from .pot_text import labelled_pots, merged_results, pots_forms
 
@@ -34,15 +39,20 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
     """The room's top line; ``host=False`` leaves out the host, the part to give up when a
     20-cell room name and a 16-cell host leave no room at 80 columns (the screen shortens
     the title on purpose rather than let the edge cut it)."""
-    parts = [f"{room.name} · {room.status_label}"]
+    parts = [f"{room.name} · {_(room.status_label)}"]
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
-        parts.append(f"{view.get('handNo', 0)}판" + (f"/{limit}판" if limit else ""))
-        parts.append(f"학교 {chips(view['baseUnit'])}")
+        hand = view.get("handNo", 0)
+        parts.append(
+            _("{hand}판/{limit}판").format(hand=hand, limit=limit)
+            if limit
+            else _("{hand}판").format(hand=hand)
+        )
+        parts.append(_("학교 {n}").format(n=chips(view["baseUnit"])))
     else:
-        parts.append(f"{len(room.players)}/{room.max_players}명")
+        parts.append(_("{n}/{max}명").format(n=len(room.players), max=room.max_players))
     if host:
-        parts.append(f"방장 {room.host or '-'}")
+        parts.append(_("방장 {host}").format(host=room.host or "-"))
     return " · ".join(parts)
 
 
@@ -54,9 +64,9 @@ def waiting_seats(room: RoomSummary, me: str) -> list[SeatInfo]:
     for nick in room.players:
         badges = []
         if nick == room.host:
-            badges.append("방장")
+            badges.append(_("방장"))
         if nick in room.offline:
-            badges.append("연결 끊김")
+            badges.append(_("연결 끊김"))
         infos.append(SeatInfo(nick, badges=tuple(badges), me=nick == me))
     return infos
 
@@ -73,32 +83,43 @@ def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
     host = room.host or "-"
     if room.status == FINISHED:
         if not enough:
-            again = "2명 이상 앉으면 다시 시작할 수 있어요"
+            again = _("2명 이상 앉으면 다시 시작할 수 있어요")
         elif is_host:
-            again = "s 키로 다시 시작할 수 있어요"
+            again = _("s 키로 다시 시작할 수 있어요")
         else:
-            again = f"방장 {host}님이 다시 시작할 수 있어요"
-        return "게임이 끝났어요. " + again, "게임 끝 · " + again, "게임이 끝났어요"
+            again = _("방장 {host}님이 다시 시작할 수 있어요").format(host=host)
+        return (
+            _("게임이 끝났어요. {again}").format(again=again),
+            _("게임 끝 · {again}").format(again=again),
+            _("게임이 끝났어요"),
+        )
     if is_host:
-        return ("s 키로 시작해요",) if enough else ("2명 이상 앉으면 s 키로 시작할 수 있어요",)
-    return f"방장 {host}님이 시작하기를 기다려요", f"{host}님이 시작하기를 기다려요"
+        return (
+            (_("s 키로 시작해요"),) if enough else (_("2명 이상 앉으면 s 키로 시작할 수 있어요"),)
+        )
+    return (
+        _("방장 {host}님이 시작하기를 기다려요").format(host=host),
+        _("{host}님이 시작하기를 기다려요").format(host=host),
+    )
 
 
 def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
     """The final ranking (§8.6); scores are shown net of the starting chips."""
     if not result:
         return []
-    parts = [(f"게임 끝! {result.get('summary', '')}", "bold")]
+    parts = [(_("게임 끝! {summary}").format(summary=game_summary(result)), "bold")]
     why = END_REASONS.get(result.get("reason", ""))
     if why:
-        parts.append((f" ({why})", ""))
+        parts.append((f" ({_(why)})", ""))
     by_score = options.end_condition == "hands" or result.get("reason") == "handCap"
     for row in result.get("ranking", []):
-        line = f"\n  {row['rank']}위 {row['playerId']}  {chips(row['finalChips'])}칩"
+        line = "\n  " + _("{rank}위 {player}  {chips}칩").format(
+            rank=row["rank"], player=row["playerId"], chips=chips(row["finalChips"])
+        )
         if by_score:  # §6.6 score = chips - starting chips × rebuys
-            line += f"  손익 {row['score'] - options.starting_chips:+,}"
+            line += "  " + _("손익 {n:+,}").format(n=row["score"] - options.starting_chips)
         if row.get("rebuys"):
-            line += f"  리바이 {row['rebuys']}번"
+            line += "  " + _("리바이 {n}번").format(n=row["rebuys"])
         parts.append((line, ""))
     return parts
 
@@ -115,9 +136,11 @@ def grace_badge(room: RoomSummary, nick: str, now: float | None) -> str:
     "연결 끊김": their turns are played for them (check, else die) until they come back."""
     ends = dict(room.grace).get(nick)
     if ends is None or now is None:
-        return "연결 끊김"
+        return _("연결 끊김")
     left = max(0.0, ends - now)
-    return f"끊김 {math.ceil(left / GRACE_STEP) * GRACE_STEP}초" if left > 0 else "연결 끊김"
+    if left <= 0:
+        return _("연결 끊김")
+    return _("끊김 {n}초").format(n=math.ceil(left / GRACE_STEP) * GRACE_STEP)
 
 
 def _badges(
@@ -125,24 +148,24 @@ def _badges(
 ) -> list[str]:
     nick = seat["id"]
     if seat["status"] == "eliminated":  # out of the game: whether they are connected is moot
-        return ["탈락", "나감"] if nick not in room.players else ["탈락"]
+        return [_("탈락"), _("나감")] if nick not in room.players else [_("탈락")]
     badges: list[str] = []
     if seat["status"] == "left":
-        badges.append("나감")
+        badges.append(_("나감"))
     elif nick in room.offline or not seat["connected"]:
         badges.append(grace_badge(room, nick, now))
     if seat["status"] == "busted":
-        badges.append("파산")
+        badges.append(_("파산"))
     if seat.get("folded") and seat["status"] != "left":
-        badges.append("다이")
+        badges.append(_("다이"))
     if seat.get("allIn"):
-        badges.append("올인")
+        badges.append(_("올인"))
     if seat["away"]:
-        badges.append("자리 비움")
+        badges.append(_("자리 비움"))
     if view.get("handPhase") == "choose" and seat.get("chosen") and not seat.get("folded"):
-        badges.append("선택 완료")
+        badges.append(_("선택 완료"))
     if view.get("handPhase") == "handEnd" and nick in winners:
-        badges.append("승")
+        badges.append(_("승"))
     return badges
 
 
@@ -158,16 +181,19 @@ def showdown_name(entry: dict[str, Any], results: list[dict[str, Any]], options:
     hand log all name hands through this one function."""
     special = entry.get("special")
     if not special or not results:
-        return str(entry["name"])
+        return hand_name(str(entry["name"]))
     fired = any(
         r.get("reason") == special
         and (r.get("type") in NO_WINNER or entry["player"] in r.get("winners", []))
         for r in results
     )
     if fired:
-        return str(entry["name"])
+        return hand_name(str(entry["name"]))
     a, b = (DECK[int(c["id"])] for c in entry["cards"])
-    return f"{plain_value(a, b, options.gwang_ttaeng)[1]} ({entry['name']} 불발)"
+    return _("{plain} ({special} 불발)").format(
+        plain=hand_name(plain_value(a, b, options.gwang_ttaeng)[1]),
+        special=hand_name(str(entry["name"])),
+    )
 
 
 #: Events that start the next deal: a showdown's results are the events before them.
@@ -217,7 +243,8 @@ def seat_infos(
     for s in from_viewer(view["seats"], me):
         nick = s["id"]
         last = s.get("lastAction")
-        action = ACTION_NAMES.get(last["type"], "") if last and last["type"] != "die" else ""
+        shown_action = last and last["type"] != "die" and last["type"] in ACTION_NAMES
+        action = action_name(last["type"]) if last and shown_action else ""
         faces: tuple[int | None, ...] = ()
         if s.get("revealed"):
             cards = " ".join(card_short(c) for c in s["revealed"])
@@ -256,7 +283,7 @@ def pot_values(view: View) -> tuple[int | None, tuple[str, ...], str]:
         return None, (), ""  # paid out: the banner says who won
     note = ""
     if view.get("handPhase") == "betting" and view.get("currentBet"):
-        note = f"이번 라운드 {chips(view['currentBet'])}"
+        note = _("이번 라운드 {n}").format(n=chips(view["currentBet"]))
     return int(view.get("pot", 0)), pots_forms(labelled_pots(view)), note
 
 
@@ -265,28 +292,36 @@ def banner_parts(view: View) -> list[Part]:
     phase = view.get("handPhase")
     parts: list[Part] = []
     if view.get("rematchNo"):
-        reason = REMATCH_REASONS.get(view.get("rematchReason") or "", "")
-        parts.append((f"재경기 {view['rematchNo']}회차 - {reason}  ", "bold magenta"))
+        reason = _tr(REMATCH_REASONS.get(view.get("rematchReason") or "", ""))
+        text = _("재경기 {n}회차 - {reason}").format(n=view["rematchNo"], reason=reason)
+        parts.append((text + "  ", "bold magenta"))
     if phase == "handEnd":
         for r, label in merged_results(view.get("results") or []):
             if r.get("type") in NO_WINNER:
-                reason = REMATCH_REASONS.get(r.get("reason", ""), "")
-                what = "파토! 판돈을 돌려줘요" if r.get("type") == "refund" else "재경기!"
-                parts.append((f"{reason} {what}  ", "bold magenta"))
+                reason = _tr(REMATCH_REASONS.get(r.get("reason", ""), ""))
+                if r.get("type") == "refund":
+                    text = _("{reason} 파토! 판돈을 돌려줘요").format(reason=reason)
+                else:
+                    text = _("{reason} 재경기!").format(reason=reason)
+                parts.append((text + "  ", "bold magenta"))
                 continue
             who = ", ".join(r.get("winners", []))
-            verb = "나눠 가짐" if r.get("type") == "split" else "승리"
+            won = (
+                _("{who} 나눠 가짐 +{n}칩") if r.get("type") == "split" else _("{who} 승리 +{n}칩")
+            )
             why = WIN_REASONS.get(r.get("reason", ""), "")
-            parts.append((f"{who} {verb} +{chips(r['amount'])}칩", "bold green"))
+            parts.append((won.format(who=who, n=chips(r["amount"])), "bold green"))
             if label:
                 parts.append((f" ({label})", "green"))
             if why:
-                parts.append((f" {why}", "bold red"))
+                parts.append((f" {_(why)}", "bold red"))
             parts.append(("  ", ""))
     elif phase == "rejoin" and view.get("rejoin"):
-        parts.append((f"재참가를 기다려요 (재참가 비용 {chips(view['rejoin']['cost'])}칩)", ""))
+        cost = chips(view["rejoin"]["cost"])
+        parts.append((_("재참가를 기다려요 (재참가 비용 {n}칩)").format(n=cost), ""))
     if view.get("phase") == "rebuy":
-        parts.append((f"리바이를 기다려요: {', '.join(view.get('rebuyPending', []))}", ""))
+        who = ", ".join(view.get("rebuyPending", []))
+        parts.append((_("리바이를 기다려요: {players}").format(players=who), ""))
     return parts
 
 
@@ -298,7 +333,12 @@ def cut_text(view: View) -> str:
     if dealer not in seated or len(seated) < 2:
         return ""
     cutter = seated[seated.index(dealer) - 1]
-    return f"기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요  "
+    return (
+        _("기리: {cutter}님이 패를 떼고 선 {dealer}님이 나눠요").format(
+            cutter=cutter, dealer=dealer
+        )
+        + "  "
+    )
 
 
 def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: bool) -> list[Part]:
@@ -306,36 +346,52 @@ def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: boo
     pending = view.get("pending") or {}
     phase = pending.get("phase")
     if phase == "finished":
-        return [("게임이 끝났어요", "bold")]
+        return [(_("게임이 끝났어요"), "bold")]
     if phase == "betting":
         actor = view.get("actor")
         if actor == me:
-            return [("내 차례예요!", "bold reverse"), (" 1~8 키", "")]
-        return [(f"{actor}님 차례", "")]
-    waiting = pending.get("players", [])
+            return [(_("내 차례예요!"), "bold reverse"), (" " + _("1~8 키"), "")]
+        return [(_("{p}님 차례").format(p=actor), "")]
+    waiting = ", ".join(pending.get("players", []))
     if phase == "choose":
         if choosing:
-            return [("카드 2장을 고르세요: 1·2·3 키, Enter 확정", "bold reverse")]
-        return [(f"카드를 고르는 중: {', '.join(waiting)}", "")]
+            return [(_("카드 2장을 고르세요: 1·2·3 키, Enter 확정"), "bold reverse")]
+        return [(_("카드를 고르는 중: {players}").format(players=waiting), "")]
     if phase == "rejoin":
-        if me in waiting:
-            return [("구사 재경기에 다시 참가할까요? y/n", "bold reverse")]
-        return [(f"재참가 여부를 기다려요: {', '.join(waiting)}", "")]
+        if me in pending.get("players", []):
+            return [(_("구사 재경기에 다시 참가할까요? y/n"), "bold reverse")]
+        return [(_("재참가 여부를 기다려요: {players}").format(players=waiting), "")]
     if phase == "rebuy":
-        if me in waiting:
-            return [("칩이 떨어졌어요. 칩을 다시 받을까요? y/n", "bold reverse")]
-        return [(f"리바이 여부를 기다려요: {', '.join(waiting)}", "")]
+        if me in pending.get("players", []):
+            return [(_("칩이 떨어졌어요. 칩을 다시 받을까요? y/n"), "bold reverse")]
+        return [(_("리바이 여부를 기다려요: {players}").format(players=waiting), "")]
     if phase == "handEnd":
         if any(a["type"] == "ready" for a in legal):
-            return [("판이 끝났어요. Space 다음 판 준비", "")]
-        return [("다음 판을 기다려요", "")]
+            return [(_("판이 끝났어요. Space 다음 판 준비"), "")]
+        return [(_("다음 판을 기다려요"), "")]
     return []
 
 
 # ---------------------------------------------------------------- the own hand, flashes, payouts
 
 STRENGTH_STYLES = {"높음": "bold green", "중간": "bold yellow", "낮음": "bold red"}
-FIRST_HAND_HINT = "처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅"
+#: The engine's strength words and hand hints (its ``myHand``), translated by msgid.
+_ENGINE_HINTS = (
+    N_("높음"), N_("중간"), N_("낮음"), N_("강한 패예요"), N_("중간 정도 패예요"),
+    N_("약한 패예요"), N_("상대 최고패가 1~9땡이면 이겨요"), N_("상대 최고패가 13·18광땡이면 이겨요"),
+    N_("상대가 알리 이하면 재경기"), N_("상대가 8땡 이하면 재경기"), N_("상대가 9땡 이하면 재경기"),
+    N_("상대가 장땡 이하면 재경기"), N_("상대가 알리 이하면 파토(판돈 반환)"),
+    N_("상대가 8땡 이하면 파토(판돈 반환)"), N_("상대가 9땡 이하면 파토(판돈 반환)"),
+    N_("상대가 장땡 이하면 파토(판돈 반환)"),
+)  # fmt: skip
+FIRST_HAND_HINT = N_("처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅")
+
+
+def _tr(msgid: str) -> str:
+    """``_()`` of a looked-up msgid that may be empty (an unknown reason shows nothing)."""
+    return _(msgid) if msgid else ""
+
+
 #: The tip shows in a session's first hands only (``first_hands``), not in every game's first.
 FIRST_TIP_HANDS = 2
 
@@ -352,22 +408,22 @@ def mine_parts(
     """Beside the own cards: [the me line (name, 선, stack, bet, badges), then the rest: the
     hand's name and strength (hints), the 3-card choice, the result, a first-hand hint]."""
     if seat is None:
-        return [[("관전 중이에요", "dim")]]
+        return [[(_("관전 중이에요"), "dim")]]
     me: list[Part] = [(seat["id"], "bold")]
     if seat.get("dealer"):
-        me.append((" 선", "bold cyan"))
-    me.append((f" · {chips(seat['stack'])}칩", ""))
+        me.append((" " + _("선"), "bold cyan"))
+    me.append((" · " + _("{n}칩").format(n=chips(seat["stack"])), ""))
     if view.get("handPhase") == "betting" and seat.get("bet"):
-        me.append((f" · 베팅 {chips(seat['bet'])}", "yellow"))
+        me.append((" · " + _("베팅 {n}").format(n=chips(seat["bet"])), "yellow"))
     for badge, on in (
-        ("다이", seat.get("folded")),
-        ("올인", seat.get("allIn")),
-        ("자리 비움", seat.get("away")),
-        ("파산", seat["status"] == "busted"),
-        ("탈락", seat["status"] == "eliminated"),
+        (N_("다이"), seat.get("folded")),
+        (N_("올인"), seat.get("allIn")),
+        (N_("자리 비움"), seat.get("away")),
+        (N_("파산"), seat["status"] == "busted"),
+        (N_("탈락"), seat["status"] == "eliminated"),
     ):
         if on:
-            me.append((f" [{badge}]", "bold"))
+            me.append((f" [{_(badge)}]", "bold"))
     if not seat.get("inHand"):
         return [me]
     parts: list[Part] = []
@@ -377,12 +433,18 @@ def mine_parts(
         if len(selected) == 2:
             a, b = (DECK[i] for i in selected)
             rank = evaluate(a, b, options)
-            parts.append((f"\n고른 패: {a.label} + {b.label}\n= {rank.name}", "bold"))
+            text = _("고른 패: {a} + {b}\n= {name}").format(
+                a=card_name(a), b=card_name(b), name=hand_name(rank.name)
+            )
+            parts.append(("\n" + text, "bold"))
         else:
-            parts.append(("\n두 장을 고르세요\n(1·2·3 키나 카드 클릭, Enter 확정)", ""))
+            parts.append(("\n" + _("두 장을 고르세요\n(1·2·3 키나 카드 클릭, Enter 확정)"), ""))
         if hint and hint.get("recommended"):
             a, b = (DECK[i] for i in hint["recommended"])
-            parts.append((f"\n추천(r): {a.label} + {b.label} = {hint['name']}", "dim"))
+            text = _("추천(r): {a} + {b} = {name}").format(
+                a=card_name(a), b=card_name(b), name=hand_name(hint["name"])
+            )
+            parts.append(("\n" + text, "dim"))
     elif own_shown is not None:  # the showdown names every revealed hand, hints or not
         parts.append(("\n", ""))
         name = showdown_name(own_shown, view.get("results") or [], options)
@@ -390,36 +452,38 @@ def mine_parts(
     elif hint:
         style = STRENGTH_STYLES.get(hint.get("strength", ""), "bold")
         parts.append(("\n", ""))
-        parts.append((f" {hint['name']} ", style + " reverse"))
-        parts.append((f" 강도 {hint.get('strength', '')}", style))
+        parts.append((f" {hand_name(hint['name'])} ", style + " reverse"))
+        strength = _tr(str(hint.get("strength", "")))
+        parts.append((" " + _("강도 {strength}").format(strength=strength), style))
         explain = str(hint.get("hint") or "").partition(" - ")[2]
         if explain and seat.get("discardedId") is None:
-            parts.append((f"\n{explain}", ""))
+            parts.append((f"\n{_(explain)}", ""))
     if seat.get("discardedId") is not None and not choosing:  # 3장: the card left out
-        parts.append((f"\n버린 패: {DECK[seat['discardedId']].label} (나만 봐요)", "dim"))
+        card = card_name(DECK[seat["discardedId"]])
+        parts.append(("\n" + _("버린 패: {card} (나만 봐요)").format(card=card), "dim"))
     if payout:
-        parts.append((f"\n승리! +{chips(payout)}칩", "bold green"))
+        parts.append(("\n" + _("승리! +{n}칩").format(n=chips(payout)), "bold green"))
     elif view.get("handPhase") == "handEnd" and seat.get("revealed"):
         lost = not any(r.get("type") in NO_WINNER for r in view.get("results") or [])
         if lost:
-            parts.append(("\n이번 판은 졌어요", "dim"))
+            parts.append(("\n" + _("이번 판은 졌어요"), "dim"))
     if first_hands and not view.get("rematchNo") and not choosing:
-        parts.append((f"\n\n{FIRST_HAND_HINT}", "dim italic"))
+        parts.append((f"\n\n{_(FIRST_HAND_HINT)}", "dim italic"))
     if parts and parts[0][0].startswith("\n"):
         parts[0] = (parts[0][0][1:], parts[0][1])
     return [me, parts]
 
 
 #: The short banner of a special outcome (§9: "땡잡이!", "암행어사 출두!", "구사 재경기").
-FLASH_WINS = {"ttaengjabi": "땡잡이!", "amhaeng": "암행어사 출두!"}
+FLASH_WINS = {"ttaengjabi": N_("땡잡이!"), "amhaeng": N_("암행어사 출두!")}
 FLASH_REMATCHES = {
-    "gusa": "구사 재경기",
-    "mungGusa": "멍텅구리구사 재경기",
-    "tie": "동점 재경기",
+    "gusa": N_("구사 재경기"),
+    "mungGusa": N_("멍텅구리구사 재경기"),
+    "tie": N_("동점 재경기"),
 }
 
 
-FLASH_REFUND = "사구 파토"
+FLASH_REFUND = N_("사구 파토")
 
 
 def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str | None:
@@ -428,11 +492,11 @@ def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str 
     for event in events:
         kind = event.get("type")
         if kind == "payout" and event.get("reason") in FLASH_WINS:
-            text = FLASH_WINS[event["reason"]]
+            text = _(FLASH_WINS[event["reason"]])
         elif kind == "rematch" and event.get("reason") in FLASH_REMATCHES:
-            text = FLASH_REMATCHES[event["reason"]]
+            text = _(FLASH_REMATCHES[event["reason"]])
         elif kind == "pot" and event["outcome"].get("type") == "refund":
-            text = FLASH_REFUND
+            text = _(FLASH_REFUND)
         else:
             continue
         if text not in texts:

@@ -47,9 +47,10 @@ class ActionBar(TextLines):
             super().__init__()
             self.kind = kind
 
-    #: ``(label, enabled)`` per action of :data:`BET_ORDER`.
+    #: ``(label, enabled)`` per action of :data:`BET_ORDER` (made per widget: in its
+    #: session's language).
     places: reactive[tuple[tuple[str, bool], ...]] = reactive(
-        tuple((bet_label(kind), False) for kind in BET_ORDER), repaint=False
+        lambda: tuple((bet_label(kind), False) for kind in BET_ORDER), repaint=False
     )
 
     def set_legal(self, legal: list[dict[str, Any]]) -> None:

@@ -32,7 +32,9 @@ from textual.widget import Widget
 from engine import Card
 from engine.cards import PLANTS
 
+from ...i18n import N_, _
 from ..colour_isolation import client_color_system
+from .texts import card_name
 
 SizeName = Literal["large", "compact"]
 StyleName = Literal["box", "ascii", "big"]
@@ -80,16 +82,21 @@ MONTH_COLORS_16: dict[int, str] = {
 }
 _DARK_16 = frozenset({"green", "cyan", "magenta", "red", "bright_blue", "bright_red"})
 
-#: 열끗 animals, spec §9.
+#: 열끗 animals, spec §9 (msgids: English shows the ASCII names).
 ANIMALS: dict[int, str] = {
-    2: "꾀꼬리",
-    4: "두견새",
-    5: "다리",
-    6: "나비",
-    7: "멧돼지",
-    9: "술잔",
-    10: "사슴",
+    2: N_("꾀꼬리"),
+    4: N_("두견새"),
+    5: N_("다리"),
+    6: N_("나비"),
+    7: N_("멧돼지"),
+    9: N_("술잔"),
+    10: N_("사슴"),
 }
+#: The engine's plant names (engine/cards.py PLANTS), msgids for the large cards.
+_PLANT_WORDS = (
+    N_("송학"), N_("매조"), N_("벚꽃"), N_("흑싸리"), N_("난초"), N_("모란"), N_("홍싸리"),
+    N_("공산"), N_("국진"), N_("단풍"),
+)  # fmt: skip
 ASCII_PLANTS: dict[int, str] = {
     1: "Songhak",
     2: "Maejo",
@@ -114,7 +121,9 @@ ASCII_ANIMALS: dict[int, str] = {
 #: One-letter kind codes for ASCII mode: 광 G, 열 Y, 띠 T, 8월 일반 N.
 ASCII_CODES = {"gwang": "G", "yeol": "Y", "ribbon": "T", "plain": "N"}
 _ASCII_WORDS = {"gwang": "Gwang", "yeol": "Yeol", "ribbon": "Tti", "plain": "Ilban"}
-_HANGUL_SHORT = {"gwang": "광", "yeol": "열", "ribbon": "띠", "plain": "일"}
+#: The kind's badge on a compact card: one wide character in Korean, two letters in English
+#: ("Br", "An", "Rb", "Pl"), so the card keeps its width (msgids, shared with the seat lines).
+_HANGUL_SHORT = {"gwang": N_("광"), "yeol": N_("열"), "ribbon": N_("띠"), "plain": N_("일")}
 
 #: Small ASCII plant motifs (1-cell characters only, so safe in every style).
 MOTIFS: dict[int, str] = {
@@ -285,25 +294,27 @@ def _large_rows(card: Card, style: str, p: _Palette, inner: int) -> list[Text]:
     strong = STRONG_MARK[style]
     badge = _seg(f" {card.month} ", p.badge)
     top = badge + _fit(_seg(MOTIFS[card.month], p.border), inner - badge.cell_len, "right")
-    plant = _seg(ASCII_PLANTS[card.month] if ascii_only else PLANTS[card.month], p.accent)
+    plant = _seg(ASCII_PLANTS[card.month] if ascii_only else _(PLANTS[card.month]), p.accent)
     if kind == "gwang":
-        emblem = _seg("(G)" if ascii_only else "(광)", p.seal)
+        emblem = _seg("(G)" if ascii_only else _("(광)"), p.seal)
     elif kind == "yeol":
-        emblem = _seg((ASCII_ANIMALS if ascii_only else ANIMALS)[card.month], p.accent)
+        emblem = _seg(ASCII_ANIMALS[card.month] if ascii_only else _(ANIMALS[card.month]), p.accent)
     elif kind == "ribbon":
-        emblem = _seg("=[T]=" if ascii_only else "──띠──", p.ribbon)
+        emblem = _seg("=[T]=" if ascii_only else _("──띠──"), p.ribbon)
     else:
-        emblem = _seg("Geese" if ascii_only else "기러기", p.accent)
+        emblem = _seg("Geese" if ascii_only else _("기러기"), p.accent)
     if kind == "yeol":
-        mark = "Y" if ascii_only else "열"
-        extra = (
-            _seg(f"{strong}{mark}{strong}", p.key_badge)
-            if is_key_yeol(card)
-            else _seg(f"[{mark}]", p.accent)
-        )
+        if ascii_only:
+            key_mark, mark = f"{strong}Y{strong}", "[Y]"
+        else:
+            key_mark, mark = _("{strong}열{strong}").format(strong=strong), _("[열]")
+        extra = _seg(key_mark, p.key_badge) if is_key_yeol(card) else _seg(mark, p.accent)
     else:
         extra = _seg(MOTIFS[card.month], p.border)
-    label = f"{card.month}{ASCII_CODES[kind]} {_ASCII_WORDS[kind]}" if ascii_only else card.label
+    if ascii_only:
+        label = f"{card.month}{ASCII_CODES[kind]} {_ASCII_WORDS[kind]}"
+    else:
+        label = card_name(card)
     label_style = p.seal if kind == "gwang" else "bold"
     return [top, plant, emblem, extra, _seg(label, label_style)]
 
@@ -315,15 +326,16 @@ def _compact_row(card: Card, style: str, p: _Palette) -> Text:
         if is_key_yeol(card):
             return Text.assemble((str(card.month), p.badge), ("Y", mark_style), ("*", p.key_badge))
         return Text.assemble((f"{card.month:>2}", p.badge), (ASCII_CODES[kind], mark_style))
-    return Text.assemble((f"{card.month:>2}", p.badge), (_HANGUL_SHORT[kind], mark_style))
+    return Text.assemble((f"{card.month:>2}", p.badge), (_(_HANGUL_SHORT[kind]), mark_style))
 
 
 def _big_rows(card: Card, size: str, p: _Palette) -> list[Text]:
     kind = _kind_key(card)
     digits = [_seg(row, p.accent) for row in big_digits(card.month, size == "compact")]
-    word = card.label if size == "large" else f"{card.month} {_HANGUL_SHORT[kind]}"
+    word = card_name(card) if size == "large" else f"{card.month} {_(_HANGUL_SHORT[kind])}"
     if kind == "plain" and size == "compact":
-        word = f"{card.month} 일반"
+        plain = _("일반")
+        word = f"{card.month} {plain}"
     label = _seg(word, p.seal if kind == "gwang" else "bold")
     if is_key_yeol(card):
         label.append(STRONG_MARK["big"], style=p.key_badge)

@@ -17,11 +17,15 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input
 
+from ...i18n import N_, _
 from ...rooms.chat import ChatMessage
 from ...sanitize import BIDI_CONTROLS, strip_escapes
 
-KEYS_TABLE = "? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨"
-KEYS_LOBBY = "h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · b 큰 글씨"
+KEYS_TABLE = N_("? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨")
+KEYS_LOBBY = N_("h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · b 큰 글씨")
+
+
+PLACEHOLDER = N_("채팅: Enter 보내기 · Esc 닫기")
 
 
 def safe_typed(text: str) -> str:
@@ -37,8 +41,8 @@ def safe_typed(text: str) -> str:
 
 def message_text(message: ChatMessage) -> Text:
     """A chat message for a log: "철수: 안녕" (plain text, the nickname bold)."""
-    if not message.nick:
-        return Text(message.text, style="dim italic")
+    if not message.nick:  # a system notice: a msgid (e.g. the hub link's, seotda_tui/cluster)
+        return Text(_(message.text), style="dim italic")
     return Text.assemble((message.nick, "bold cyan"), (": ", "cyan"), message.text)
 
 
@@ -62,12 +66,12 @@ class ChatShow(Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        keys = Text(self.keys, style="dim")
+        keys = Text(_(self.keys), style="dim")
         left = Text(no_wrap=True, overflow="ellipsis")
         if self.notice:
             left.append(self.notice, "bold red")
         elif self.last is not None:
-            left.append("채팅 ", "dim")
+            left.append(_("채팅") + " ", "dim")
             left.append_text(message_text(self.last))
         room = width - keys.cell_len - 2
         if room < 12:  # narrow: the message wins over the key list
@@ -102,11 +106,15 @@ class ChatLine(Horizontal):
         found = self.query(ChatInput)
         if found:
             return found.first()
-        chat_input = ChatInput(
-            placeholder="채팅: Enter 보내기 · Esc 닫기", max_length=400, compact=True
-        )
+        chat_input = ChatInput(placeholder=_(PLACEHOLDER), max_length=400, compact=True)
         self.mount(chat_input)
         return chat_input
+
+    def relabel(self) -> None:
+        """The session's language changed: the key hints and the input's placeholder follow."""
+        self.query_one(ChatShow).refresh()
+        for chat_input in self.query(ChatInput):
+            chat_input.placeholder = _(PLACEHOLDER)
 
     @property
     def typing(self) -> bool:

@@ -51,6 +51,11 @@ class Choice(Widget, can_focus=True):
         self._values = [v for _, v in options]
         self._index = self._values.index(value)
 
+    def set_labels(self, labels: Sequence[str]) -> None:
+        """New labels for the same values, in order (the session's language changed)."""
+        self._labels = list(labels)
+        self.refresh()
+
     @property
     def value(self) -> Any:
         return self._values[self._index]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from ...i18n import N_, _
+
 #: A code is 5 characters; a little room for spaces or dashes a friend typed between them.
 CODE_INPUT_MAX = 12
-PROMPT = "방 코드 (예: K7QX3) · Enter 들어가기 · Esc 취소"
+PROMPT = N_("방 코드 (예: K7QX3) · Enter 들어가기 · Esc 취소")
 
 
 class CodePrompt(Input):
@@ -15,6 +17,6 @@ class CodePrompt(Input):
     DEFAULT_CSS = "CodePrompt { border: none; height: 1; padding: 0 1; }"
 
     def __init__(self, room_id: str | None, how: str) -> None:
-        super().__init__(placeholder=PROMPT, max_length=CODE_INPUT_MAX, id="code-input")
+        super().__init__(placeholder=_(PROMPT), max_length=CODE_INPUT_MAX, id="code-input")
         self.room_id = room_id  # the private room it opens, or None: any room with that code
         self.how = how  # "join" or "watch"

@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 
+from ...i18n import _, language_code
 from .lines import Part
 from .textlines import TextLines
 
@@ -23,7 +24,6 @@ BAR_CELLS = 24
 URGENT_SECONDS = 5
 
 
-@lru_cache(maxsize=1024)
 def gauge_text(
     parts: tuple[Part, ...],
     seconds: int | None,
@@ -36,12 +36,26 @@ def gauge_text(
     so the returned text is shared and must not be changed). ``coarse``: ``seconds`` is only
     a step (see ``TableScreen._tick``), so the bar shows it and the number is left out — a
     number would disagree with the one whose turn it is sees."""
+    return _gauge_text(language_code(), parts, seconds, total, width, ascii_only, coarse)
+
+
+@lru_cache(maxsize=1024)
+def _gauge_text(
+    language: str,
+    parts: tuple[Part, ...],
+    seconds: int | None,
+    total: int | None,
+    width: int,
+    ascii_only: bool,
+    coarse: bool,
+) -> Text:
+    """:func:`gauge_text`, cached per language (the cache is shared by every session)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     for content, style in parts:
         text.append(content, style)
     if seconds is None:
         return text
-    label = f" {seconds}초"
+    label = " " + _("{n}초").format(n=seconds)
     room = min(BAR_CELLS, width - text.cell_len - cell_len(label) - 1)
     urgent = seconds <= URGENT_SECONDS
     if coarse:

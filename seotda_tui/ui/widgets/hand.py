@@ -14,9 +14,11 @@ from textual.reactive import reactive
 
 from engine import Card
 
+from ...i18n import N_, _
 from .card import CardView, SizeName
+from .texts import card_name
 
-DISCARD_MARK = "버림"
+DISCARD_MARK = N_("버림")
 
 
 class HandCard(CardView, can_focus=False):
@@ -29,7 +31,7 @@ class HandCard(CardView, can_focus=False):
     blank: reactive[bool] = reactive(False)
 
     def _update_tooltip(self) -> None:
-        self.tooltip = self.card.label if self.card is not None and not self.blank else None
+        self.tooltip = card_name(self.card) if self.card is not None and not self.blank else None
 
     def watch_blank(self) -> None:
         self._update_tooltip()
@@ -64,7 +66,7 @@ class HandCards(HorizontalGroup):
     def compose(self) -> ComposeResult:
         # two blank places from the start (shown when the first cards come): mounting them at
         # the deal would lay the screen out a second time right after the game start's layout
-        for _ in range(2):
+        for _extra in range(2):
             yield self._place("large")
 
     def show(
@@ -91,7 +93,7 @@ class HandCards(HorizontalGroup):
         for i, view in enumerate(views[:places]):
             if i < len(cards):
                 self._set(view, cards[i], selected, dimmed, size)
-                view.mark = DISCARD_MARK if cards[i].id in discarded else ""
+                view.mark = _(DISCARD_MARK) if cards[i].id in discarded else ""
             else:
                 view.blank = True
                 view.size_name = size
@@ -108,8 +110,8 @@ class HandCards(HorizontalGroup):
             for card in cards[len(views) : places]
         ]
         for view, card in zip(extra, cards[len(views) : places]):
-            view.set_reactive(HandCard.mark, DISCARD_MARK if card.id in discarded else "")
-        for _ in range(len(views) + len(extra), places):
+            view.set_reactive(HandCard.mark, _(DISCARD_MARK) if card.id in discarded else "")
+        for _extra in range(len(views) + len(extra), places):
             extra.append(self._place(size))
         if extra:
             self.mount_all(extra)

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.renderables.digits import Digits
 
+from ...i18n import _, language_code
 from .textlines import TextLines
 from .texts import chips
 
@@ -73,7 +74,6 @@ class PotView(TextLines):
         return self._lines()
 
 
-@lru_cache(maxsize=1024)
 def pot_lines(
     amount: int | None,
     sides: tuple[str, ...],
@@ -85,14 +85,31 @@ def pot_lines(
 ) -> list[Text]:
     """The pot as one line, or three (label · large digits · 칩 and side pots). Cached: the
     whole table shows the same pot; the lines are shared, so callers must not change them."""
+    return _pot_lines(language_code(), amount, sides, note, big, ascii_only, flash, width)
+
+
+@lru_cache(maxsize=1024)
+def _pot_lines(
+    language: str,
+    amount: int | None,
+    sides: tuple[str, ...],
+    note: str,
+    big: bool,
+    ascii_only: bool,
+    flash: str,
+    width: int,
+) -> list[Text]:
+    """:func:`pot_lines`, cached per language (the cache is shared by every session)."""
     if flash:
         line = Text(f"  ★ {flash} ★  ", style="bold reverse magenta")
         return [Text(""), line, Text("")] if big else [line]
     if amount is None:
         return [Text("")]
-    head = cell_len(f"판돈 {chips(amount)}칩")
+    label, unit = _("판돈"), _("칩")
+    one_line = _("판돈 {n}칩").format(n=chips(amount))
+    head = cell_len(one_line)
     if big and not ascii_only:  # "판돈 " + the digits + " 칩"
-        head = 5 + cell_len(big_number(chips(amount))[1]) + 2
+        head = cell_len(label) + 1 + cell_len(big_number(chips(amount))[1]) + cell_len(unit)
     tries = [(s, note) for s in sides] + [("", note), ("", "")]
     extra = Text(no_wrap=True)
     for side, extra_note in tries:
@@ -101,14 +118,14 @@ def pot_lines(
             extra.append(text)
             break
     if not big or ascii_only:
-        return [Text.assemble((f"판돈 {chips(amount)}칩", "bold yellow"), extra)]
+        return [Text.assemble((one_line, "bold yellow"), extra)]
     rows = big_number(chips(amount))
     lines = []
     for i, row in enumerate(rows):
-        line = Text("판돈 " if i == 1 else "     ", style="bold yellow")
+        line = Text(label + " " if i == 1 else " " * (cell_len(label) + 1), style="bold yellow")
         line.append(row, "bold yellow")
         if i == 1:
-            line.append(" 칩", "bold yellow")
+            line.append(" " + unit, "bold yellow")
             line.append_text(extra)
         lines.append(line)
     return lines

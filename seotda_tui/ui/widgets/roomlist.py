@@ -77,6 +77,13 @@ class RoomList(Widget, can_focus=True):
         self.cursor = 0
 
     # ---------------------------------------------------------------- data
+    def set_headers(self, headers: tuple[str, ...]) -> None:
+        """New column titles (the session's language changed)."""
+        if headers != self._headers:
+            self._headers = headers
+            self._laid_out = None
+            self.refresh()
+
     @property
     def row_count(self) -> int:
         return len(self._rows)

@@ -26,12 +26,15 @@ from textual.widget import Widget
 
 from engine import DECK
 
+from ...i18n import _, language_code
 from ..colour_isolation import client_color_system
 from .card import card_dimensions, render_card_lines
 from .textlines import TextLines, remembered, text_strip
 from .texts import chips
 
-#: Badge → style; the text itself always carries the meaning (colour is only a helper).
+#: Badge (its msgid) → style; the text itself always carries the meaning (colour is only a
+#: helper). The seats get their badges already translated; these tables are looked up by the
+#: translated text (:func:`_badge_style`, :func:`_short`).
 BADGE_STYLES = {
     "다이": "dim",
     "올인": "bold yellow",
@@ -50,7 +53,14 @@ BADGE_SHORT = {"연결 끊김": "끊김", "자리 비움": "비움", "선택 완
 
 
 def _badge_style(badge: str) -> str:
-    return BADGE_STYLES.get("끊김" if badge.startswith("끊김") else badge, "")
+    offline = _("끊김")
+    if badge.startswith(offline):
+        return BADGE_STYLES["끊김"]
+    return next((v for k, v in BADGE_STYLES.items() if _(k) == badge), "")
+
+
+def _short(badge: str) -> str:
+    return next((_(v) for k, v in BADGE_SHORT.items() if _(k) == badge), badge)
 
 
 def badge_lines(badges: tuple[str, ...], cells: int, lines: int) -> list[str]:
@@ -63,7 +73,7 @@ def badge_lines(badges: tuple[str, ...], cells: int, lines: int) -> list[str]:
     if cell_len(spaced) <= cells:
         return [spaced]
     groups: list[list[str]] = []
-    for name in (BADGE_SHORT.get(b, b) for b in badges):
+    for name in (_short(b) for b in badges):
         if groups and cell_len("[" + "·".join([*groups[-1], name]) + "]") <= cells:
             groups[-1].append(name)
         else:
@@ -129,12 +139,13 @@ class SeatRow(Widget):
         line.append(
             _pad(i.name, self.name_cells), "bold reverse" if i.actor else "bold" if i.me else ""
         )
-        line.append(" 선 " if i.dealer else "    ", "bold cyan")
+        dealer = _("선")
+        line.append(f" {dealer} " if i.dealer else " " * (cell_len(dealer) + 2), "bold cyan")
         if i.stack is not None:
-            stack = f"{chips(i.stack)}칩"
+            stack = _("{n}칩").format(n=chips(i.stack))
             line.append(" " * max(0, 9 - cell_len(stack)) + stack)
         if i.bet:
-            line.append(f"  베팅 {chips(i.bet)}", "yellow")
+            line.append("  " + _("베팅 {n}").format(n=chips(i.bet)), "yellow")
         if i.action:
             line.append(f"  {i.action}")
         if i.cards:
@@ -151,11 +162,11 @@ class SeatRow(Widget):
 
 def bet_text(i: SeatInfo) -> tuple[str, str]:
     if i.payout:
-        return f"승 +{chips(i.payout)}", "bold green"
+        return _("승 +{n}").format(n=chips(i.payout)), "bold green"
     if i.action and i.bet:
         return f"{i.action} {chips(i.bet)}", "yellow"
     if i.bet:
-        return f"베팅 {chips(i.bet)}", "yellow"
+        return _("베팅 {n}").format(n=chips(i.bet)), "yellow"
     return i.action, ""
 
 
@@ -167,7 +178,7 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     top.append((">" if style == "ascii" else "▶") if i.actor else " ", "bold yellow")
     top.append(i.name, "bold reverse" if i.actor else "bold")
     if i.dealer:
-        top.append(" 선", "bold cyan")
+        top.append(" " + _("선"), "bold cyan")
     if i.faces:
         columns = [
             render_card_lines(
@@ -181,16 +192,16 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
         ]
         card_lines = [Text("").join(col[r] for col in columns) for r in range(3)]
     else:
-        card_lines = [Text("") for _ in range(3)]
+        card_lines = [Text("") for _row in range(3)]
     card_w = max(cards, 2) * card_dimensions("compact", card_style)[0]
     texts: list[tuple[str, str]] = [
-        (f"{chips(i.stack)}칩" if i.stack is not None else "", ""),
+        (_("{n}칩").format(n=chips(i.stack)) if i.stack is not None else "", ""),
         bet_text(i),
     ]
     first = _badge_style(i.badges[0]) if i.badges else ""
     if i.hand_name:
         name_style = "bold green" if i.payout else "bold"
-        head, _, note = i.hand_name.partition(" (")
+        head, _sep, note = i.hand_name.partition(" (")
         if cell_len(i.hand_name) <= BOX_TEXT_CELLS or not note:
             texts.append((i.hand_name, name_style))
         elif not texts[1][0]:  # "망통" over "땡잡이 불발" when the bet line is free
@@ -220,10 +231,16 @@ def render_seat_box(i: SeatInfo, style: str, color_system: str | None, cards: in
     return lines
 
 
-@lru_cache(maxsize=2048)
 def seat_box_lines(i: SeatInfo, style: str, color_system: str | None, cards: int) -> list[Text]:
     """:func:`render_seat_box`, cached: every other seat of the table draws the same box.
     The lines are shared, so callers must not change them."""
+    return _seat_box_lines(language_code(), i, style, color_system, cards)
+
+
+@lru_cache(maxsize=2048)
+def _seat_box_lines(
+    language: str, i: SeatInfo, style: str, color_system: str | None, cards: int
+) -> list[Text]:
     return render_seat_box(i, style, color_system, cards)
 
 
@@ -321,7 +338,7 @@ class SeatBoxes(TextLines):
         color_system, style, cards = self._color_system(), self.style_name, self.cards
         return remembered(
             _BOX_ROWS,
-            (info, style, color_system, cards, row, base),
+            (info, style, color_system, cards, row, base, language_code()),
             BOX_ROWS,
             lambda: text_strip(
                 seat_box_lines(info, style, color_system, cards)[row],

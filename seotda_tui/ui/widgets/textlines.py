@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ... import tuning
+from ...i18n import language_code
 from ...tuning.shared_rows import render_shared
 
 Cell = tuple[str, tuple[object, ...]]
@@ -134,7 +135,7 @@ class TextLines(Widget):
         # ``visual_style`` is the same style as ``rich_style``, kept until the styles change;
         # ``rich_style`` walks every ancestor's styles on each call (once per row per frame).
         base = self.visual_style.rich_style
-        key = (type(self), self.lines_key(), width, base)
+        key = (type(self), language_code(), self.lines_key(), width, base)
         lines, strips = remembered(_SHARED, key, SHARED_ROWS, self._new_entry)
         if y >= len(lines):
             return Strip.blank(width, base)

@@ -1,64 +1,121 @@
-"""Every Korean word the screens show for engine data: cards, actions, options, log lines.
+"""Every word the screens show for engine data: cards, actions, options, hands, log lines.
 
-Kept apart from the widgets so the wording is in one place and testable without Textual.
+Kept apart from the widgets so the wording is in one place and testable without Textual. Each
+text goes through the catalogue (``_()``, :mod:`seotda_tui.i18n`); the engine's own Korean
+words (action and hand names) are translated here by msgid.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from rich.cells import cell_len
 
-from engine import DECK, Options
+from engine import DECK, Card, Options
 from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
 from engine.betting import BET_ACTIONS
+
+from ...i18n import KOREAN, N_, _, language_code
 
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
 BET_ORDER = BET_ACTIONS
 BET_KEYS = {kind: str(i + 1) for i, kind in enumerate(BET_ORDER)}
 
-REMATCH_REASONS = {"gusa": "구사", "mungGusa": "멍텅구리구사", "tie": "동점"}
+# The msgids below are marked with N_ and translated where they are shown (_() at use).
+REMATCH_REASONS = {"gusa": N_("구사"), "mungGusa": N_("멍텅구리구사"), "tie": N_("동점")}
 WIN_REASONS = {
-    "ttaengjabi": "땡잡이!",
-    "amhaeng": "암행어사 출두!",
-    "fold": "모두 다이",
-    "rematchCap": "재경기 3번 뒤 나눔",
+    "ttaengjabi": N_("땡잡이!"),
+    "amhaeng": N_("암행어사 출두!"),
+    "fold": N_("모두 다이"),
+    "rematchCap": N_("재경기 3번 뒤 나눔"),
 }
 END_REASONS = {
-    "hands": "정해진 판을 모두 쳤어요",
-    "lastStanding": "최후의 1인이 남았어요",
-    "handCap": "300판에 도달했어요",
-    "disconnected": "접속한 사람이 1명 이하라 끝났어요",
+    "hands": N_("정해진 판을 모두 쳤어요"),
+    "lastStanding": N_("최후의 1인이 남았어요"),
+    "handCap": N_("300판에 도달했어요"),
+    "disconnected": N_("접속한 사람이 1명 이하라 끝났어요"),
 }
 
-#: Korean labels of every option value, for the create-room form and the lobby.
+#: Labels (msgids) of every option value, for the create-room form and the lobby; a label
+#: with ``{v}`` is filled with the value (:func:`choice_label`).
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "card_mode": {"two": "2장 섯다", "three": "3장 섯다 (골라 쓰기)"},
-    "deal_mode": {"twoRounds": "1장씩 두 번", "oneRound": "2장 한 번에"},
-    "starting_chips": {v: f"{v:,}칩" for v in (500, 1000, 2000, 5000)},
-    "base_unit": {v: f"{v}칩" for v in (2, 10, 20, 50)},
-    "max_raise": {"half": "하프까지", "full": "풀까지"},
-    "end_condition": {"hands": "정해진 판 수", "lastStanding": "최후의 1인"},
-    "hand_limit": {v: f"{v}판" for v in (10, 20, 30, 50)},
-    "school_up_every": {0: "안 올림", 5: "5판마다", 10: "10판마다", 15: "15판마다"},
-    "rebuy": {"off": "없음", "limited": "횟수 제한", "unlimited": "무제한"},
-    "rebuy_limit": {v: f"{v}번" for v in (1, 2, 3)},
-    "turn_seconds": {v: f"{v}초" for v in (15, 20, 30, 60)},
-    "dealer_rule": {"winner": "이긴 사람", "rotate": "돌아가며"},
-    "gwang_ttaeng": {"all": "38·18·13광땡", "only38": "38광땡만"},
-    "ttaengjabi": {"off": "없음", "strict": "엄격 (3광+7열끗)", "loose": "느슨 (3·7 아무 패)"},
-    "mung_gusa": {
-        "off": "일반 구사로",
-        "upTo8": "8땡까지 재경기",
-        "upTo9": "9땡까지 재경기",
-        "upToJang": "장땡까지 재경기",
+    "card_mode": {"two": N_("2장 섯다"), "three": N_("3장 섯다 (골라 쓰기)")},
+    "deal_mode": {"twoRounds": N_("1장씩 두 번"), "oneRound": N_("2장 한 번에")},
+    "starting_chips": dict.fromkeys((500, 1000, 2000, 5000), N_("{v:,}칩")),
+    "base_unit": dict.fromkeys((2, 10, 20, 50), N_("{v}칩")),
+    "max_raise": {"half": N_("하프까지"), "full": N_("풀까지")},
+    "end_condition": {"hands": N_("정해진 판 수"), "lastStanding": N_("최후의 1인")},
+    "hand_limit": dict.fromkeys((10, 20, 30, 50), N_("{v}판")),
+    "school_up_every": {0: N_("안 올림")} | dict.fromkeys((5, 10, 15), N_("{v}판마다")),
+    "rebuy": {"off": N_("없음"), "limited": N_("횟수 제한"), "unlimited": N_("무제한")},
+    "rebuy_limit": dict.fromkeys((1, 2, 3), N_("{v}번")),
+    "turn_seconds": dict.fromkeys((15, 20, 30, 60), N_("{v}초")),
+    "dealer_rule": {"winner": N_("이긴 사람"), "rotate": N_("돌아가며")},
+    "gwang_ttaeng": {"all": N_("38·18·13광땡"), "only38": N_("38광땡만")},
+    "ttaengjabi": {
+        "off": N_("없음"),
+        "strict": N_("엄격 (3광+7열끗)"),
+        "loose": N_("느슨 (3·7 아무 패)"),
     },
-    "gusa_when_winning": {"win": "그냥 이김", "rematch": "그래도 발동"},
-    "gusa_outcome": {"rematch": "재경기", "refund": "파토 (판돈 반환)"},
-    "tie_rule": {"rematch": "재경기", "split": "나눠 가짐"},
-    "rejoin_cost": {"none": "재참가 불가", "half": "판돈 절반", "full": "판돈만큼"},
+    "mung_gusa": {
+        "off": N_("일반 구사로"),
+        "upTo8": N_("8땡까지 재경기"),
+        "upTo9": N_("9땡까지 재경기"),
+        "upToJang": N_("장땡까지 재경기"),
+    },
+    "gusa_when_winning": {"win": N_("그냥 이김"), "rematch": N_("그래도 발동")},
+    "gusa_outcome": {"rematch": N_("재경기"), "refund": N_("파토 (판돈 반환)")},
+    "tie_rule": {"rematch": N_("재경기"), "split": N_("나눠 가짐")},
+    "rejoin_cost": {"none": N_("재참가 불가"), "half": N_("판돈 절반"), "full": N_("판돈만큼")},
 }
+
+
+def choice_label(option: str, value: Any) -> str:
+    """The label of one option value in the current language (e.g. "1,000칩")."""
+    return _(CHOICE_LABELS[option][value]).format(v=value)
+
+
+#: The engine's Korean names (msgids) of actions and hands, for extraction; shown via
+#: :func:`action_name` and :func:`hand_name`.
+_ENGINE_WORDS = (
+    N_("다이"), N_("체크"), N_("삥"), N_("콜"), N_("따당"), N_("쿼터"), N_("하프"), N_("풀"),
+    N_("38광땡"), N_("18광땡"), N_("13광땡"), N_("장땡"), N_("삥땡"), N_("알리"), N_("독사"),
+    N_("구삥"), N_("장삥"), N_("장사"), N_("세륙"), N_("갑오"), N_("망통"), N_("땡잡이"),
+    N_("암행어사"),
+)  # fmt: skip
+
+
+def action_name(kind: str) -> str:
+    """ "콜" / "Call" for an action type (the engine's name translated)."""
+    name = ACTION_NAMES.get(kind, kind)
+    return _(name)
+
+
+def hand_name(name: str) -> str:
+    """An engine hand name ("38광땡", "7땡", "5끗", "구사") in the current language."""
+    if len(name) == 2 and name[0].isdigit() and name[1] in "땡끗":
+        template = _("{n}땡") if name[1] == "땡" else _("{n}끗")
+        return template.format(n=name[0])
+    return _(name)
+
+
+#: A card's full label by kind ("3월 광" / "3 Bright"; 8월's plain card is 일반, the others' 띠).
+_CARD_NAMES = {
+    "gwang": N_("{month}월 광"),
+    "yeol": N_("{month}월 열끗"),
+    "ribbon": N_("{month}월 띠"),
+    "plain": N_("{month}월 일반"),
+}
+
+
+def card_name(card: Card) -> str:
+    """ "3월 광" / "3 Bright": a card's month and kind in the current language (the
+    engine's ``Card.label``, translated)."""
+    plain = "plain" if card.month == 8 else "ribbon"
+    kind = card.kind if card.kind != "normal" else plain
+    return _(_CARD_NAMES[kind]).format(month=card.month)
 
 
 def object_particle(word: str) -> str:
@@ -82,10 +139,10 @@ def card_label(card: Mapping[str, Any]) -> str:
     """ "3월 광" for a visible card, "??" for a face-down one."""
     if card.get("hidden") or "id" not in card:
         return "??"
-    return DECK[int(card["id"])].label
+    return card_name(DECK[int(card["id"])])
 
 
-_SHORT_KIND = {"gwang": "광", "yeol": "열"}
+_SHORT_KIND = {"gwang": N_("광"), "yeol": N_("열")}
 
 
 def card_short(card: Mapping[str, Any]) -> str:
@@ -93,8 +150,9 @@ def card_short(card: Mapping[str, Any]) -> str:
     if card.get("hidden") or "id" not in card:
         return "[?]"
     c = DECK[int(card["id"])]
-    kind = _SHORT_KIND.get(c.kind) or ("일" if c.month == 8 else "띠")
-    return f"{c.month}{kind}"
+    short = _SHORT_KIND.get(c.kind)
+    kind = _(short) if short else _("일") if c.month == 8 else _("띠")
+    return _("{month}{kind}").format(month=c.month, kind=kind)
 
 
 def cards_label(cards: list[Mapping[str, Any]]) -> str:
@@ -105,25 +163,25 @@ def option_summary_forms(options: Options) -> tuple[str, ...]:
     """The lobby's 규칙 cell: the options people pick a room by, longest first, then shorter
     forms that drop the least telling part (the list shows the longest its column fits; the
     selected room's rules are in full below the list)."""
-    parts = ["3장" if options.card_mode == "three" else "2장"]
-    parts.append(f"{options.starting_chips:,}칩")
-    parts.append(f"학교 {options.base_unit}")
+    parts = [_("3장") if options.card_mode == "three" else _("2장")]
+    parts.append(_("{n:,}칩").format(n=options.starting_chips))
+    parts.append(_("학교 {n}").format(n=options.base_unit))
     if options.end_condition == "hands":
-        parts.append(f"{options.hand_limit}판")
+        parts.append(_("{n}판").format(n=options.hand_limit))
     else:
-        parts.append("최후 1인")
+        parts.append(_("최후 1인"))
     if options.max_raise == "full":
-        parts.append("풀")
+        parts.append(_("풀"))
     return tuple("·".join(parts[:n]) for n in range(len(parts), 0, -1))
 
 
 def bet_label(kind: str, amount: int | None = None, all_in: bool = False) -> str:
     """Action bar text: "4 콜 (+60)"; the amount is the engine's exact chips."""
-    text = f"{BET_KEYS[kind]} {ACTION_NAMES[kind]}"
+    text = f"{BET_KEYS[kind]} {action_name(kind)}"
     if amount:
         text += f" (+{chips(amount)})"
     if all_in:
-        text += " 올인"
+        text += " " + _("올인")
     return text
 
 
@@ -135,8 +193,9 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
     bare = label.replace(" (+", " +").replace(")", "")
     if bare != label:
         forms.append(bare)
-    if label.endswith(" 올인") and "+" in label:
-        forms.append(label.split(" (+")[0].split(" +")[0] + " 올인")
+    all_in = " " + _("올인")
+    if label.endswith(all_in) and "+" in label:
+        forms.append(label.split(" (+")[0].split(" +")[0] + all_in)
     return tuple(forms)
 
 
@@ -147,91 +206,136 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
     kind = event.get("type")
     p = event.get("player", "")
     if kind == "roomOpen":
-        return [f"{event['host']}님이 방을 만들었어요"]
+        return [_("{p}님이 방을 만들었어요").format(p=event["host"])]
     if kind == "join":
-        return [f"{p}님이 앉았어요"]
+        return [_("{p}님이 앉았어요").format(p=p)]
     if kind == "watch":
-        return [f"{p}님이 관전해요"]
+        return [_("{p}님이 관전해요").format(p=p)]
     if kind in ("unwatch", "leaveRoom") and event.get("by"):
-        return [f"{p}님이 방장에게 내보내졌어요"]
+        return [_("{p}님이 방장에게 내보내졌어요").format(p=p)]
     if kind == "unwatch":
-        return [f"{p}님이 관전을 그만뒀어요"]
+        return [_("{p}님이 관전을 그만뒀어요").format(p=p)]
     if kind == "leaveRoom":
-        return [f"{p}님이 방을 나갔어요"]
+        return [_("{p}님이 방을 나갔어요").format(p=p)]
     if kind == "host" and event.get("by"):
-        return [f"{event['by']}님이 {p}님에게 방장을 넘겼어요"]
+        return [_("{by}님이 {p}님에게 방장을 넘겼어요").format(by=event["by"], p=p)]
     if kind == "host":
-        return [f"{p}님이 방장이 됐어요"]
+        return [_("{p}님이 방장이 됐어요").format(p=p)]
     if kind == "locked":
-        return ["방장이 방을 잠갔어요. 새로 앉거나 관전할 수 없어요"]
+        return [_("방장이 방을 잠갔어요. 새로 앉거나 관전할 수 없어요")]
     if kind == "unlocked":
-        return ["방장이 방 잠금을 풀었어요"]
+        return [_("방장이 방 잠금을 풀었어요")]
     if kind == "readmitted":
-        return [f"방장이 {', '.join(event.get('players', ()))}님을 다시 받아요"]
+        return [_("방장이 {p}님을 다시 받아요").format(p=", ".join(event.get("players", ())))]
     if kind == "offline":
-        return [f"{p}님의 연결이 끊겼어요"]
+        return [_("{p}님의 연결이 끊겼어요").format(p=p)]
     if kind == "online":
-        return [f"{p}님이 다시 들어왔어요"]
+        return [_("{p}님이 다시 들어왔어요").format(p=p)]
     if kind == "gameStart":
-        return [f"게임 시작! {len(event['players'])}명"]
+        return [_("게임 시작! {n}명").format(n=len(event["players"]))]
     if kind == "handStart":
         return [
-            f"── {event['handNo']}판 · 선 {event['dealer']} · 학교 {chips(event['baseUnit'])} ──"
+            _("── {n}판 · 선 {dealer} · 학교 {school} ──").format(
+                n=event["handNo"], dealer=event["dealer"], school=chips(event["baseUnit"])
+            )
         ]
     if kind == "round" and event.get("street") == 1:
-        return ["2차 베팅"]
+        return [_("2차 베팅")]
     if kind == "bet":
-        text = f"{p} {ACTION_NAMES.get(event['action'], event['action'])}"
+        text = f"{p} {action_name(event['action'])}"
         if event.get("amount"):
             text += f" {chips(event['amount'])}"
-        return [text + (" (올인)" if event.get("allIn") else "")]
+        return [text + (" " + _("(올인)") if event.get("allIn") else "")]
     if kind == "fold":
-        return [f"{p} 다이" + (" (자동)" if event.get("auto") else "")]
+        return [f"{p} {action_name('die')}" + (" " + _("(자동)") if event.get("auto") else "")]
     if kind == "timeout":
-        return [f"{p} 시간 초과"]  # the automatic action follows as its own event
+        return [_("{p} 시간 초과").format(p=p)]  # the automatic action follows as its own event
     if kind == "away":
-        return [f"{p} 자리 비움" if event.get("away") else f"{p} 돌아왔어요"]
+        return [(_("{p} 자리 비움") if event.get("away") else _("{p} 돌아왔어요")).format(p=p)]
     if kind == "chosen":
-        return [f"{p} 카드 선택 완료"]
+        return [_("{p} 카드 선택 완료").format(p=p)]
     if kind == "showdown":
         names = hand_names or {}
         return [
-            f"{h['player']}: {cards_label(h['cards'])} = {names.get(h['player'], h['name'])}"
+            f"{h['player']}: {cards_label(h['cards'])} = "
+            + names.get(h["player"], hand_name(h["name"]))
             for h in event["hands"]
         ]
     if kind == "payout":
         why = WIN_REASONS.get(event.get("reason", ""), "")
-        return [f"{p} +{chips(event['amount'])}칩" + (f" ({why})" if why else "")]
+        text = _("{p} +{n}칩").format(p=p, n=chips(event["amount"]))
+        return [text + (f" ({_(why)})" if why else "")]
     if kind == "rematch":
         reason = REMATCH_REASONS.get(event.get("reason", ""), "")
-        return [f"재경기 {event['rematchNo']}회차 - {reason}: {', '.join(event['participants'])}"]
+        return [
+            _("재경기 {n}회차 - {reason}: {players}").format(
+                n=event["rematchNo"],
+                reason=_(reason) if reason else "",
+                players=", ".join(event["participants"]),
+            )
+        ]
     if kind == "rematchStart":
-        return [f"── 재경기 {event['rematchNo']}회차 · 선 {event['dealer']} ──"]
+        return [
+            _("── 재경기 {n}회차 · 선 {dealer} ──").format(
+                n=event["rematchNo"], dealer=event["dealer"]
+            )
+        ]
     if kind == "rejoinOpen":
-        return [f"재참가를 물어요 (재참가 비용 {chips(event['cost'])}칩)"]
+        return [_("재참가를 물어요 (재참가 비용 {n}칩)").format(n=chips(event["cost"]))]
     if kind == "rejoin":
-        return [f"{p} 재참가" if event.get("accept") else f"{p} 재참가 안 함"]
+        return [(_("{p} 재참가") if event.get("accept") else _("{p} 재참가 안 함")).format(p=p)]
     if kind == "pot" and event["outcome"].get("type") == "refund":
-        reason = REMATCH_REASONS.get(event["outcome"].get("reason", ""), "구사")
-        return [f"{reason} 파토: 판돈 {chips(event['amount'])}칩을 낸 만큼 돌려줘요"]
+        reason = REMATCH_REASONS.get(event["outcome"].get("reason", ""), N_("구사"))
+        return [
+            _("{reason} 파토: 판돈 {n}칩을 낸 만큼 돌려줘요").format(
+                reason=_(reason), n=chips(event["amount"])
+            )
+        ]
     if kind == "return":
-        return [f"{p}에게 {chips(event['amount'])}칩 돌려줌"]
+        return [_("{p}에게 {n}칩 돌려줌").format(p=p, n=chips(event["amount"]))]
     if kind == "busted":
-        return [f"{p} 칩이 다 떨어졌어요"]
+        return [_("{p} 칩이 다 떨어졌어요").format(p=p)]
     if kind == "rebuyOpen":
-        return [f"리바이를 물어요: {', '.join(event['players'])}"]
+        return [_("리바이를 물어요: {players}").format(players=", ".join(event["players"]))]
     if kind == "rebuy":
-        return [f"{p} 리바이" if event.get("accept") else f"{p} 그만하기"]
+        return [(_("{p} 리바이") if event.get("accept") else _("{p} 그만하기")).format(p=p)]
     if kind == "eliminated":
-        return [f"{p} 탈락"]
+        return [_("{p} 탈락").format(p=p)]
     if kind == "leave":
-        return [f"{p} 퇴장 (이후 자동 다이)"]
+        return [_("{p} 퇴장 (이후 자동 다이)").format(p=p)]
     if kind == "disconnect":
-        return [f"{p} 연결 끊김 (자동 행동)"]
+        return [_("{p} 연결 끊김 (자동 행동)").format(p=p)]
     if kind == "reconnect":
-        return [f"{p} 다시 접속"]
+        return [_("{p} 다시 접속").format(p=p)]
     if kind == "schoolUp":
-        return [f"학교가 {chips(event['baseUnit'])}칩으로 올랐어요"]
+        return [_("학교가 {n}칩으로 올랐어요").format(n=chips(event["baseUnit"]))]
     if kind == "gameEnd":
-        return [f"게임 끝! {event.get('summary', '')}"]
+        return [_("게임 끝! {summary}").format(summary=game_summary(event))]
     return []
+
+
+#: The engine's summary line (engine/result.py), taken apart to be said in another language.
+_SUMMARY = re.compile(
+    r"(?P<hands>\d+)판 종료\. (?P<how>1위|최후의 1인) (?P<top>.+?)\((?P<chips>[+-]?[\d,]+)칩\)"
+    r"(?:, 최고 족보 (?P<best>[^(]+)\((?P<holder>.+), (?P<hand>\d+)판\))?"
+)
+
+
+def game_summary(event: Mapping[str, Any]) -> str:
+    """The engine's one-line summary of a finished game (its Korean ``summary``) in the
+    current language; unchanged in Korean (or if it is not of the engine's form)."""
+    summary = str(event.get("summary", ""))
+    found = _SUMMARY.fullmatch(summary)
+    if found is None or language_code() == KOREAN:
+        return summary
+    parts = found.groupdict()
+    if parts["how"] == "1위":
+        text = _("{hands}판 종료. 1위 {top}({chips}칩)")
+    else:
+        text = _("{hands}판 종료. 최후의 1인 {top}({chips}칩)")
+    text = text.format(hands=parts["hands"], top=parts["top"], chips=parts["chips"])
+    if parts["best"]:
+        text += _(", 최고 족보 {name}({holder}, {hand}판)").format(
+            name=hand_name(parts["best"]), holder=parts["holder"], hand=parts["hand"]
+        )
+    return text
