@@ -26,7 +26,8 @@ This module is a shared leaf: it imports nothing of ours, so ``rooms/`` and ``ss
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
@@ -95,6 +96,17 @@ class Language:
 _SOURCE = Language(KOREAN)
 #: The language of the running task's session; outside any session, the source language.
 current: ContextVar[Language] = ContextVar("seotda_language", default=_SOURCE)
+
+
+@contextmanager
+def speaking(language: Language) -> Iterator[None]:
+    """Run a block as ``language``'s session would: for code outside a session's tasks that
+    renders its screen (a test reading a screen from the test's own task)."""
+    token = current.set(language)
+    try:
+        yield
+    finally:
+        current.reset(token)
 
 
 def _(message: str) -> str:

@@ -43,7 +43,7 @@ from engine import DECK, Game, Options
 from engine.cards import card_id
 from engine.types import LegalAction, SeatView, View
 
-from . import tuning
+from . import i18n, tuning
 from .i18n import Language
 from .rooms import RoomManager
 from .rooms.chat import ChatHub
@@ -75,8 +75,10 @@ def card(spec: CardSpec) -> int:
 
 
 def screen_text(app: SeotdaApp) -> str:
-    """What the app's terminal shows right now, as plain text lines."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    """What the app's terminal shows right now, as plain text lines (rendered in the app's
+    language: rows rendered now, from the caller's task, must be the session's)."""
+    with i18n.speaking(app.language):
+        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 class _Rig:

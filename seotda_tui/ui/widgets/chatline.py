@@ -21,8 +21,11 @@ from ...i18n import N_, _
 from ...rooms.chat import ChatMessage
 from ...sanitize import BIDI_CONTROLS, strip_escapes
 
-KEYS_TABLE = N_("? 도움말 · t 채팅 · l 기록 · a ASCII · b 큰 글씨")
-KEYS_LOBBY = N_("h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · b 큰 글씨")
+#: The key hints; each names the other language's key in that language ("L English"), so a
+#: player who cannot read this one still finds it. b (big text) is left to help's key list: at
+#: 80 columns the chat line needs room for the latest message beside the hints.
+KEYS_TABLE = N_("? 도움말 · t 채팅 · l 기록 · a ASCII · L English")
+KEYS_LOBBY = N_("h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · L English")
 
 
 PLACEHOLDER = N_("채팅: Enter 보내기 · Esc 닫기")
