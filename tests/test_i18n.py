@@ -147,6 +147,29 @@ def test_login_prompts_and_refusals_come_from_the_catalogue(tmp_path: Path) -> N
         store.close()
 
 
+def test_a_korean_server_says_it_in_english_too_before_a_session(tmp_path: Path) -> None:
+    """Before a session the client's LANG is unknown: on a Korean server what auth tells a
+    visitor (the first-login instructions, refusals) has its English line below; the prompts
+    stay one line; a server whose default is English says it in English only."""
+    store = NicknameStore(tmp_path)
+    try:
+        policy = AuthPolicy(store)
+        challenge = KeylessLogin(policy, "newname").start()
+        assert not isinstance(challenge, bool)
+        first, confirm = (text for text, _echo in challenge[3])
+        instructions, _, prompt = first.rpartition("\n")
+        assert HANGUL.search(instructions) and "passphrase" in instructions.lower()
+        assert prompt == "새 닉네임 비밀번호 (new passphrase): " and "\n" not in confirm
+        refusal = policy.name_state("bad name").refusal or ""
+        korean, english = refusal.split("\n")
+        assert HANGUL.search(korean) and "nickname" in english and not HANGUL.search(english)
+        policy.language = i18n.Language(i18n.ENGLISH)
+        only = policy.name_state("bad name").refusal or ""
+        assert only == english
+    finally:
+        store.close()
+
+
 # ---------------------------------------------------------------------- the store
 def test_a_registered_name_keeps_its_language_and_old_databases_gain_the_column(
     tmp_path: Path,

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import asyncssh
 
-from ..i18n import KOREAN, N_, Language
+from ..i18n import ENGLISH, KOREAN, N_, Language, translations
 from ..sanitize import clean_text, split_login, validate_nickname
 from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from .skeleton import skeleton
@@ -167,10 +167,33 @@ class AuthPolicy:
         # Nicknames with a live session (set by the server): a new name may not look like them.
         self.live_names: Callable[[], Iterable[str]] = tuple
 
-    def say(self, template: str, **values: object) -> str:
-        """``template`` (a msgid) in auth's language, filled with ``values``."""
-        text = self.language.gettext(template)
-        return text.format(**values) if values else text
+    def say(self, template: str, *, msgids: Iterable[str] = (), **values: object) -> str:
+        """What auth tells a visitor: ``template`` (a msgid) in auth's language, filled with
+        ``values`` (those named in ``msgids`` are msgids too, translated alike). On a Korean
+        server the English follows on the next line: before a session the client's LANG is
+        unknown, and a visitor who reads no Korean must still learn why they cannot log in."""
+        text = self._fill(self.language.gettext, template, values, msgids)
+        if self.language.code != KOREAN:
+            return text
+        english = self._fill(translations(ENGLISH).gettext, template, values, msgids)
+        return text if english == text else f"{text}\n{english}"
+
+    def say_one(self, template: str, **values: object) -> str:
+        """``template`` in auth's language only: for prompts (one line, glossed already)."""
+        return self._fill(self.language.gettext, template, values, ())
+
+    @staticmethod
+    def _fill(
+        gettext: Callable[[str], str],
+        template: str,
+        values: dict[str, object],
+        msgids: Iterable[str],
+    ) -> str:
+        text = gettext(template)
+        if not values:
+            return text
+        names = set(msgids)
+        return text.format(**{k: gettext(str(v)) if k in names else v for k, v in values.items()})
 
     @property
     def keyless_allowed(self) -> bool:
@@ -191,8 +214,8 @@ class AuthPolicy:
             nickname = validate_nickname(username)
         except ValueError as exc:
             shown = clean_text(username, 24) or "?"
-            why = self.language.gettext(str(exc))  # sanitize's reasons are msgids
-            refusal = self.say(MSG_BAD_NAME, name=shown, why=why)
+            # sanitize's reasons are msgids
+            refusal = self.say(MSG_BAD_NAME, msgids=("why",), name=shown, why=str(exc))
             return NameState(None, None, refusal, "bad_nickname")
         holder = self.store.holder(nickname)
         if holder is not None:
@@ -330,7 +353,7 @@ class KeylessLogin:
 
     def _challenge(self, message: str) -> Challenge:
         """One round: the prompts this mode needs, the first one led by ``message``."""
-        say = self._policy.say
+        say = self._policy.say_one
         texts = [say(SERVER_PASSWORD_PROMPT)] if self._server_prompt else []
         if self._mode == "verify":
             texts.append(say(PASSPHRASE_PROMPT))
