@@ -31,6 +31,11 @@ from rich.cells import cell_len
 from .i18n import N_
 
 NICKNAME_MAX_CELLS = 16
+#: (a msgid, so its number is written out: keep it equal to NICKNAME_MAX_CELLS)
+_TOO_LONG = N_(
+    "닉네임이 너무 길어요. 화면에서 16칸 이하로 정해 주세요 (한글은 한 글자가 2칸이에요)."
+)
+assert "16칸" in _TOO_LONG and NICKNAME_MAX_CELLS == 16
 
 # Terminal escape sequences, 7-bit (ESC ...) and 8-bit (C1) forms. Removed as
 # whole sequences so no "[31m" debris is left behind.
@@ -257,12 +262,8 @@ def validate_nickname(name: str) -> str:
         raise ValueError(_UNEVEN_WIDTH)
     if 0 in widths:  # e.g. a lone spacing mark: draws nothing
         raise ValueError(N_("닉네임에 보이지 않거나 화면에 표시할 수 없는 문자가 있어요."))
-    width = cell_len(name)
-    if width > NICKNAME_MAX_CELLS:
-        raise ValueError(
-            f"닉네임이 너무 길어요 ({width}칸). 화면에서 {NICKNAME_MAX_CELLS}칸 이하로 "
-            "정해 주세요 (한글은 한 글자가 2칸이에요)."
-        )
+    if cell_len(name) > NICKNAME_MAX_CELLS:
+        raise ValueError(_TOO_LONG)
     return name
 
 
