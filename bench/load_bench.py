@@ -203,6 +203,9 @@ class Server:
         while line := await self.proc.stderr.readline():
             text = line.decode("utf-8", "replace").rstrip()
             self.tail.append(text)
+            if self.args.server_log:
+                with open(self.args.server_log, "a", encoding="utf-8") as out:
+                    out.write(text + "\n")
             if not found.done():
                 m = re.search(r"event=listening addr=\S*:(\d+)", text)
                 if m:
@@ -1542,6 +1545,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--debug-misses",
         action="store_true",
         help="print the screens of seats that never showed an action",
+    )
+    ap.add_argument(
+        "--server-log",
+        metavar="FILE",
+        help="append every line the server logs to FILE (its slow hub calls, with --workers)",
     )
     args = ap.parse_args(argv)
     if not Path(args.python).exists():

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ log = logging.getLogger("seotda.cluster")
 
 #: A worker whose unread pushes pass this is stuck: it is dropped (its sessions go offline).
 MAX_BACKLOG = 64 * 1024 * 1024
+#: An operation that holds the hub's loop longer than this is logged (``hub_slow_op``).
+SLOW_OP = 0.05
 
 
 @dataclass
@@ -155,6 +158,7 @@ class Hub:
             raise wire.ProtocolError(f"bad frame {str(message)[:80]}")
         handler = _OPS.get(op)
         reply: dict[str, Any] = {"t": "r", "i": message.get("i")}
+        started = time.perf_counter()
         try:
             if handler is None:
                 raise wire.ProtocolError(f"unknown op {op[:40]}")
@@ -170,6 +174,9 @@ class Hub:
             reply.update(e="fail", m=type(exc).__name__)
         if kind == "q":
             link.send(reply)
+        took = time.perf_counter() - started
+        if took > SLOW_OP:
+            log_event(log, "hub_slow_op", level=logging.WARNING, op=op, ms=round(took * 1000))
 
     def worker_gone(self, link: WorkerLink) -> None:
         """A worker's connection closed: its sessions are disconnected, its counts dropped."""

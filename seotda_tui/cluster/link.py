@@ -33,6 +33,8 @@ log = logging.getLogger("seotda.cluster")
 #: The longest a worker's loop waits for one answer before it counts the hub as gone.
 CALL_TIMEOUT = 5.0
 RETRY_SECONDS = 0.2
+#: A call that keeps the worker's loop waiting longer than this is logged (``hub_slow_call``).
+SLOW_CALL = 0.1
 
 
 class HubDown(ConnectionError):
@@ -98,6 +100,7 @@ class HubLink:
         except (OSError, wire.ProtocolError):
             sock.close()
             return False
+        sock.setblocking(False)  # (the loop's reader; a call or notify waits with a timeout)
         self._sock, self._reader = sock, reader
         asyncio.get_running_loop().add_reader(sock.fileno(), self._readable)
         return True
@@ -133,8 +136,11 @@ class HubLink:
         if self._sock is None:
             return
         try:
+            # Never waits (the socket is non-blocking here): a call made earlier in this loop
+            # pass may already have read what made it readable. (A socket left with a timeout
+            # once froze the worker for the whole timeout here.)
             data = self._sock.recv(1 << 20)
-        except (BlockingIOError, InterruptedError, TimeoutError):
+        except (BlockingIOError, InterruptedError):
             return
         except OSError:
             data = b""
@@ -170,8 +176,10 @@ class HubLink:
         if sock is None:
             raise HubDown(op)
         i = next(self._ids)
-        deadline = time.monotonic() + self.timeout
+        started = time.monotonic()
+        deadline = started + self.timeout
         try:
+            sock.settimeout(self.timeout)
             sock.sendall(wire.frame({"t": "q", "i": i, "op": op, "a": list(args)}))
             answer = None
             while answer is None:
@@ -187,7 +195,13 @@ class HubLink:
             raise HubDown(op) from exc
         finally:
             if self._sock is not None:
-                self._sock.settimeout(self.timeout)
+                self._sock.setblocking(False)
+            waited = time.monotonic() - started
+            if waited > SLOW_CALL:
+                log_event(
+                    log, "hub_slow_call", level=logging.WARNING, worker=self.worker, op=op,
+                    ms=round(waited * 1000),
+                )
         error = answer.get("e")
         if error in ("room", "options"):
             kind = RoomError if error == "room" else OptionsError
@@ -200,10 +214,14 @@ class HubLink:
         """``op`` without waiting for (or getting) an answer; dropped while the hub is down."""
         if self._sock is None:
             return
+        sock = self._sock
         try:
-            self._sock.sendall(wire.frame({"t": "n", "op": op, "a": list(args)}))
+            sock.settimeout(self.timeout)  # (a frame is sent whole or the hub counts as gone)
+            sock.sendall(wire.frame({"t": "n", "op": op, "a": list(args)}))
         except OSError:
             self._lost()
+        else:
+            sock.setblocking(False)
 
     def add_sub(self, push: Push) -> int:
         sub = next(self._sub_ids)

@@ -1,0 +1,81 @@
+"""The worker's HubLink against a real hub served from another thread (its calls block the
+calling loop, so the hub cannot share it)."""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from seotda_tui.cluster.hub import GlobalLimits, Hub
+from seotda_tui.cluster.link import HubLink
+from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.chat import ChatHub
+from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
+
+
+class HubThread:
+    """A hub on its own event loop in a thread; ``run`` calls into that loop."""
+
+    def __init__(self, path: Path) -> None:
+        self.loop = asyncio.new_event_loop()
+        limits = GlobalLimits(10, 10, AuthJail(5, 60.0), ConnectLimiter(1000.0, 1000))
+        self.chat = ChatHub()
+        self.hub = Hub(RoomManager(), self.chat, limits)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        asyncio.run_coroutine_threadsafe(self.hub.listen(path), self.loop).result(5)
+
+    def post(self, channel: str, nick: str, text: str) -> None:
+        """A chat line from a session on another worker: a push the link did not ask for."""
+        self.loop.call_soon_threadsafe(self.chat.post, channel, nick, text)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.hub.close(), self.loop).result(5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[tuple[HubThread, Path]]:
+    path = tmp_path / "hub.sock"
+    served = HubThread(path)
+    yield served, path
+    served.stop()
+
+
+async def test_a_push_read_by_a_call_does_not_make_the_loop_wait(
+    hub: tuple[HubThread, Path],
+) -> None:
+    """The socket waits up to the call timeout; a call in the same loop pass as the socket's
+    readable callback reads the push first, and the callback then has nothing to read. It must
+    return at once (it used to sit out the whole timeout, freezing every session of the
+    worker)."""
+    served, path = hub
+    link = HubLink(path, worker=0, timeout=3.0)
+    await link.start()
+    try:
+        lines: list[str] = []
+        sub = link.add_sub(lambda data: lines.append(str(data["text"])))
+        link.call("subscribe_chat", sub, "lobby")
+        assert link._sock is not None
+        served.post("lobby", "영희", "안녕")
+        ready, _, _ = select.select([link._sock], [], [], 5)  # the push is there, unread
+        assert ready
+        loop = asyncio.get_running_loop()
+        # Queued before the loop's next poll, so it runs before the readable callback.
+        loop.call_soon(link.call, "chat_history", "lobby")
+        started = time.monotonic()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert time.monotonic() - started < 1.0
+        assert lines == ["안녕"]  # delivered once, by the call
+        assert link.call("chat_subscribers", "lobby") == 1  # and the link is still up
+    finally:
+        link.close()
