@@ -34,7 +34,7 @@ log = logging.getLogger("seotda.cluster")
 CALL_TIMEOUT = 5.0
 RETRY_SECONDS = 0.2
 #: A call that keeps the worker's loop waiting longer than this is logged (``hub_slow_call``).
-SLOW_CALL = 0.1
+SLOW_CALL_MS = 100
 
 
 class HubDown(ConnectionError):
@@ -196,12 +196,9 @@ class HubLink:
         finally:
             if self._sock is not None:
                 self._sock.setblocking(False)
-            waited = time.monotonic() - started
-            if waited > SLOW_CALL:
-                log_event(
-                    log, "hub_slow_call", level=logging.WARNING, worker=self.worker, op=op,
-                    ms=round(waited * 1000),
-                )
+            waited = round((time.monotonic() - started) * 1000)
+            if waited > SLOW_CALL_MS:
+                log_event(log, "hub_slow_call", level=logging.WARNING, op=op, ms=waited)
         error = answer.get("e")
         if error in ("room", "options"):
             kind = RoomError if error == "room" else OptionsError
