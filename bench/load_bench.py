@@ -1166,6 +1166,7 @@ class Bench:
             "--rate",
             "100",
             "--nonblocking",
+            *(["--subprocesses"] if self.args.workers > 1 else []),  # the workers and the hub
             "--format",
             fmt,
             "-o",

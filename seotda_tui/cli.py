@@ -536,6 +536,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     from .cluster.hub import GlobalLimits, Hub
     from .cluster.supervisor import SOCKET, exit_with_parent
     from .rooms.chat import ChatHub
+    from .ssh.admission import PendingLogins
     from .ssh.limits import AuthJail, ConnectLimiter
 
     manager = build_manager(settings)
@@ -544,6 +545,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
         settings.max_sessions_per_ip,
         AuthJail(settings.auth_failures, settings.auth_jail_seconds, time.monotonic),
         ConnectLimiter(settings.connect_rate, settings.connect_burst, time.monotonic),
+        PendingLogins(settings.max_pending_logins_per_ip, settings.max_pending_logins),
     )
     hub = Hub(manager, ChatHub(), limits)
 

@@ -5,7 +5,8 @@ Players at one table on different workers play a hand and end the game, a specta
 sees it all, chat crosses workers; a worker killed -9 mid-hand takes only its own player, who
 logs in again on another worker and gets seat and cards back; the rooms process killed -9 is
 restarted and every game resumes from the journal; a per-address cap counts connections on
-every worker; a second login on another worker replaces the first; SIGTERM drains everything
+every worker, and so do pending logins (a silent socket's place, and which one a newcomer
+evicts); a second login on another worker replaces the first; SIGTERM drains everything
 within 10 s; the children of a parent killed -9 stop.
 """
 
@@ -183,6 +184,53 @@ async def test_the_per_address_cap_counts_every_worker(tmp_path: Path) -> None:
         # once they are gone the address may come in again
         async with connect(b, "민수") as later:
             await later.wait_for("환영해요", WAIT)
+
+
+class SilentLogins:
+    """Sockets that never speak, each once its worker has counted it (its version line came)."""
+
+    def __init__(self) -> None:
+        self.writers: list[asyncio.StreamWriter] = []  # (a writer collected closes its socket)
+
+    async def open(self, port: int, ip: str) -> asyncio.StreamReader:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ip, 0))
+        self.writers.append(writer)
+        assert (await asyncio.wait_for(reader.readline(), WAIT)).startswith(b"SSH-2.0-")
+        return reader
+
+    def close(self) -> None:
+        for writer in self.writers:
+            writer.close()
+
+
+async def hung_up(reader: asyncio.StreamReader) -> bool:
+    await asyncio.wait_for(reader.read(), WAIT)
+    return reader.at_eof()
+
+
+async def test_pending_logins_count_every_worker_and_evict_where_they_wait(tmp_path: Path) -> None:
+    limits = ("--max-pending-logins-per-ip", "2", "--max-pending-logins", "3")
+    silent = SilentLogins()
+    async with cluster(tmp_path, 2, *limits, "--connect-rate", "0", "--handshake-grace", "60") as c:
+        try:
+            (a, _), (b, _) = c.workers()
+            oldest = await silent.open(a, "127.0.0.2")
+            others = [await silent.open(b, "127.0.0.2"), await silent.open(b, "127.0.0.3")]
+            third = await silent.open(a, "127.0.0.2")  # a third from 127.0.0.2: refused at once
+            assert await hung_up(third)
+            await c.wait_log(r"event=refused reason=logins_ip_full ip=127\.0\.0\.2")
+            # all three places taken: a newcomer at b evicts 127.0.0.2's oldest, at worker a
+            others.append(await silent.open(b, "127.0.0.4"))
+            assert await hung_up(oldest)
+            await c.wait_log(r"event=refused reason=evicted ip=127\.0\.0\.2 by=127\.0\.0\.4")
+            assert not any(r.at_eof() for r in others)
+            # a player from a quiet address gets in at a: the oldest left (127.0.0.2's, at b) goes
+            async with connect(a, "영희") as player:
+                await player.wait_for("환영해요", WAIT)
+            assert await hung_up(others[0])
+            assert not any(r.at_eof() for r in others[1:])
+        finally:
+            silent.close()
 
 
 async def test_a_second_login_on_another_worker_replaces_the_first(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.cluster.link import HubLink
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.chat import ChatHub
+from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
 
 
@@ -24,7 +25,9 @@ class HubThread:
 
     def __init__(self, path: Path) -> None:
         self.loop = asyncio.new_event_loop()
-        limits = GlobalLimits(10, 10, AuthJail(5, 60.0), ConnectLimiter(1000.0, 1000))
+        limits = GlobalLimits(
+            10, 10, AuthJail(5, 60.0), ConnectLimiter(1000.0, 1000), PendingLogins(8, 128)
+        )
         self.chat = ChatHub()
         self.hub = Hub(RoomManager(), self.chat, limits)
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)

@@ -16,6 +16,7 @@ from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.rooms import RoomManager, RoomSummary, RoomUpdate
 from seotda_tui.rooms.chat import ChatHub, ChatMessage
+from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,6 +96,7 @@ async def _hub(tmp_path: Path) -> tuple[Hub, Path]:
         max_sessions_per_ip=2,
         jail=AuthJail(2, 60.0),
         connects=ConnectLimiter(1000.0, 1000),
+        pending=PendingLogins(per_address=2, total=3),
     )
     hub = Hub(RoomManager(), ChatHub(), limits)
     path = tmp_path / "hub.sock"
@@ -207,5 +209,38 @@ async def test_limits_count_every_worker_and_a_gone_worker_gives_its_counts_back
         await asyncio.sleep(0.2)
         assert hub.limits.admitted == 1 and hub.limits.per_address["10.0.0.1"] == 1
         assert "철수" not in hub.limits.holders
+    finally:
+        await hub.close()
+
+
+async def test_pending_logins_are_capped_across_workers_and_evicted_where_they_wait(
+    tmp_path: Path,
+) -> None:
+    """Two per address and three in all, over both workers: a third from one address is
+    refused on either; a newcomer from a quiet address evicts the busiest address's oldest
+    pending login, told to the worker that holds it."""
+    hub, path = await _hub(tmp_path)
+    try:
+        one, two = await Worker.connect(path, 0), await Worker.connect(path, 1)
+        assert (await one.call("pending_admit", "10.0.0.1", 1))[0]["v"] == [None, None]
+        assert (await two.call("pending_admit", "10.0.0.1", 1))[0]["v"] == [None, None]
+        answer, _ = await two.call("pending_admit", "10.0.0.1", 2)
+        assert answer["v"] == ["logins_ip_full", None]
+        assert (await two.call("pending_admit", "10.0.0.2", 3))[0]["v"] == [None, None]
+        # full (3): 10.0.0.3 holds none, so 10.0.0.1's oldest (worker 0's token 1) goes
+        answer, pushes = await two.call("pending_admit", "10.0.0.3", 4)
+        assert answer["v"] == [None, None] and pushes == []
+        assert await one.next() == {"t": "evict", "token": 1, "by": "10.0.0.3"}
+        # full again, and every address holds one: one more from any of them is refused
+        answer, _ = await two.call("pending_admit", "10.0.0.2", 5)
+        assert answer["v"] == ["logins_full", None]
+        two.writer.write(wire.frame({"t": "n", "op": "pending_discard", "a": [3]}))  # logged in
+        assert (await one.call("pending_admit", "10.0.0.4", 2))[0]["v"] == [None, None]
+        # full; the oldest is worker 1's own token 1: it comes back in worker 1's answer
+        assert (await two.call("pending_admit", "10.0.0.5", 6))[0]["v"] == [None, 1]
+        one.writer.close()  # worker 0 dies: its pending login (10.0.0.4) is dropped
+        await asyncio.sleep(0.2)
+        assert len(hub.limits.pending) == 2
+        assert hub.limits.pending.held_by("10.0.0.4") == 0
     finally:
         await hub.close()

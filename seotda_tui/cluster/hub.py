@@ -31,6 +31,7 @@ from engine import OptionsError
 from ..logs import log_event
 from ..rooms import RoomError, RoomManager
 from ..rooms.chat import ChatHub
+from ..ssh.admission import PendingLogins
 from ..ssh.limits import AuthJail, ConnectLimiter, address_key
 from . import protocol as wire
 
@@ -44,13 +45,15 @@ SLOW_OP = 0.05
 
 @dataclass
 class GlobalLimits:
-    """The limits the workers share: sessions in all and per address, the auth jail, and which
-    worker holds each nickname (so a second login elsewhere replaces the first)."""
+    """The limits the workers share: sessions in all and per address, the auth jail, the
+    connection rate, pending logins (each known by its worker and that worker's token), and
+    which worker holds each nickname (so a second login elsewhere replaces the first)."""
 
     max_sessions: int
     max_sessions_per_ip: int
     jail: AuthJail
     connects: ConnectLimiter
+    pending: PendingLogins[tuple[WorkerLink, int]]
     admitted: int = 0
     per_address: Counter[str] = field(default_factory=Counter)
     holders: dict[str, WorkerLink] = field(default_factory=dict)
@@ -88,6 +91,7 @@ class WorkerLink(asyncio.Protocol):
         self.subs: dict[int, Callable[[], None]] = {}  # its subscription id -> unsubscribe
         self.sessions: Counter[str] = Counter()  # nicknames connected through it
         self.admitted: list[str] = []  # addresses it counted against the global limits
+        self.pending: set[int] = set()  # its pending logins' tokens
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -191,6 +195,9 @@ class Hub:
         for ip in link.admitted:
             self.limits.release(ip)
         link.admitted.clear()
+        for token in link.pending:
+            self.limits.pending.discard((link, token))
+        link.pending.clear()
         for nick in [n for n, holder in self.limits.holders.items() if holder is link]:
             del self.limits.holders[nick]
         if link.worker >= 0:
@@ -245,6 +252,27 @@ class Hub:
         if ip in link.admitted:
             link.admitted.remove(ip)
             self.limits.release(ip)
+
+    def _pending_admit(self, link: WorkerLink, ip: str, token: int) -> list[Any]:
+        """[refusal, None] or [None, a token of the caller's to hang up on]; a pending login
+        evicted at another worker is told to that worker."""
+        reason, evicted = self.limits.pending.admit(ip, (link, token))
+        if reason is not None:
+            return [reason, None]
+        link.pending.add(token)
+        if evicted is None:
+            return [None, None]
+        holder, victim = evicted
+        holder.pending.discard(victim)
+        if holder is link:
+            return [None, victim]
+        holder.send({"t": "evict", "token": victim, "by": ip})
+        return [None, None]
+
+    def _pending_discard(self, link: WorkerLink, token: int) -> None:
+        if token in link.pending:
+            link.pending.discard(token)
+            self.limits.pending.discard((link, token))
 
     def _claim(self, link: WorkerLink, nick: str) -> None:
         """``nick`` logged in through ``link``: a session under it on another worker ends."""
@@ -311,6 +339,8 @@ _OPS: dict[str, Callable[..., Any]] = {
     "connect_allowed": lambda h, _l, ip: h.limits.connects.allow(ip),
     "auth_failed": lambda h, _l, ip: h.limits.jail.failure(ip),
     "jail_remaining": lambda h, _l, ip: h.limits.jail.remaining(ip),
+    "pending_admit": Hub._pending_admit,
+    "pending_discard": Hub._pending_discard,
     "claim": Hub._claim,
     "unclaim": Hub._unclaim,
 }

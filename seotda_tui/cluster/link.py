@@ -5,7 +5,8 @@ Why calls wait: see :mod:`.remote`. The wait is bounded (:data:`CALL_TIMEOUT`); 
 down every call raises :class:`HubDown` at once (no waiting at all), and the link reconnects in
 the background, then tells whoever asked (:meth:`HubLink.when_back`).
 
-Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere") come on
+Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere", "hang
+up on this pending login") come on
 the same socket; those that arrive while a call waits are delivered before it returns, as the
 in-process manager calls its subscribers inside the call that caused them.
 """
@@ -56,6 +57,7 @@ class HubLink:
         self._subs: dict[int, Push] = {}
         self._sub_ids = itertools.count(1)
         self.on_kick: Callable[[str], None] | None = None
+        self.on_evict: Callable[[int, str], None] | None = None
         self._on_lost: list[Callable[[], None]] = []
         self._on_back: list[Callable[[], None]] = []
         self._retry: asyncio.Task[None] | None = None
@@ -164,6 +166,8 @@ class HubLink:
                         safely(push, message.get("v"))
                 elif kind == "kick" and self.on_kick is not None:
                     safely(self.on_kick, str(message.get("nick")))
+                elif kind == "evict" and self.on_evict is not None:
+                    safely(self.on_evict, int(message.get("token", -1)), str(message.get("by")))
         except wire.ProtocolError as exc:
             log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
             self._lost()

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+from collections.abc import Callable
+from typing import Any
 
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
 from .link import HubDown, HubLink, as_text
@@ -46,6 +49,67 @@ class RemoteLimits:
             return float(self.link.call("jail_remaining", ip))
         except HubDown:
             return 0.0
+
+    def pending_logins(self, evicted: Callable[[Any, str], None]) -> RemotePending:
+        return RemotePending(self.link, evicted)
+
+
+class RemotePending:
+    """This worker's pending logins, counted at the hub with every other worker's: the
+    per-address and total caps hold across workers, and a newcomer from a quieter address may
+    evict the busiest address's oldest pending login wherever it waits (see
+    :class:`~seotda_tui.ssh.admission.PendingLogins`). The hub knows each by a token.
+
+    While the hub is down they are let in uncounted, as :class:`RemoteLimits` does.
+    """
+
+    def __init__(self, link: HubLink, evicted: Callable[[Any, str], None]) -> None:
+        self.link = link
+        self._evicted = evicted
+        self._tokens: dict[Any, int] = {}
+        self._conns: dict[int, Any] = {}
+        self._ids = itertools.count(1)
+        link.on_evict = self._evict
+
+    def admit(self, ip: str, conn: Any) -> tuple[str | None, Any]:
+        token = next(self._ids)
+        try:
+            answer = self.link.call("pending_admit", ip, token)
+        except HubDown:
+            answer = None
+        reason, victim = answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
+        if reason is not None:
+            return str(reason), None
+        self._tokens[conn], self._conns[token] = token, conn
+        evicted = self._conns.get(victim) if isinstance(victim, int) else None
+        if evicted is not None:
+            self._forget(evicted)
+        return None, evicted
+
+    def discard(self, conn: Any) -> None:
+        token = self._forget(conn)
+        if token is not None:
+            self.link.notify("pending_discard", token)
+
+    def __contains__(self, conn: object) -> bool:
+        return conn in self._tokens
+
+    def __len__(self) -> int:
+        """This worker's (the hub counts every worker's)."""
+        return len(self._tokens)
+
+    def _forget(self, conn: Any) -> int | None:
+        token = self._tokens.pop(conn, None)
+        if token is not None:
+            del self._conns[token]
+        return token
+
+    def _evict(self, token: int, by: str) -> None:
+        """The hub chose one of ours for a newcomer at another worker."""
+        conn = self._conns.get(token)
+        if conn is not None:
+            self._forget(conn)
+            self._evicted(conn, by)
 
 
 class ClusterRegistry(SessionRegistry):

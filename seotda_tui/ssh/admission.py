@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from itertools import count
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import asyncssh
 
@@ -34,6 +34,19 @@ K = TypeVar("K", bound=Hashable)
 # (like limits.py's tables: failing open beats running out of memory).
 _SWEEP_AT = 1024
 _HARD_CAP = 100_000
+
+
+class PendingAdmission(Protocol[K]):
+    """What the SSH server asks of its pending logins: this process's :class:`PendingLogins`,
+    or with ``--workers N`` the rooms process's, which counts every worker's."""
+
+    def admit(self, ip: str, conn: K) -> tuple[str | None, K | None]: ...
+
+    def discard(self, conn: K) -> None: ...
+
+    def __contains__(self, conn: object) -> bool: ...
+
+    def __len__(self) -> int: ...
 
 
 class PendingLogins(Generic[K]):

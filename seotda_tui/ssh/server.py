@@ -37,6 +37,7 @@ import os
 import socket
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -49,7 +50,7 @@ from ..config import Settings
 from ..i18n import N_, Language, load_all
 from ..logs import log_event
 from ..sanitize import clean_text
-from .admission import PendingLogins, RefusalLog, RefusedSession
+from .admission import PendingAdmission, PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
 from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
 from .hostkey import fingerprint, load_or_create_host_key
@@ -114,6 +115,10 @@ class SharedLimits(Protocol):
 
     def jail_remaining(self, ip: str) -> float: ...
 
+    def pending_logins(self, evicted: Callable[[Any, str], None]) -> PendingAdmission[Any]:
+        """Pending logins counted with every worker's; ``evicted(conn, by)`` is called for one
+        of this worker's that the rooms process chose to make room for a newcomer elsewhere."""
+
 
 @dataclass(kw_only=True)
 class ServerConfig:
@@ -161,7 +166,7 @@ class ServerState:
     shared: SharedLimits | None = None  # the workers' global limits (None: this process's own)
     connect_limiter: ConnectLimiter = field(init=False)
     jail: AuthJail = field(init=False)
-    pending: PendingLogins[_PlayerConnection] = field(init=False)
+    pending: PendingAdmission[_PlayerConnection] = field(init=False)
     refusals: RefusalLog = field(init=False)
     _refusal_ticker: asyncio.TimerHandle | None = field(default=None, init=False)
 
@@ -169,8 +174,16 @@ class ServerState:
         s = self.settings
         self.connect_limiter = ConnectLimiter(s.connect_rate, s.connect_burst, self.clock)
         self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, self.clock)
-        self.pending = PendingLogins(s.max_pending_logins_per_ip, s.max_pending_logins)
+        if self.shared is None:
+            self.pending = PendingLogins(s.max_pending_logins_per_ip, s.max_pending_logins)
+        else:
+            self.pending = self.shared.pending_logins(self._evicted_elsewhere)
         self.refusals = RefusalLog(log, self.clock)
+
+    def _evicted_elsewhere(self, conn: _PlayerConnection, by: str) -> None:
+        """A pending login of ours made room for one at another worker (``by``: its address)."""
+        self.refused(conn.peer_ip, "evicted", by=by)
+        conn.evict()
 
     def check_new_connection(self, ip: str) -> str | None:
         """The reason a new connection from ``ip`` is refused before any key exchange, or None.
@@ -295,7 +308,7 @@ class _PlayerConnection(asyncssh.SSHServer):
             return
         if evicted is not None:
             state.refused(evicted.peer_ip, "evicted", by=self.peer_ip)
-            evicted._disconnect("evicted")
+            evicted.evict()
         self._set_deadline(state.settings.handshake_grace, "handshake_timeout")
 
     def _set_deadline(self, seconds: float, reason: str) -> None:
@@ -312,6 +325,10 @@ class _PlayerConnection(asyncssh.SSHServer):
         fields = {"user": self.username} if self.username else {}
         self._state.refused(self.peer_ip, reason, **fields)
         self._disconnect(reason)
+
+    def evict(self) -> None:
+        """Hang up on this pending login: a newcomer from a quieter address needs its place."""
+        self._disconnect("evicted")
 
     def _disconnect(self, reason: str) -> None:
         self._hung_up = True
