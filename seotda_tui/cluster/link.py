@@ -6,9 +6,9 @@ down every call raises :class:`HubDown` at once (no waiting at all), and the lin
 the background, then tells whoever asked (:meth:`HubLink.when_back`).
 
 Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere", "hang
-up on this pending login") come on
-the same socket; those that arrive while a call waits are delivered before it returns, as the
-in-process manager calls its subscribers inside the call that caused them.
+up on this pending login") come on the same socket; those that arrive while a call waits are
+delivered before it returns, as the in-process manager calls its subscribers inside the call
+that caused them.
 """
 
 from __future__ import annotations
