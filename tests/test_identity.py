@@ -26,6 +26,7 @@ from seotda_tui.ssh.state import SessionContext
 from seotda_tui.ssh.store import NicknameStore
 from seotda_tui.ui.app import make_app_factory
 
+from .faultkit import fill, tiny_tmpfs
 from .ssh_harness import (
     ProbeFactory,
     SSHClient,
@@ -369,3 +370,35 @@ def test_a_damaged_hash_lets_nobody_in(tmp_path: Path) -> None:
     assert held is not None and held.passphrase is not None
     assert not pp.verify_passphrase("anything", held.passphrase)
     store.close()
+
+
+async def test_a_full_disk_keeps_registered_names_usable_and_tells_a_new_one_why(
+    tmp_path: Path,
+) -> None:
+    """Logging in writes only bookkeeping (last seen), which a full disk may skip; registering
+    a name must write, so on a full disk the newcomer is told why instead of being cut off."""
+    key = key_pair()
+    with tiny_tmpfs(tmp_path / "data", "4m") as disk:
+        async with ssh_server(tmp_path, ProbeFactory()) as server:
+            first = await attempt(server.port, "hv", passphrase=SECRET)
+            assert first.error is None
+            await first.close()
+            async with server.connect("kim", key=key) as kim:
+                await kim.wait_for("안녕 kim")
+            fill(disk / "filler")
+            async with server.connect("hv", passphrase=SECRET) as hv:
+                await hv.wait_for("안녕 hv")
+            async with server.connect("kim", key=key) as kim:
+                await kim.wait_for("안녕 kim")
+            newcomer = await attempt(server.port, "새손님", passphrase=SECRET)
+            assert newcomer.error is not None
+            assert any("새 닉네임을 등록할 수 없어요" in b for b in newcomer.banners)
+            assert holder(server, "새손님") is None
+            async with server.connect("lee", key=key_pair()) as lee:  # a new key's name too
+                await lee.wait_closed()
+                assert "새 닉네임을 등록할 수 없어요" in lee.output_text
+            assert holder(server, "lee") is None
+            (disk / "filler").unlink()  # space again: the newcomer gets the name
+            again = await attempt(server.port, "새손님", passphrase=SECRET)
+            assert again.error is None
+            await again.close()

@@ -41,7 +41,7 @@ from ..i18n import ENGLISH, KOREAN, N_, Language, translations
 from ..sanitize import clean_text, split_login, validate_nickname
 from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
 from .skeleton import skeleton
-from .store import Holder, NicknameStore
+from .store import Holder, NicknameStore, StoreFull
 
 KBDINT_ROUNDS = 3  # answers per keyboard-interactive attempt, then it fails
 
@@ -81,6 +81,9 @@ MSG_PASSWORD_METHOD = N_(
 MSG_KEY_ONLY = N_(
     "'{name}' 닉네임은 등록된 SSH 키로만 접속할 수 있어요. "
     "처음 이 닉네임으로 접속할 때 쓴 키로 접속하거나 다른 닉네임을 써 주세요."
+)
+MSG_STORE_FULL = N_(
+    "서버의 저장 공간 문제로 지금은 새 닉네임을 등록할 수 없어요. 잠시 뒤에 다시 접속해 주세요."
 )
 MSG_JUST_TAKEN = N_("'{name}' 닉네임은 방금 다른 사람이 등록했어요. 다른 닉네임을 써 주세요.")
 MSG_LOOKALIKE = N_(
@@ -279,7 +282,11 @@ class AuthPolicy:
 
     async def register_passphrase(self, nickname: str, passphrase: str) -> Verdict:
         hashed = await self.hasher.hash(passphrase)
-        if not self.store.set_passphrase(nickname, hashed):
+        try:
+            registered = self.store.set_passphrase(nickname, hashed)
+        except StoreFull:
+            return Verdict(banner=self.say(MSG_STORE_FULL), hang_up=True)
+        if not registered:
             return Verdict(banner=self.say(MSG_TAKEN, name=nickname), hang_up=True)
         return Verdict(Proof(nickname, hashed), accepted=True)
 

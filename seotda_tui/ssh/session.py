@@ -32,9 +32,10 @@ from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import split_login
 from ..ui.driver import TERMINAL_RESET, ChannelLink, color_system_for, prepare_app, run_app
-from .auth import Identity, Proof
+from .auth import MSG_STORE_FULL, Identity, Proof
 from .limits import InputLimiter
 from .state import DisconnectReason, SessionContext, SessionHost
+from .store import StoreFull
 
 log = logging.getLogger("seotda.session")
 
@@ -421,7 +422,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if self._reason is None:
                 await self._refuse(self.say(PASSWORD_GAVE_UP), "password")
             return None
-        refusal = policy.bind(identity)
+        try:
+            refusal = policy.bind(identity)
+        except StoreFull:
+            await self._refuse(self.say(MSG_STORE_FULL), "store_full")
+            return None
         if refusal:
             await self._refuse(refusal, "nickname_taken")
             return None

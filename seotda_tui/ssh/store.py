@@ -13,15 +13,24 @@ from another process while the server runs (WAL mode).
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..logs import log_event
 from .skeleton import skeleton
 
+log = logging.getLogger("seotda.store")
+
 DB_NAME = "seotda.sqlite3"
+
+
+class StoreFull(Exception):
+    """A new nickname could not be written (a full disk, a read-only or failing file): nothing
+    was registered, and the visitor is told to come back later."""
 
 
 def connect_data_db(data_dir: Path) -> tuple[Path, sqlite3.Connection]:
@@ -132,30 +141,39 @@ class NicknameStore:
         """
         now = time.time()
         shape = skeleton(nickname)
-        cursor = self._db.execute(
-            "INSERT OR IGNORE INTO nicknames (nickname, skeleton, key_fingerprint, passphrase, "
-            "first_seen, last_seen) SELECT ?, ?, ?, ?, ?, ? "
-            "WHERE NOT EXISTS (SELECT 1 FROM nicknames WHERE skeleton = ?)",
-            (nickname, shape, key_fingerprint, passphrase, now, now, shape),
-        )
+        try:
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO nicknames (nickname, skeleton, key_fingerprint, "
+                "passphrase, first_seen, last_seen) SELECT ?, ?, ?, ?, ?, ? "
+                "WHERE NOT EXISTS (SELECT 1 FROM nicknames WHERE skeleton = ?)",
+                (nickname, shape, key_fingerprint, passphrase, now, now, shape),
+            )
+        except sqlite3.OperationalError as exc:
+            log_event(
+                log, "store_write_failed", level=logging.ERROR, what="register", error=str(exc)
+            )
+            raise StoreFull(str(exc)) from exc
         return cursor.rowcount == 1
 
     def bind(self, nickname: str, key_fingerprint: str) -> bool:
-        """Bind a free ``nickname`` to the key (or note that it already is); True if it is."""
-        if self._claim(nickname, key_fingerprint, None):
+        """Bind a free ``nickname`` to the key (or note that it already is); True if it is.
+        (A name this key holds is only read, so a store that cannot write keeps it usable.)"""
+        if self.key_for(nickname) == key_fingerprint:
+            self.touch(nickname)
             return True
-        if self.key_for(nickname) != key_fingerprint:
-            return False
-        self.touch(nickname)
-        return True
+        return self._claim(nickname, key_fingerprint, None)
 
     def set_passphrase(self, nickname: str, passphrase_hash: str) -> bool:
         """Let a passphrase hold a free ``nickname``; False if something holds it already."""
         return self._claim(nickname, None, passphrase_hash)
 
     def touch(self, nickname: str) -> None:
-        self._db.execute(
-            "UPDATE nicknames SET last_seen = ? WHERE nickname = ?", (time.time(), nickname)
+        """Note when the name was last used: bookkeeping, so a store that cannot write (a full
+        disk) logs it and the player still gets in."""
+        self._bookkeeping(
+            "last_seen",
+            "UPDATE nicknames SET last_seen = ? WHERE nickname = ?",
+            (time.time(), nickname),
         )
 
     def language(self, nickname: str) -> str | None:
@@ -167,10 +185,18 @@ class NicknameStore:
 
     def set_language(self, nickname: str, language: str) -> bool:
         """Remember ``language`` for a registered ``nickname``; False if the name is free."""
-        cursor = self._db.execute(
-            "UPDATE nicknames SET language = ? WHERE nickname = ?", (language, nickname)
+        return self._bookkeeping(
+            "language", "UPDATE nicknames SET language = ? WHERE nickname = ?", (language, nickname)
         )
-        return cursor.rowcount == 1
+
+    def _bookkeeping(self, what: str, sql: str, args: tuple[object, ...]) -> bool:
+        """An update a player can do without (False if it changed no row or could not be
+        written; the latter is logged)."""
+        try:
+            return self._db.execute(sql, args).rowcount == 1
+        except sqlite3.OperationalError as exc:
+            log_event(log, "store_write_failed", level=logging.WARNING, what=what, error=str(exc))
+            return False
 
     def release(self, nickname: str) -> Holder | None:
         """Free ``nickname`` (key binding, passphrase and remembered language); what held it,
