@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import copy
 import gc
 import json
@@ -70,7 +71,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import asyncssh
 import pyte
@@ -201,20 +202,25 @@ class Server:
 
     async def _read(self, found: asyncio.Future[int]) -> None:
         assert self.proc is not None and self.proc.stderr is not None
-        while line := await self.proc.stderr.readline():
-            text = line.decode("utf-8", "replace").rstrip()
-            self.tail.append(text)
-            if self.args.server_log:
-                with open(self.args.server_log, "a", encoding="utf-8") as out:
-                    out.write(text + "\n")
-            if not found.done():
-                m = re.search(r"event=listening addr=\S*:(\d+)", text)
-                if m:
-                    found.set_result(int(m.group(1)))
-            if "level=warning" in text or "level=error" in text or "Traceback" in text:
-                self.problems.append(text)
+        with contextlib.ExitStack() as files:
+            keep = self.args.server_log
+            out = files.enter_context(open(keep, "a", encoding="utf-8")) if keep else None
+            while line := await self.proc.stderr.readline():
+                self._line(line.decode("utf-8", "replace").rstrip(), found, out)
         if not found.done():
             found.set_exception(BenchError("server exited:\n" + "\n".join(self.tail)))
+
+    def _line(self, text: str, found: asyncio.Future[int], out: TextIO | None) -> None:
+        """One line the server logged: kept (``--server-log``), its port, its problems."""
+        self.tail.append(text)
+        if out is not None:
+            out.write(text + "\n")
+        if not found.done():
+            m = re.search(r"event=listening addr=\S*:(\d+)", text)
+            if m:
+                found.set_result(int(m.group(1)))
+        if "level=warning" in text or "level=error" in text or "Traceback" in text:
+            self.problems.append(text)
 
     @property
     def pid(self) -> int:

@@ -41,6 +41,15 @@ async def settle(*pilots: Any) -> None:
         await pilot.pause()
 
 
+async def open_create_form(pilot: Any) -> CreateRoomScreen:
+    """From the lobby, ``n``: the create-room form, once it is up."""
+    await pilot.press("n")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, CreateRoomScreen)
+    return form
+
+
 def seat_of(m: RoomManager, room_id: str, nick: str) -> SeatView:
     """``nick``'s seat as the manager tells ``nick``'s session (own cards face up)."""
     view = m.game_view(room_id, nick)
@@ -81,10 +90,7 @@ async def test_create_form_covers_every_option_and_shows_engine_errors() -> None
     m = manager()
     app = app_for(m, "영희")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, CreateRoomScreen)
+        form = await open_create_form(pilot)
         assert len(form.values()) == len(SPECS)
         form.set_value("starting_chips", 500)
         form.set_value("base_unit", 50)
@@ -602,10 +608,7 @@ async def test_form_options_change_with_the_arrow_keys_and_enter_creates() -> No
     m = manager()
     app = app_for(m, "영희")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, CreateRoomScreen)
+        form = await open_create_form(pilot)
         await pilot.press("tab")  # from the name field to 카드 방식
         await pilot.press("right")
         await settle(pilot)

@@ -444,18 +444,14 @@ def test_rules_help_and_hints_name_the_rules() -> None:
 
 
 async def test_the_create_form_sets_both_rules_and_greys_them_with_gusa_off() -> None:
-    from seotda_tui.ui.screens.create_room import CreateRoomScreen
     from seotda_tui.ui.screens.table import TableScreen
 
-    from .test_app_pilot import SIZE, app_for, manager, screen_text, settle
+    from .test_app_pilot import SIZE, app_for, manager, open_create_form, screen_text, settle
 
     m = manager()
     app = app_for(m, "영희")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, CreateRoomScreen)
+        form = await open_create_form(pilot)
         assert form.values()["gusa_when_winning"] == "win"
         assert form.values()["gusa_outcome"] == "rematch"
         for field in ("gusa_when_winning", "gusa_outcome", "rejoin_cost"):

@@ -23,12 +23,13 @@ from seotda_tui.rooms.private import (
 )
 from seotda_tui.sanitize import split_login
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
-from seotda_tui.ui.screens.create_room import PRIVACY_CHOICES, CreateRoomScreen
+from seotda_tui.ui.screens.create_room import PRIVACY_CHOICES
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.code_prompt import CodePrompt
 
 from .ssh_harness import connect, default_passphrase, ssh_server, wait_until
+from .test_app_pilot import open_create_form
 
 SIZE = (80, 24)
 
@@ -176,10 +177,7 @@ async def test_form_makes_an_unlisted_private_room_and_the_table_shows_its_code(
     app = app_for(m, "영희")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("n")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, CreateRoomScreen)
+        form = await open_create_form(pilot)
         form.query_one("#room-privacy").focus()
         await pilot.press("right", "right")  # 공개 → 비공개·목록에 보임 → 비공개·목록에 없음
         await pilot.press("enter")

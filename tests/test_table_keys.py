@@ -218,15 +218,13 @@ async def test_the_room_name_field_counts_cells_and_takes_nothing_past_the_limit
     from seotda_tui.rooms import ROOM_NAME_CELLS, RoomManager
     from seotda_tui.rooms.clock import FakeClock
     from seotda_tui.ui.app import make_app_factory
-    from seotda_tui.ui.screens.create_room import CreateRoomScreen
+
+    from .test_app_pilot import open_create_form
 
     manager = RoomManager(clock=FakeClock(), seed_source=lambda: 1)
     app = make_app_factory(manager)(SimpleNamespace(nickname="영희"), None)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, CreateRoomScreen)
+        form = await open_create_form(pilot)
         name = form.query_one("#room-name", Input)
         text = "\n".join(s.text for s in form._compositor.render_strips())
         assert f"9/{ROOM_NAME_CELLS}칸" in text  # "영희의 방": 9 cells

@@ -40,7 +40,7 @@ log = logging.getLogger("seotda.cluster")
 #: A worker whose unread pushes pass this is stuck: it is dropped (its sessions go offline).
 MAX_BACKLOG = 64 * 1024 * 1024
 #: An operation that holds the hub's loop longer than this is logged (``hub_slow_op``).
-SLOW_OP = 0.05
+SLOW_OP_MS = 50
 
 
 @dataclass
@@ -178,9 +178,9 @@ class Hub:
             reply.update(e="fail", m=type(exc).__name__)
         if kind == "q":
             link.send(reply)
-        took = time.perf_counter() - started
-        if took > SLOW_OP:
-            log_event(log, "hub_slow_op", level=logging.WARNING, op=op, ms=round(took * 1000))
+        took = round((time.perf_counter() - started) * 1000)
+        if took > SLOW_OP_MS:
+            log_event(log, "hub_slow_op", level=logging.WARNING, op=op, ms=took)
 
     def worker_gone(self, link: WorkerLink) -> None:
         """A worker's connection closed: its sessions are disconnected, its counts dropped."""

@@ -211,6 +211,14 @@ class HubLink:
             raise HubDown(f"{op}: {answer.get('m')}")
         return answer.get("v")
 
+    def call_or(self, fallback: Any, op: str, *args: Any) -> Any:
+        """:meth:`call`, or ``fallback`` while the hub cannot be reached (queries and limits
+        that have an answer meanwhile)."""
+        try:
+            return self.call(op, *args)
+        except HubDown:
+            return fallback
+
     def notify(self, op: str, *args: Any) -> None:
         """``op`` without waiting for (or getting) an answer; dropped while the hub is down."""
         if self._sock is None:

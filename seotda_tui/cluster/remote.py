@@ -81,31 +81,22 @@ class RemoteRoomManager:
             raise RoomError(MSG_HUB_DOWN) from exc
 
     def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
-        try:
-            return [wire.summary_from_wire(r) for r in self.link.call("rooms", unlisted)]
-        except HubDown:
+        found = self.link.call_or(None, "rooms", unlisted)
+        if found is None:  # (the hub is down: the lobby as last pushed)
             return list(self._lobby_rooms) if not unlisted else []
+        return [wire.summary_from_wire(r) for r in found]
 
     def room(self, room_id: str) -> RoomSummary | None:
-        try:
-            return wire.maybe_summary(self.link.call("room", room_id))
-        except HubDown:
-            return None
+        return wire.maybe_summary(self.link.call_or(None, "room", room_id))
 
     def room_of(self, nick: str) -> str | None:
-        try:
-            return as_text(self.link.call("room_of", nick))
-        except HubDown:
-            return None
+        return as_text(self.link.call_or(None, "room_of", nick))
 
     def log(self, room_id: str) -> list[dict[str, Any]]:
         return list(self._call("log", room_id))
 
     def room_code(self, room_id: str, nick: str) -> str | None:
-        try:
-            return as_text(self.link.call("room_code", room_id, nick))
-        except HubDown:
-            return None
+        return as_text(self.link.call_or(None, "room_code", room_id, nick))
 
     def find_room(self, target: str) -> RoomSummary | None:
         return wire.maybe_summary(self._call("find_room", target))
@@ -140,10 +131,7 @@ class RemoteRoomManager:
         self._call("start", room_id, nick)
 
     def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
-        try:
-            return as_text(self.link.call("act", room_id, nick, dict(action)))
-        except HubDown:
-            return MSG_HUB_DOWN
+        return as_text(self.link.call_or(MSG_HUB_DOWN, "act", room_id, nick, dict(action)))
 
     def add_bot(self, room_id: str, nick: str, level: str = "cautious") -> str:
         return str(self._call("add_bot", room_id, nick, level))
@@ -166,10 +154,8 @@ class RemoteRoomManager:
     # ------------------------------------------------------------------ sessions
     def session_connected(self, nick: str) -> str | None:
         self._sessions[nick] += 1
-        try:
-            return as_text(self.link.call("session_connected", nick))
-        except HubDown:
-            return None  # told again when the hub is back (_hub_back)
+        # (while the hub is down: told again when it is back, _hub_back)
+        return as_text(self.link.call_or(None, "session_connected", nick))
 
     def session_disconnected(self, nick: str) -> None:
         if self._sessions[nick] <= 0:
@@ -270,25 +256,16 @@ class RemoteChat:
         link.when_back(self._hub_back)
 
     def post(self, channel: str, nick: str, text: str) -> str | None:
-        try:
-            return as_text(self.link.call("chat_post", channel, nick, text))
-        except HubDown:
-            return MSG_HUB_DOWN
+        return as_text(self.link.call_or(MSG_HUB_DOWN, "chat_post", channel, nick, text))
 
     def notice(self, channel: str, text: str) -> None:
         self.link.notify("chat_notice", channel, text)
 
     def history(self, channel: str) -> list[ChatMessage]:
-        try:
-            return [wire.chat_from_wire(m) for m in self.link.call("chat_history", channel)]
-        except HubDown:
-            return []
+        return [wire.chat_from_wire(m) for m in self.link.call_or([], "chat_history", channel)]
 
     def subscribers(self, channel: str) -> int:
-        try:
-            return int(self.link.call("chat_subscribers", channel))
-        except HubDown:
-            return 0
+        return int(self.link.call_or(0, "chat_subscribers", channel))
 
     def subscribe(
         self, channel: str, callback: Callable[[ChatMessage], None]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
-from .link import HubDown, HubLink, as_text
+from .link import HubLink, as_text
 
 
 class RemoteLimits:
@@ -24,31 +24,19 @@ class RemoteLimits:
         self.link = link
 
     def connect_allowed(self, ip: str) -> bool:
-        try:
-            return bool(self.link.call("connect_allowed", ip))
-        except HubDown:
-            return True
+        return bool(self.link.call_or(True, "connect_allowed", ip))
 
     def admit(self, ip: str) -> str | None:
-        try:
-            return as_text(self.link.call("admit", ip))
-        except HubDown:
-            return None
+        return as_text(self.link.call_or(None, "admit", ip))
 
     def release(self, ip: str) -> None:
         self.link.notify("release", ip)
 
     def auth_failed(self, ip: str) -> bool:
-        try:
-            return bool(self.link.call("auth_failed", ip))
-        except HubDown:
-            return False
+        return bool(self.link.call_or(False, "auth_failed", ip))
 
     def jail_remaining(self, ip: str) -> float:
-        try:
-            return float(self.link.call("jail_remaining", ip))
-        except HubDown:
-            return 0.0
+        return float(self.link.call_or(0.0, "jail_remaining", ip))
 
     def pending_logins(self, evicted: Callable[[Any, str], None]) -> RemotePending:
         return RemotePending(self.link, evicted)
@@ -73,10 +61,7 @@ class RemotePending:
 
     def admit(self, ip: str, conn: Any) -> tuple[str | None, Any]:
         token = next(self._ids)
-        try:
-            answer = self.link.call("pending_admit", ip, token)
-        except HubDown:
-            answer = None
+        answer = self.link.call_or(None, "pending_admit", ip, token)
         reason, victim = answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
         if reason is not None:
             return str(reason), None
