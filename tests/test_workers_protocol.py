@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +92,9 @@ def test_another_version_or_a_huge_frame_is_refused() -> None:
         list(wire.FrameReader().feed((3).to_bytes(4, "big") + b"[1]"))
 
 
-async def _hub(tmp_path: Path) -> tuple[Hub, Path]:
+@asynccontextmanager
+async def serving(tmp_path: Path) -> AsyncIterator[tuple[Hub, Path]]:
+    """A hub on this loop and its socket's path; closed afterwards."""
     limits = GlobalLimits(
         max_sessions=3,
         max_sessions_per_ip=2,
@@ -101,7 +105,10 @@ async def _hub(tmp_path: Path) -> tuple[Hub, Path]:
     hub = Hub(RoomManager(), ChatHub(), limits)
     path = tmp_path / "hub.sock"
     await hub.listen(path)
-    return hub, path
+    try:
+        yield hub, path
+    finally:
+        await hub.close()
 
 
 class Worker:
@@ -140,8 +147,7 @@ class Worker:
 
 
 async def test_a_bad_worker_is_dropped_and_the_others_are_served(tmp_path: Path) -> None:
-    hub, path = await _hub(tmp_path)
-    try:
+    async with serving(tmp_path) as (hub, path):
         good = await Worker.connect(path)
         old = Worker(*await asyncio.open_unix_connection(str(path)))
         old.writer.write(wire.frame({"t": "hello", "v": 0, "worker": 1}))  # another version
@@ -161,15 +167,12 @@ async def test_a_bad_worker_is_dropped_and_the_others_are_served(tmp_path: Path)
         assert answer["e"] == "fail"
         answer, _ = await good.call("rooms")  # and the worker is still served
         assert answer["v"] == []
-    finally:
-        await hub.close()
 
 
 async def test_refusals_arrive_as_room_errors_and_pushes_before_the_answer(
     tmp_path: Path,
 ) -> None:
-    hub, path = await _hub(tmp_path)
-    try:
+    async with serving(tmp_path) as (hub, path):
         w = await Worker.connect(path)
         answer, _ = await w.call("join", "nope", "철수", None)
         assert answer["e"] == "room" and answer["m"] == "방이 없어졌어요"
@@ -182,15 +185,12 @@ async def test_refusals_arrive_as_room_errors_and_pushes_before_the_answer(
         answer, pushes = await w.call("join", room, "철수", None)
         assert answer["v"] is None
         assert pushes and pushes[-1]["v"]["room"]["players"] == ["영희", "철수"]
-    finally:
-        await hub.close()
 
 
 async def test_limits_count_every_worker_and_a_gone_worker_gives_its_counts_back(
     tmp_path: Path,
 ) -> None:
-    hub, path = await _hub(tmp_path)
-    try:
+    async with serving(tmp_path) as (hub, path):
         one, two = await Worker.connect(path, 0), await Worker.connect(path, 1)
         assert (await one.call("admit", "10.0.0.1"))[0]["v"] is None
         assert (await two.call("admit", "10.0.0.1"))[0]["v"] is None
@@ -209,8 +209,6 @@ async def test_limits_count_every_worker_and_a_gone_worker_gives_its_counts_back
         await asyncio.sleep(0.2)
         assert hub.limits.admitted == 1 and hub.limits.per_address["10.0.0.1"] == 1
         assert "철수" not in hub.limits.holders
-    finally:
-        await hub.close()
 
 
 async def test_pending_logins_are_capped_across_workers_and_evicted_where_they_wait(
@@ -219,8 +217,7 @@ async def test_pending_logins_are_capped_across_workers_and_evicted_where_they_w
     """Two per address and three in all, over both workers: a third from one address is
     refused on either; a newcomer from a quiet address evicts the busiest address's oldest
     pending login, told to the worker that holds it."""
-    hub, path = await _hub(tmp_path)
-    try:
+    async with serving(tmp_path) as (hub, path):
         one, two = await Worker.connect(path, 0), await Worker.connect(path, 1)
         assert (await one.call("pending_admit", "10.0.0.1", 1))[0]["v"] == [None, None]
         assert (await two.call("pending_admit", "10.0.0.1", 1))[0]["v"] == [None, None]
@@ -242,5 +239,3 @@ async def test_pending_logins_are_capped_across_workers_and_evicted_where_they_w
         await asyncio.sleep(0.2)
         assert len(hub.limits.pending) == 2
         assert hub.limits.pending.held_by("10.0.0.4") == 0
-    finally:
-        await hub.close()
