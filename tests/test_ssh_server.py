@@ -130,6 +130,31 @@ async def test_exec_sftp_and_forwarding_are_refused(tmp_path: Path) -> None:
         assert apps.apps == []
 
 
+async def test_the_server_encrypts_with_aes_whatever_the_client_prefers(tmp_path: Path) -> None:
+    """asyncssh's chacha20-poly1305 costs twice AES's CPU per screen update (server.py), so it
+    is not offered: a client that lists it first gets AES, one that offers nothing else is
+    refused at the key exchange."""
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps) as server:
+        preferred = ["chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr"]
+        conn = await server.open_connection("alice", encryption_algs=preferred)
+        try:
+            assert conn.get_extra_info("send_cipher") == "aes256-gcm@openssh.com"
+            assert conn.get_extra_info("recv_cipher") == "aes256-gcm@openssh.com"
+        finally:
+            conn.close()
+            await conn.wait_closed()
+        conn = await server.open_connection("bob", encryption_algs=["aes128-ctr"])
+        try:  # CTR takes an encrypt-then-MAC, as OpenSSH's default order gives
+            assert conn.get_extra_info("send_cipher") == "aes128-ctr"
+            assert str(conn.get_extra_info("send_mac")).endswith("-etm@openssh.com")
+        finally:
+            conn.close()
+            await conn.wait_closed()
+        with pytest.raises(asyncssh.KeyExchangeFailed):
+            await server.open_connection("carol", encryption_algs=["chacha20-poly1305@openssh.com"])
+
+
 async def test_invalid_nickname_is_refused_in_korean(tmp_path: Path) -> None:
     apps = ProbeFactory()
     async with ssh_server(tmp_path, apps) as server:

@@ -67,6 +67,20 @@ log = logging.getLogger("seotda.server")
 # RFC 4253 and OpenSSH (BENCHMARKS.md "SSH clients"), so a server whose first choice differs
 # from the client's disconnects it mid-kex. Clients still pick from the whole list, in their order.
 KEX_ALGS = "^curve25519-sha256"
+# AES only: GCM, and CTR with an encrypt-then-MAC. asyncssh builds chacha20-poly1305 in Python
+# from three OpenSSL cipher objects per packet (and sends an empty MSG_IGNORE before every
+# packet, so each screen update is two), where AES is one OpenSSL call: a frame's encryption
+# costs half as much CPU, here and in the bench's clients (BENCHMARKS.md "SSH ciphers"). Every
+# SSH client offers AES-CTR (RFC 4344); OpenSSH, plink and dbclient pick from this list in their
+# own order (tests/test_ssh_clients.py). It also leaves out the cipher through which Terrapin
+# (CVE-2023-48795) works in practice against a client without strict key exchange.
+ENCRYPTION_ALGS = [
+    "aes128-gcm@openssh.com",
+    "aes256-gcm@openssh.com",
+    "aes128-ctr",
+    "aes192-ctr",
+    "aes256-ctr",
+]
 # Only with --compression: dropbear's dbclient asks for it unprompted, OpenSSH with -C.
 COMPRESSION_ALGS = ["none", "zlib@openssh.com"]
 
@@ -695,6 +709,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             lambda: _PlayerConnection(state),
             server_host_keys=[host_key],
             kex_algs=KEX_ALGS,
+            encryption_algs=ENCRYPTION_ALGS,
             compression_algs=COMPRESSION_ALGS if settings.compression else ["none"],
             encoding=None,
             line_editor=False,
