@@ -10,6 +10,8 @@ does nothing otherwise (Textual paints on its own schedule).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from textual.app import App
 from textual.screen import Screen
 from textual.widget import Widget
@@ -19,14 +21,17 @@ from .override import Override, first_reason, no_attributes, wrong_parameters
 _FLAGS = ("_layout_required", "_scroll_required", "_repaint_required")
 
 
-def paint_now(screen: Screen[object]) -> None:
-    """Paint ``screen``'s repaint-only changes now (see the module docstring)."""
+def paint_now(screen: Screen[object], only: Iterable[Widget] | None = None) -> None:
+    """Paint ``screen``'s repaint-only changes now (see the module docstring). ``only``: the
+    widgets the handler changed, when it knows (a countdown's tick changes one row): they alone
+    are painted, without a walk over every widget of the screen; the others' pending changes,
+    if any, go Textual's way."""
     if not screen.is_current or screen.app._batch_count or screen not in screen._compositor:
         return
     if screen._layout_required or screen._scroll_required:
         return
     changed: list[Widget] = []
-    for widget in screen.walk_children(Widget):
+    for widget in screen.walk_children(Widget) if only is None else only:
         if widget._layout_required or widget._scroll_required:
             return
         if widget._repaint_required:

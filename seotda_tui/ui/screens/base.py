@@ -87,9 +87,10 @@ class BaseScreen(Screen[Any]):
         """Manager callback: may run on another session's task, so only queue a message."""
         self.post_message(Pushed(payload).set_sender(self))
 
-    def paint_now(self) -> None:
+    def paint_now(self, only: Iterable[Widget] | None = None) -> None:
         """Send what a handler just changed in this same callback, as one frame, while the
         ``paint_now`` override is on (``seotda_tui/tuning/paint_now.py``); otherwise Textual
-        paints it a few event-loop turns later."""
+        paints it a few event-loop turns later. ``only``: the widgets it changed, if it knows
+        that nothing else did."""
         if tuning.enabled("paint_now"):
-            paint_now(self)
+            paint_now(self, only)

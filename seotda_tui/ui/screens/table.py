@@ -618,12 +618,15 @@ class TableScreen(TableActions):
         self._tick()
         changed = (gauge.seconds, gauge.coarse) != before  # most ticks change nothing
         room, view = self.room, self.view
+        seats = False
         if room is not None and room.grace and view is not None:
             shown = self.shown_seats
             self._show_seats(room, view)  # a grace countdown moves in 5 s steps
-            changed = changed or shown != self.shown_seats
-        if changed:
+            seats = shown != self.shown_seats
+        if seats:
             self.paint_now()
+        elif changed:
+            self.paint_now(only=(gauge,))  # the one row that moved: no walk over the screen
 
     def _tick(self) -> None:
         """Whoever must act sees every second; the others see the bar move in steps of
