@@ -875,6 +875,9 @@ class Bench:
         self.stopping = False
         self.own_ms: list[float] = []
         self.other_ms: list[float] = []
+        #: How late this process's event loop woke from a 10 ms sleep during play (ms): the
+        #: part of a measured latency that is the bench's own queueing, not the server's.
+        self.lag_ms: list[float] = []
         self.frame_bytes: list[int] = []
         self.wire_snapshots: list[dict[Player, int]] = []  # at each snapshot()
         self.missed = 0
@@ -1116,6 +1119,7 @@ class Bench:
             )
             profiler = self.start_profiler()
             tasks.append(asyncio.create_task(self.watchdog()))
+            tasks.append(asyncio.create_task(self.loop_lag()))
             tasks += [asyncio.create_task(p.play()) for p in self.players]
             if args.probe_every > 0:
                 tasks.append(asyncio.create_task(self.probe()))
@@ -1156,6 +1160,13 @@ class Bench:
             await asyncio.gather(*(p.close() for p in self.players), return_exceptions=True)
             await self.server.stop()
             shutil.rmtree(tmp, ignore_errors=True)
+
+    async def loop_lag(self, step: float = 0.01) -> None:
+        """Sample this process's loop lag while tables play (see :attr:`lag_ms`)."""
+        while not self.stopping:
+            t = now()
+            await asyncio.sleep(step)
+            self.lag_ms.append((now() - t - step) * 1000)
 
     def start_profiler(self) -> subprocess.Popen[bytes] | None:
         if not self.args.py_spy:
@@ -1283,6 +1294,11 @@ class Bench:
                 "idle": round(self.other_cpu(("idle0", "idle1"))),
             },
             "load_avg": os.getloadavg()[0],
+            "client_loop_lag_ms": {
+                "p50": round(pct(self.lag_ms, 50), 1) if self.lag_ms else None,
+                "p95": round(pct(self.lag_ms, 95), 1) if self.lag_ms else None,
+                "max": round(max(self.lag_ms), 1) if self.lag_ms else None,
+            },
             "client_cpu_pct": {
                 "login": round(self.login_client_cpu / login_wall * 100),
                 "setup": round(setup_cli),
@@ -1382,6 +1398,12 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> str:
             "client CPU % play / idle / logins / whole setup",
             "{play} / {idle} / {login} / {setup} %".format(**r["client_cpu_pct"]),
             "(this bench process)",
+            "",
+        ),
+        (
+            "client loop lag during play p50 / p95 / max",
+            "{p50} / {p95} / {max} ms".format(**r["client_loop_lag_ms"]),
+            "(its share of the latencies above)",
             "",
         ),
         (
