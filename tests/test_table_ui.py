@@ -357,6 +357,47 @@ async def test_a_betting_push_is_painted_within_its_own_handler(
         assert "삥" in t.text("c")
 
 
+async def test_a_countdown_tick_paints_the_gauge_row_without_walking_the_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The acting seat's countdown moves every second on every table: the tick sends that
+    frame itself, and looks at the gauge only, not at every widget of the screen."""
+    displays: dict[int, int] = {}
+    original_display = SeotdaApp._display
+
+    def display(self: SeotdaApp, screen: Any, renderable: Any) -> None:
+        displays[id(self)] = displays.get(id(self), 0) + 1
+        original_display(self, screen, renderable)
+
+    walks: list[str] = []
+    original_walk = TableScreen.walk_children
+
+    def walk_children(self: TableScreen, *args: Any, **kwargs: Any) -> Any:
+        walks.append(self.nickname)
+        return original_walk(self, *args, **kwargs)
+
+    painted: list[tuple[bool, int]] = []  # (the tick sent a frame, walks during it)
+    original_tick = TableScreen.tick
+
+    def tick(self: TableScreen) -> None:
+        before, walked = displays.get(id(self.app), 0), len(walks)
+        original_tick(self)
+        painted.append((displays.get(id(self.app), 0) > before, len(walks) - walked))
+
+    monkeypatch.setattr(SeotdaApp, "_display", display)
+    monkeypatch.setattr(TableScreen, "walk_children", walk_children)
+    monkeypatch.setattr(TableScreen, "tick", tick)
+    async with Table.open(["a", "b", "c"], seed=5) as t:
+        actor = t.actor
+        assert actor is not None
+        before = t.text(actor)
+        painted.clear()
+        await t.advance(1)
+        assert t.text(actor) != before  # one second less on the acting seat's gauge
+        assert (True, 0) in painted  # its tick painted it, with no walk
+        assert all(walked == 0 for _, walked in painted)
+
+
 async def test_a_number_key_bets_without_a_trip_back_to_the_app(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
