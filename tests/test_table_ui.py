@@ -324,18 +324,25 @@ async def test_rebuy_prompt_shows_its_countdown() -> None:
         assert "[파산]" in text
 
 
+def count_displays(monkeypatch: pytest.MonkeyPatch) -> dict[int, int]:
+    """Frames each app sends from now on (by ``id(app)``), counted at ``App._display``."""
+    displays: dict[int, int] = {}
+    original = SeotdaApp._display
+
+    def display(self: SeotdaApp, screen: Any, renderable: Any) -> None:
+        displays[id(self)] = displays.get(id(self), 0) + 1
+        original(self, screen, renderable)
+
+    monkeypatch.setattr(SeotdaApp, "_display", display)
+    return displays
+
+
 async def test_a_betting_push_is_painted_within_its_own_handler(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A bet changes no layout, so every seat's frame goes out while the push is handled
     (``BaseScreen.paint_now``), not several event-loop turns later."""
-    displays: dict[int, int] = {}
-    original_display = SeotdaApp._display
-
-    def display(self: SeotdaApp, screen: Any, renderable: Any) -> None:
-        displays[id(self)] = displays.get(id(self), 0) + 1
-        original_display(self, screen, renderable)
-
+    displays = count_displays(monkeypatch)
     painted: list[tuple[set[str], bool]] = []
     original_on_pushed = TableScreen.on_pushed
 
@@ -345,7 +352,6 @@ async def test_a_betting_push_is_painted_within_its_own_handler(
         kinds = {e["type"] for e in message.payload.events}
         painted.append((kinds, displays.get(id(self.app), 0) > before))
 
-    monkeypatch.setattr(SeotdaApp, "_display", display)
     monkeypatch.setattr(TableScreen, "on_pushed", on_pushed)
     async with Table.open(["a", "b", "c"], seed=5) as t:
         painted.clear()
@@ -362,13 +368,7 @@ async def test_a_countdown_tick_paints_the_gauge_row_without_walking_the_screen(
 ) -> None:
     """The acting seat's countdown moves every second on every table: the tick sends that
     frame itself, and looks at the gauge only, not at every widget of the screen."""
-    displays: dict[int, int] = {}
-    original_display = SeotdaApp._display
-
-    def display(self: SeotdaApp, screen: Any, renderable: Any) -> None:
-        displays[id(self)] = displays.get(id(self), 0) + 1
-        original_display(self, screen, renderable)
-
+    displays = count_displays(monkeypatch)
     walks: list[str] = []
     original_walk = TableScreen.walk_children
 
@@ -384,7 +384,6 @@ async def test_a_countdown_tick_paints_the_gauge_row_without_walking_the_screen(
         original_tick(self)
         painted.append((displays.get(id(self.app), 0) > before, len(walks) - walked))
 
-    monkeypatch.setattr(SeotdaApp, "_display", display)
     monkeypatch.setattr(TableScreen, "walk_children", walk_children)
     monkeypatch.setattr(TableScreen, "tick", tick)
     async with Table.open(["a", "b", "c"], seed=5) as t:

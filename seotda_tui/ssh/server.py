@@ -70,7 +70,7 @@ KEX_ALGS = "^curve25519-sha256"
 # AES only: GCM, and CTR with an encrypt-then-MAC. asyncssh builds chacha20-poly1305 in Python
 # from three OpenSSL cipher objects per packet (and sends an empty MSG_IGNORE before every
 # packet, so each screen update is two), where AES is one OpenSSL call: a frame's encryption
-# costs half as much CPU, here and in the bench's clients (BENCHMARKS.md "SSH ciphers"). Every
+# costs half as much CPU, here and in the bench's clients (BENCHMARKS.md "Ciphers"). Every
 # SSH client offers AES-CTR (RFC 4344); OpenSSH, plink and dbclient pick from this list in their
 # own order (tests/test_ssh_clients.py). It also leaves out the cipher through which Terrapin
 # (CVE-2023-48795) works in practice against a client without strict key exchange.
