@@ -160,7 +160,7 @@ KEYS: tuple[_Key, ...] = (
         "limits",
         "handshake_grace",
         _non_negative_number,
-        "인증 시작(키 교환·사용자 이름)까지 제한 시간(초, 0 = login_grace 만)",
+        "키 교환에서 서버 응답까지 제한 시간(초, 0 = login_grace 만; 그 뒤 호스트 키 확인은 login_grace)",
     ),
     _Key("limits", "login_grace", _non_negative_number, "SSH 로그인 전체 제한 시간(초)"),
     _Key("limits", "max_pending_logins", _positive_int, "로그인 중인 연결 전체 상한"),

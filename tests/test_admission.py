@@ -24,9 +24,11 @@ from seotda_tui.ssh.state import SessionContext
 from seotda_tui.ui.app import make_app_factory
 
 from .ssh_harness import (
+    DEFAULT,
     ProbeApp,
     SSHClient,
     SSHHarness,
+    _Auth,
     _Session,
     open_connection,
     ssh_server,
@@ -309,6 +311,42 @@ async def test_handshake_grace_closes_silent_and_stalled_connections(
             await erin.wait_for("erin님 환영해요")
         assert len(state.pending) == 1  # the staller: still there
         assert [e["ip"] for e in _events(caplog)] == ["127.0.0.2"]
+
+
+async def test_a_first_connection_may_take_its_time_over_the_host_key_question(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On a first connection the client asks its user, in the middle of the key exchange,
+    whether to trust the server's host key (OpenSSH: "Are you sure you want to continue
+    connecting?"). Reading the fingerprint and typing "yes" takes longer than
+    ``handshake_grace``: that login goes on, still bounded by ``login_grace``."""
+    caplog.set_level(logging.INFO, logger="seotda.server")
+    clock = FakeClock()
+    settings = {"handshake_grace": 6, "login_grace": 600, "connect_rate": 0}
+
+    class Hesitant(_Auth):
+        def validate_host_public_key(self, host: str, addr: str, port: int, key: Any) -> bool:
+            clock.advance(30)  # half a minute over the question: the handshake grace passes
+            return True
+
+    factory = make_app_factory(RoomManager())
+    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:  # type: ignore[arg-type]
+        conn, _ = await asyncssh.create_connection(
+            lambda: Hesitant("frank", None, DEFAULT),
+            "127.0.0.1",
+            server.port,
+            username="frank",
+            known_hosts=([], [], []),  # nothing trusted yet: the client asks
+            agent_path=None,
+            config=None,
+            client_keys=None,
+        )
+        try:
+            assert clock.now >= 30 and not conn.is_closed()
+            assert _state(server).admitted == 1 and not _events(caplog)
+        finally:
+            conn.close()
+            await conn.wait_closed()
 
 
 async def test_a_login_that_opens_no_session_is_closed_after_the_login_grace(

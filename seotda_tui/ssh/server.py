@@ -14,8 +14,9 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    from one address, ``max_pending_logins`` in all (a newcomer from a quieter address
    evicts the busiest address's oldest one). Pending logins never count against
    ``max_sessions``.
-2. The key exchange must be done and auth begun within ``handshake_grace`` seconds,
-   the whole login within ``login_grace``. Wrong passwords and (in keys mode)
+2. The key exchange must reach our answer within ``handshake_grace`` seconds (the client
+   then holds our host key: on a first connection its user is asked whether to trust it,
+   which may take longer), the whole login within ``login_grace``. Wrong passwords and (in keys mode)
    unlisted keys count towards the jail. A connection lost before login is logged
    (``refused reason=handshake_failed``: stage, client version, error).
 3. Authenticated (``auth_completed``): now it counts against ``max_sessions`` and
@@ -336,9 +337,21 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def _deadline_passed(self, reason: str) -> None:
         self._deadline = None
+        if reason == "handshake_timeout" and self._awaits_host_key_answer():
+            self._stage = "kex"
+            return  # login_grace (asyncssh's login timeout) bounds the rest
         fields = {"user": self.username} if self.username else {}
         self._state.refused(self.peer_ip, reason, **fields)
         self._disconnect(reason)
+
+    def _awaits_host_key_answer(self) -> bool:
+        """Whether the key exchange got as far as our answer (our new keys are sent, the
+        client's not yet): a real SSH client, which on a first connection now asks its user
+        whether to trust our host key. Reading that question and typing "yes" takes longer
+        than ``handshake_grace``; a silent socket, or one that sent only a version line, never
+        gets this far. (asyncssh sets ``send_cipher`` when it sends its new keys.)"""
+        conn = self._conn
+        return conn is not None and conn.get_extra_info("send_cipher") is not None
 
     def evict(self) -> None:
         """Hang up on this pending login: a newcomer from a quieter address needs its place."""
