@@ -1295,9 +1295,9 @@ class Bench:
             },
             "load_avg": os.getloadavg()[0],
             "client_loop_lag_ms": {
-                "p50": round(pct(self.lag_ms, 50), 1) if self.lag_ms else None,
-                "p95": round(pct(self.lag_ms, 95), 1) if self.lag_ms else None,
-                "max": round(max(self.lag_ms), 1) if self.lag_ms else None,
+                "p50": round(pct(self.lag_ms, 50), 1),
+                "p95": round(pct(self.lag_ms, 95), 1),
+                "max": round(pct(self.lag_ms, 100), 1),
             },
             "client_cpu_pct": {
                 "login": round(self.login_client_cpu / login_wall * 100),

@@ -374,12 +374,14 @@ async def open_connection(
     password: str | None = None,
     passphrase: Passphrase = DEFAULT,
     host: str = "127.0.0.1",
+    client: type[_Auth] | None = None,
     **options: Any,
 ) -> asyncssh.SSHClientConnection:
-    """A bare authenticated connection to any server (in-process or not)."""
+    """A bare authenticated connection to any server (in-process or not); ``client``: an
+    :class:`_Auth` subclass that does more on the way (it answers the same prompts)."""
     settings: dict[str, Any] = {"agent_path": None, "known_hosts": None, "config": None}
     conn, _ = await asyncssh.create_connection(
-        lambda: _Auth(username, password, passphrase),
+        lambda: (client or _Auth)(username, password, passphrase),
         host,
         port,
         username=username,

@@ -24,7 +24,6 @@ from seotda_tui.ssh.state import SessionContext
 from seotda_tui.ui.app import make_app_factory
 
 from .ssh_harness import (
-    DEFAULT,
     ProbeApp,
     SSHClient,
     SSHHarness,
@@ -331,15 +330,8 @@ async def test_a_first_connection_may_take_its_time_over_the_host_key_question(
 
     factory = make_app_factory(RoomManager())
     async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:  # type: ignore[arg-type]
-        conn, _ = await asyncssh.create_connection(
-            lambda: Hesitant("frank", None, DEFAULT),
-            "127.0.0.1",
-            server.port,
-            username="frank",
-            known_hosts=([], [], []),  # nothing trusted yet: the client asks
-            agent_path=None,
-            config=None,
-            client_keys=None,
+        conn = await open_connection(  # nothing trusted yet: the client asks
+            server.port, "frank", client=Hesitant, known_hosts=([], [], [])
         )
         try:
             assert clock.now >= 30 and not conn.is_closed()

@@ -16,8 +16,8 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    ``max_sessions``.
 2. The key exchange must reach our answer within ``handshake_grace`` seconds (the client
    then holds our host key: on a first connection its user is asked whether to trust it,
-   which may take longer), the whole login within ``login_grace``. Wrong passwords and (in keys mode)
-   unlisted keys count towards the jail. A connection lost before login is logged
+   which may take longer), the whole login within ``login_grace``. Wrong passwords and (in
+   keys mode) unlisted keys count towards the jail. A connection lost before login is logged
    (``refused reason=handshake_failed``: stage, client version, error).
 3. Authenticated (``auth_completed``): now it counts against ``max_sessions`` and
    ``max_sessions_per_ip``; over either, its session channel only prints the Korean
@@ -338,7 +338,6 @@ class _PlayerConnection(asyncssh.SSHServer):
     def _deadline_passed(self, reason: str) -> None:
         self._deadline = None
         if reason == "handshake_timeout" and self._awaits_host_key_answer():
-            self._stage = "kex"
             return  # login_grace (asyncssh's login timeout) bounds the rest
         fields = {"user": self.username} if self.username else {}
         self._state.refused(self.peer_ip, reason, **fields)
