@@ -8,6 +8,7 @@ bet buttons' amounts, the hand log while hidden, the own-hand texts, the second 
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from types import SimpleNamespace
 from typing import Any
@@ -24,6 +25,7 @@ from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ui.screens.create_room import CreateRoomScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
+from seotda_tui.ui.widgets import textlines
 from seotda_tui.ui.widgets.actions import ActionBar, PromptBar
 from seotda_tui.ui.widgets.gauge import gauge_text
 from seotda_tui.ui.widgets.hand import HandCard, HandCards
@@ -143,15 +145,41 @@ def cells(seconds: int | None, parts: Any = (("b님 차례", ""),), width: int =
     return text_cells(gauge_text(parts, seconds, 30, width, False), width)
 
 
+def test_a_line_s_cells_are_two_objects_for_the_collector_not_one_per_cell() -> None:
+    """The line memo keeps ~1,000 lines: a tuple per cell was ~100 young objects per line for
+    every generation-1 pass to walk."""
+    line = Text("가나다 " + "x" * 96)
+    line.stylize("bold", 0, 3)
+    text_cells(line, 99)  # rich's character widths and the style numbers: made once
+    gc.collect()
+    before = len(gc.get_objects())
+    cells = text_cells(line, 100)
+    assert len(gc.get_objects()) - before <= 6  # the two tuples, the memo's entry
+    assert len(cells[0]) == len(cells[1]) == 100 and cells[0][:2] == ("가", "")
+
+
+def test_style_numbers_are_never_reused_after_the_table_is_cleared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(textlines, "STYLE_NUMBERS", 2)
+    bold, plain = Text("ab", style="bold"), Text("ab", style="italic")
+    old = text_cells(bold, 2)
+    for n in range(5):  # clears the table twice
+        textlines.style_number((f"style {n}",))
+    assert changed_spans(old, text_cells(plain, 2)) == [(0, 2)]
+    assert changed_spans(old, text_cells(Text("ab", style="bold"), 2)) in ([], [(0, 2)])
+
+
 def test_a_tick_repaints_only_the_cells_that_changed() -> None:
     spans = changed_spans(cells(29), cells(28))
     assert sum(end - start for start, end in spans) <= 6  # the number and a bar cell at most
     start = spans[0][0]
-    assert "".join(c for c, _ in cells(28)).rstrip().endswith("28초")
-    assert "".join(c for c, _ in cells(29)[:start]) == "".join(c for c, _ in cells(28)[:start])
+    chars_28, chars_29 = cells(28)[0], cells(29)[0]
+    assert "".join(chars_28).rstrip().endswith("28초")
+    assert chars_29[:start] == chars_28[:start]
     assert changed_spans(cells(12), cells(12)) == []
     # "10초" → "9초": the line got shorter
-    assert changed_spans(cells(10), cells(9))[-1][1] == len(cells(10))
+    assert changed_spans(cells(10), cells(9))[-1][1] == len(cells(10)[0])
 
 
 def test_a_changed_span_never_starts_inside_a_wide_character() -> None:

@@ -1,4 +1,5 @@
-"""Textual's ``Strip`` without the five per-row caches this program never hits.
+"""Textual's ``Strip`` without the five per-row caches this program never hits, and the other
+two made on first use.
 
 Why: every rendered row (a ``Strip``) creates seven ``FIFOCache`` objects up front. Over a
 played table only two of them are ever hit: the divide cache (the compositor cuts the same
@@ -7,6 +8,9 @@ crop-extend and offsets caches got no hits at all (``tests/test_strip_caches.py`
 table and checks). Those five now share one cache that keeps nothing: about 1 KB less per row
 (≈1.4 MiB per session; a session holds ~1,500 rows) and five fewer objects per row for the
 garbage collector to walk — its generation-1 passes were the longest pauses of the event loop.
+The divide and filter caches are made when a row is first cut or filtered: most rows never are
+(a row the compositor passes whole is not cut, and a truecolour screen has no filter), and
+their two empty caches were a fifth of the young objects a generation-1 pass walked.
 
 ``Strip.divide`` also stops caching a row cut only at its own end: Textual stores ``[self]`` in
 the row's own divide cache, a reference cycle, so every row the compositor passed whole (most of
@@ -58,6 +62,9 @@ class KeepsNothing:
 
 KEEPS_NOTHING = KeepsNothing()
 
+#: The divide and filter caches of a row not cut or filtered yet (replaced on first use).
+NOT_YET = KeepsNothing()
+
 
 #: ``Strip``'s slots in the Textual versions this was written for (see :func:`trim_strip_caches`).
 KNOWN_SLOTS = frozenset(
@@ -70,8 +77,9 @@ def trim_strip_caches() -> None:
     """Make every ``Strip`` created from now on share :data:`KEEPS_NOTHING` for its unused caches.
 
     With the known slots, ``__init__`` is replaced by one that never makes the five caches
-    (creating and dropping them was ~4 % of the server's CPU in play); with any other Textual
-    layout, the original runs first and the five are swapped out after."""
+    (creating and dropping them was ~4 % of the server's CPU in play) and leaves the divide and
+    filter caches :data:`NOT_YET`, for ``divide`` and ``apply_filter`` to make; with any other
+    Textual layout, the original runs first and the five are swapped out after."""
     if getattr(Strip.__init__, "trimmed", False):
         return
     original = Strip.__init__
@@ -84,8 +92,7 @@ def trim_strip_caches() -> None:
         ) -> None:
             self._segments = list(segments)
             self._cell_length = cell_length
-            self._divide_cache = FIFOCache(4)
-            self._filter_cache = FIFOCache(4)
+            self._divide_cache = self._filter_cache = NOT_YET  # type: ignore[assignment]
             self._crop_cache = self._style_cache = self._line_length_cache = KEEPS_NOTHING  # type: ignore[assignment]
             self._crop_extend_cache = self._offsets_cache = KEEPS_NOTHING  # type: ignore[assignment]
             self._render_cache = None
@@ -103,6 +110,7 @@ def trim_strip_caches() -> None:
     __init__.trimmed = True  # type: ignore[attr-defined]
     Strip.__init__ = __init__  # type: ignore[method-assign]
     Strip.divide = _divide_without_cycle(Strip.divide)  # type: ignore[method-assign]
+    Strip.apply_filter = _filter_cache_on_first_use(Strip.apply_filter)  # type: ignore[method-assign]
 
 
 def _divide_without_cycle(original: Any) -> Any:
@@ -111,9 +119,21 @@ def _divide_without_cycle(original: Any) -> Any:
         cuts = [cut for cut in cuts if cut <= self.cell_length]
         if cuts == [self.cell_length]:
             return [self]  # what Textual returns, without keeping it in the row's own cache
+        if self._divide_cache is NOT_YET:  # type: ignore[comparison-overlap]
+            self._divide_cache = FIFOCache(4)
         return original(self, cuts)
 
     return divide
+
+
+def _filter_cache_on_first_use(original: Any) -> Any:
+    @wraps(original)
+    def apply_filter(self: Strip, filter: Any, background: Any) -> Strip:
+        if self._filter_cache is NOT_YET:  # type: ignore[comparison-overlap]
+            self._filter_cache = FIFOCache(4)
+        return original(self, filter, background)  # type: ignore[no-any-return]
+
+    return apply_filter
 
 
 def _missing() -> str | None:
@@ -123,6 +143,7 @@ def _missing() -> str | None:
         lambda: f"Strip.__slots__ lacks {', '.join(lacking)}" if lacking else None,
         lambda: wrong_parameters(Strip, "__init__", ["self", "segments", "cell_length"]),
         lambda: wrong_parameters(Strip, "divide", ["self", "cuts"]),
+        lambda: wrong_parameters(Strip, "apply_filter", ["self", "filter", "background"]),
     )
 
 

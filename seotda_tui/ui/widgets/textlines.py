@@ -9,6 +9,7 @@ rows Textual asks for (the dirty ones), each once per change.
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import lru_cache
@@ -27,7 +28,30 @@ from ... import tuning
 from ...i18n import language_code
 from ...tuning.shared_rows import render_shared
 
-Cell = tuple[str, tuple[object, ...]]
+#: A line's cells: the character of each (``""`` for the right half of a wide one) and a
+#: number standing for its styles. Two flat tuples rather than a tuple per cell: the line memo
+#: below keeps ~1,000 lines, and a tuple per cell was ~100 objects per line for the garbage
+#: collector to walk, young ones at that (every new line survives a collection or two).
+Cells = tuple[tuple[str, ...], tuple[int, ...]]
+NO_CELLS: Cells = ((), ())
+
+#: Style numbers, process-wide: the same styles get the same number while they are here, and
+#: numbers are never reused, so a cleared table costs at most a repaint of cells that did not
+#: change. Styles are the widgets' own (Text spans), nothing of one session.
+_STYLE_NUMBERS: dict[tuple[object, ...], int] = {}
+STYLE_NUMBERS = 4096
+_next_number = itertools.count()
+#: The style number of the blank cells past a line's end.
+PAST_THE_END = -1
+
+
+def style_number(styles: tuple[object, ...]) -> int:
+    number = _STYLE_NUMBERS.get(styles)
+    if number is None:
+        if len(_STYLE_NUMBERS) >= STYLE_NUMBERS:
+            _STYLE_NUMBERS.clear()
+        number = _STYLE_NUMBERS[styles] = next(_next_number)
+    return number
 
 
 def same_text(a: Text, b: Text) -> bool:
@@ -35,28 +59,32 @@ def same_text(a: Text, b: Text) -> bool:
     return a is b or (a.plain == b.plain and a.spans == b.spans and a.style == b.style)
 
 
-def text_cells(text: Text, width: int) -> list[Cell]:
+def text_cells(text: Text, width: int) -> Cells:
     """See :func:`_cells` (cached: the same rows are compared on every seat's screen)."""
-    return list(_cells(text.plain, tuple(text.spans), text.style, width))
+    return _cells(text.plain, tuple(text.spans), text.style, width)
 
 
 @lru_cache(maxsize=1024)  # a changed line is compared by a table's screens within one push
-def _cells(plain: str, spans: tuple[Span, ...], base: str | Style, width: int) -> tuple[Cell, ...]:
-    """One ``(character, styles)`` per cell of the line's first ``width`` cells ("" for the
-    right half of a wide character). Plain Python over ~100 characters: cheaper than rendering
-    the line twice, which matters at a repaint per seat per action and a tick per second."""
+def _cells(plain: str, spans: tuple[Span, ...], base: str | Style, width: int) -> Cells:
+    """The :data:`Cells` of the line's first ``width`` cells. Plain Python over ~100
+    characters: cheaper than rendering the line twice, which matters at a repaint per seat per
+    action and a tick per second."""
     styles: list[list[object]] = [[base] for _ in plain]
     for span in spans:
         for i in range(span.start, min(span.end, len(plain))):
             styles[i].append(span.style)
-    cells: list[Cell] = []
+    chars: list[str] = []
+    numbers: list[int] = []
     for char, style in zip(plain, styles):
-        cells.append((char, tuple(style)))
+        number = style_number(tuple(style))
+        chars.append(char)
+        numbers.append(number)
         if cell_len(char) == 2:
-            cells.append(("", tuple(style)))
-        if len(cells) >= width:
+            chars.append("")
+            numbers.append(number)
+        if len(chars) >= width:
             break
-    return tuple(cells[:width])
+    return tuple(chars[:width]), tuple(numbers[:width])
 
 
 #: Unchanged cells between two changes that are sent anyway rather than split into two spans
@@ -64,27 +92,34 @@ def _cells(plain: str, spans: tuple[Span, ...], base: str | Style, width: int) -
 SPAN_GAP = 8
 
 
-def changed_spans(old: list[Cell], new: list[Cell]) -> list[tuple[int, int]]:
+def changed_spans(old: Cells, new: Cells) -> list[tuple[int, int]]:
     """The runs of cells ``[start, end)`` where two renderings of a line differ, whole wide
     characters only; changes closer than :data:`SPAN_GAP` cells share a run (two seat boxes
     side by side that change send two runs, not the boxes between them)."""
-    length = max(len(old), len(new))
-    blank: Cell = (" ", ())
-    old = old + [blank] * (length - len(old))
-    new = new + [blank] * (length - len(new))
+    length = max(len(old[0]), len(new[0]))
+    old_chars, old_styles = _padded(old, length)
+    new_chars, new_styles = _padded(new, length)
     runs: list[tuple[int, int]] = []
-    for x in (x for x in range(length) if old[x] != new[x]):
+    for x in range(length):
+        if old_chars[x] == new_chars[x] and old_styles[x] == new_styles[x]:
+            continue
         start = end = x
-        while start > 0 and "" in (old[start][0], new[start][0]):  # whole wide characters
+        while start > 0 and "" in (old_chars[start], new_chars[start]):  # whole wide characters
             start -= 1
         end += 1
-        while end < length and "" in (old[end][0], new[end][0]):
+        while end < length and "" in (old_chars[end], new_chars[end]):
             end += 1
         if runs and start - runs[-1][1] < SPAN_GAP:
             runs[-1] = (runs[-1][0], max(end, runs[-1][1]))
         else:
             runs.append((start, end))
     return runs
+
+
+def _padded(cells: Cells, length: int) -> Cells:
+    """``cells`` with blank cells past its end up to ``length``."""
+    missing = length - len(cells[0])
+    return cells[0] + (" ",) * missing, cells[1] + (PAST_THE_END,) * missing
 
 
 def text_strip(text: Text, width: int, base: Style, console: Console) -> Strip:
@@ -167,8 +202,8 @@ class TextLines(Widget):
         for row in range(max(len(before), len(after))):
             if row < len(before) and row < len(after) and same_text(before[row], after[row]):
                 continue  # most lines of a push are unchanged: no cells to compare
-            old = text_cells(before[row], width) if row < len(before) else []
-            new = text_cells(after[row], width) if row < len(after) else []
+            old = text_cells(before[row], width) if row < len(before) else NO_CELLS
+            new = text_cells(after[row], width) if row < len(after) else NO_CELLS
             regions += [Region(x + a, y + row, b - a, 1) for a, b in changed_spans(old, new)]
         if regions:  # one refresh: each call also clears caches and wakes the screen
             self.refresh(*regions)
