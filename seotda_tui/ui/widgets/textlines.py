@@ -29,9 +29,10 @@ from ...i18n import language_code
 from ...tuning.shared_rows import render_shared
 
 #: A line's cells: the character of each (``""`` for the right half of a wide one) and a
-#: number standing for its styles. Two flat tuples rather than a tuple per cell: the line memo
-#: below keeps ~1,000 lines, and a tuple per cell was ~100 objects per line for the garbage
-#: collector to walk, young ones at that (every new line survives a collection or two).
+#: number standing for its styles. Two flat tuples rather than a tuple per cell: the memo of
+#: :func:`_cells` keeps ~1,000 lines, and a tuple per cell was ~100 objects per line that the
+#: garbage collector walked in generation 1 (CPython untracks such tuples only in a collection
+#: that walks them; BENCHMARKS.md item 35).
 Cells = tuple[tuple[str, ...], tuple[int, ...]]
 NO_CELLS: Cells = ((), ())
 
@@ -46,6 +47,7 @@ PAST_THE_END = -1
 
 
 def style_number(styles: tuple[object, ...]) -> int:
+    """The number standing for ``styles`` (see :data:`_STYLE_NUMBERS`)."""
     number = _STYLE_NUMBERS.get(styles)
     if number is None:
         if len(_STYLE_NUMBERS) >= STYLE_NUMBERS:
