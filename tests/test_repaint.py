@@ -158,13 +158,13 @@ def test_a_line_s_cells_are_two_objects_for_the_collector_not_one_per_cell() -> 
     assert len(cells[0]) == len(cells[1]) == 100 and cells[0][:2] == ("가", "")
 
 
-def test_style_numbers_are_never_reused_after_the_table_is_cleared(
+def test_style_numbers_are_never_reused_after_their_styles_are_evicted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(textlines, "STYLE_NUMBERS", 2)
     bold, plain = Text("ab", style="bold"), Text("ab", style="italic")
     old = text_cells(bold, 2)
-    for n in range(5):  # clears the table twice
+    for n in range(5):  # evicts the first styles
         textlines.style_number((f"style {n}",))
     assert changed_spans(old, text_cells(plain, 2)) == [(0, 2)]  # italic got a new number
 

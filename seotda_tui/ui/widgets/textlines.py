@@ -36,10 +36,11 @@ from ...tuning.shared_rows import render_shared
 Cells = tuple[tuple[str, ...], tuple[int, ...]]
 NO_CELLS: Cells = ((), ())
 
-#: Style numbers, process-wide: the same styles get the same number while they are here, and
-#: numbers are never reused, so a cleared table costs at most a repaint of cells that did not
-#: change. Styles are the widgets' own (Text spans), nothing of one session.
-_STYLE_NUMBERS: dict[tuple[object, ...], int] = {}
+#: Style numbers, process-wide (see :func:`remembered`; least recently used out): the same
+#: styles get the same number while they are here, and numbers are never reused, so an
+#: evicted style costs at most a repaint of cells that did not change. Styles are the
+#: widgets' own (Text spans), nothing of one session.
+_STYLE_NUMBERS: OrderedDict[Hashable, int] = OrderedDict()
 STYLE_NUMBERS = 4096
 _next_number = itertools.count()
 #: The style number of the blank cells past a line's end.
@@ -48,12 +49,7 @@ PAST_THE_END = -1
 
 def style_number(styles: tuple[object, ...]) -> int:
     """The number standing for ``styles`` (see :data:`_STYLE_NUMBERS`)."""
-    number = _STYLE_NUMBERS.get(styles)
-    if number is None:
-        if len(_STYLE_NUMBERS) >= STYLE_NUMBERS:
-            _STYLE_NUMBERS.clear()
-        number = _STYLE_NUMBERS[styles] = next(_next_number)
-    return number
+    return remembered(_STYLE_NUMBERS, styles, STYLE_NUMBERS, _next_number.__next__)
 
 
 def same_text(a: Text, b: Text) -> bool:
