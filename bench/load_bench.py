@@ -103,6 +103,11 @@ SEAT_ROWS, SEAT_COLS = 4, 26  # a seat box is 4 rows × 25 cells (widgets/seats.
 LOG_KEY = b"l"  # table: show/hide the hand log (shown from 110 columns)
 KEY_DOWN = b"\x1b[B"
 KEY_CTRL_HOME = b"\x1b[1;5H"
+#: The lobby's line under the list naming the room under the cursor ("■ 64번 방의 규칙").
+SELECTED_RE = re.compile(r"■ (\d+)번 방")
+#: Cursor keys per write when picking a room: the server drops keys beyond 64 waiting in one
+#: session's queues (ui/driver.py, MAX_PENDING_EVENTS), so 65 keys in one write lose the last.
+KEYS_PER_WRITE = 32
 
 # ----------------------------------------------------------------------------- targets (the issue)
 TARGET_SESSIONS = 300
@@ -1020,13 +1025,14 @@ class Bench:
                     raise
 
     async def join(self, table: Table, p: Player) -> None:
-        """Pick table i's room in the lobby: Ctrl+Home, i × ↓, Enter; check the room's title."""
+        """Pick table i's room in the lobby (:meth:`pick`), Enter; check the room's title."""
         mine = f"{table.host.nick}{ROOM_SUFFIX}"
         first = f"{self.tables[0].host.nick}{ROOM_SUFFIX}"
         await p.wait_until(lambda: first in p.text or mine in p.text, "room list", 30)
         for attempt in range(3):
-            p.send(KEY_CTRL_HOME + KEY_DOWN * table.index + b"\r")
             try:
+                await self.pick(p, table.index)
+                p.send(b"\r")
                 await p.wait_until(p.in_room, "a room", 20)
             except BenchError:
                 if attempt == 2:
@@ -1040,6 +1046,28 @@ class Bench:
             await p.wait_until(lambda: LOBBY_MARK in p.title(), "lobby again", 20)
             await asyncio.sleep(0.5)
         raise BenchError(f"{p.nick} could not join {table.host.nick}'s room")
+
+    @staticmethod
+    async def pick(p: Player, index: int) -> None:
+        """Put the lobby's cursor on room ``index`` (0-based): Ctrl+Home, then ↓ in writes of
+        :data:`KEYS_PER_WRITE`, each checked on the lobby's "■ N번 방" line."""
+
+        def on(number: int) -> Callable[[], bool]:
+            def check() -> bool:
+                m = SELECTED_RE.search(p.text)
+                return m is not None and int(m.group(1)) == number
+
+            return check
+
+        p.send(KEY_CTRL_HOME)
+        moved = 0
+        while True:
+            await p.wait_until(on(moved + 1), f"cursor on room {moved + 1}", 20)
+            if moved == index:
+                return
+            step = min(KEYS_PER_WRITE, index - moved)
+            p.send(KEY_DOWN * step)
+            moved += step
 
     async def start_tables(self) -> None:
         async def start_game(table: Table) -> None:
