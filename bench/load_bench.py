@@ -183,6 +183,8 @@ class Server:
             limit,
             "--max-pending-logins-per-ip",
             limit,
+            "--max-rooms",  # one room per table (the default 100 would stop the setup there)
+            limit,
             "--idle-timeout",
             "0",
             "--shutdown-notice",

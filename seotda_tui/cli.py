@@ -82,6 +82,7 @@ def build_manager(settings: Settings) -> RoomManager:
     return RoomManager(
         reconnect_grace=settings.reconnect_grace,
         room_defaults=settings.room_defaults,
+        max_rooms=settings.max_rooms,
         journal=opened(journal_path(settings), lambda: Journal(journal_path(settings))),
         records=opened(records_path(settings), lambda: open_records(settings)),
     )

@@ -152,6 +152,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),
     _Key("limits", "max_sessions", _positive_int, "동시 접속 상한"),
     _Key("limits", "max_sessions_per_ip", _positive_int, "IP당 동시 접속 상한"),
+    _Key("limits", "max_rooms", _positive_int, "동시에 열린 방 상한"),
     _Key("limits", "connect_rate", _non_negative_number, "IP당 초당 새 연결 (토큰 버킷 속도)"),
     _Key("limits", "connect_burst", _positive_int, "IP당 연결 버스트 (토큰 버킷 크기)"),
     _Key("limits", "auth_failures", _positive_int, "차단까지 허용하는 인증 실패 횟수"),
@@ -200,6 +201,7 @@ class Settings:
     authorized_keys: Path | None = None
     max_sessions: int = 200
     max_sessions_per_ip: int = 8
+    max_rooms: int = 100  # rooms open at once (the next one is refused); rooms/manager.py
     connect_rate: float = 1.0
     connect_burst: int = 10
     auth_failures: int = 15
