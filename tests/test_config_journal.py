@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine import Game, Options
+from seotda_tui.cli import build_manager
 from seotda_tui.config import ConfigError, Settings, load_settings
+from seotda_tui.rooms import RoomError
+from seotda_tui.rooms.manager import MAX_ROOMS
 from seotda_tui.rooms.journal import GameRecord, Journal
 
 from .gamekit import random_action
@@ -35,6 +38,22 @@ def test_precedence_flags_over_env_over_file(tmp_path: Path) -> None:
     assert (s.port, s.max_sessions, s.motd) == (3333, 70, "안녕")
     s = load_settings(path, env, {"port": 4444, "max_sessions": None})
     assert (s.port, s.max_sessions) == (4444, 70)
+
+
+def test_max_rooms_caps_the_servers_open_rooms(tmp_path: Path) -> None:
+    """The default keeps the manager's 100; a larger server (``--workers``) may raise it."""
+    assert Settings().max_rooms == MAX_ROOMS
+    settings = load_settings(env={"SEOTDA_MAX_ROOMS": "2"}, flags={"data_dir": tmp_path})
+    manager = build_manager(settings)
+    try:
+        manager.create_room("철수", "하나", {})
+        manager.create_room("영희", "둘", {})
+        with pytest.raises(RoomError) as refused:
+            manager.create_room("민수", "셋", {})
+        assert "방이 너무 많아요" in str(refused.value)
+        assert [r.name for r in manager.rooms()] == ["하나", "둘"]
+    finally:
+        manager.close()
 
 
 def test_room_defaults_use_the_engine_options(tmp_path: Path) -> None:
