@@ -11,8 +11,8 @@ from engine import Game, Options
 from seotda_tui.cli import build_manager
 from seotda_tui.config import ConfigError, Settings, load_settings
 from seotda_tui.rooms import RoomError
-from seotda_tui.rooms.manager import MAX_ROOMS
 from seotda_tui.rooms.journal import GameRecord, Journal
+from seotda_tui.rooms.manager import MAX_ROOMS
 
 from .gamekit import random_action
 
