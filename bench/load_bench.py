@@ -594,6 +594,24 @@ class Player:
         text = self.text
         return TURN_MARK in text or OTHERS_TURN.format(nick="") in text
 
+    def room_selected(self, number: int) -> bool:
+        """Whether the lobby's cursor is on room ``number`` ("■ 64번 방의 규칙")."""
+        m = SELECTED_RE.search(self.text)
+        return m is not None and int(m.group(1)) == number
+
+    async def pick_room(self, index: int) -> None:
+        """Put the lobby's cursor on room ``index`` (0-based): Ctrl+Home, then ↓ in writes of
+        :data:`KEYS_PER_WRITE`, each checked on the lobby's "■ N번 방" line."""
+        self.send(KEY_CTRL_HOME)
+        moved = 0
+        while True:
+            await self.wait_until(partial(self.room_selected, moved + 1), f"room {moved + 1}", 20)
+            if moved == index:
+                return
+            step = min(KEYS_PER_WRITE, index - moved)
+            self.send(KEY_DOWN * step)
+            moved += step
+
     def in_room(self, host: str | None = None) -> bool:
         title = self.title()
         if host is not None:
@@ -1027,13 +1045,14 @@ class Bench:
                     raise
 
     async def join(self, table: Table, p: Player) -> None:
-        """Pick table i's room in the lobby (:meth:`pick`), Enter; check the room's title."""
+        """Pick table i's room in the lobby (:meth:`Player.pick_room`), Enter; check the room's
+        title."""
         mine = f"{table.host.nick}{ROOM_SUFFIX}"
         first = f"{self.tables[0].host.nick}{ROOM_SUFFIX}"
         await p.wait_until(lambda: first in p.text or mine in p.text, "room list", 30)
         for attempt in range(3):
             try:
-                await self.pick(p, table.index)
+                await p.pick_room(table.index)
                 p.send(b"\r")
                 await p.wait_until(p.in_room, "a room", 20)
             except BenchError:
@@ -1048,28 +1067,6 @@ class Bench:
             await p.wait_until(lambda: LOBBY_MARK in p.title(), "lobby again", 20)
             await asyncio.sleep(0.5)
         raise BenchError(f"{p.nick} could not join {table.host.nick}'s room")
-
-    @staticmethod
-    async def pick(p: Player, index: int) -> None:
-        """Put the lobby's cursor on room ``index`` (0-based): Ctrl+Home, then ↓ in writes of
-        :data:`KEYS_PER_WRITE`, each checked on the lobby's "■ N번 방" line."""
-
-        def on(number: int) -> Callable[[], bool]:
-            def check() -> bool:
-                m = SELECTED_RE.search(p.text)
-                return m is not None and int(m.group(1)) == number
-
-            return check
-
-        p.send(KEY_CTRL_HOME)
-        moved = 0
-        while True:
-            await p.wait_until(on(moved + 1), f"cursor on room {moved + 1}", 20)
-            if moved == index:
-                return
-            step = min(KEYS_PER_WRITE, index - moved)
-            p.send(KEY_DOWN * step)
-            moved += step
 
     async def start_tables(self) -> None:
         async def start_game(table: Table) -> None:
