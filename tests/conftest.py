@@ -1,6 +1,21 @@
 """Every test runs with the Textual tuning the server would use (``seotda_tui/tuning/``):
-all of it, or only its guards when ``SEOTDA_STOCK_TEXTUAL=1`` (the Makefile's second run)."""
+all of it, or only its guards when ``SEOTDA_STOCK_TEXTUAL=1`` (the Makefile's stock pass).
+
+Passphrases are hashed at :data:`TEST_SCRYPT_COST` (a keyless login hashes one; the real cost is
+tens of ms of CPU each), except in tests marked ``real_scrypt`` (tests/test_identity.py), which
+keep the server's own cost and check the stored hash names it."""
+
+import pytest
 
 from seotda_tui import tuning
 
 tuning.install()
+
+#: scrypt's (n, r, p) for the tests' passphrases: the same code path, a trivial cost.
+TEST_SCRYPT_COST = (2**4, 1, 1)
+
+
+@pytest.fixture(autouse=True)
+def _test_scrypt_cost(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("real_scrypt") is None:
+        monkeypatch.setattr("seotda_tui.ssh.passphrase.COST", TEST_SCRYPT_COST)

@@ -38,6 +38,9 @@ from .ssh_harness import (
     start_game,
 )
 
+#: The server's own scrypt cost here (the other suites hash at tests/conftest.py's cheap one).
+pytestmark = pytest.mark.real_scrypt
+
 SECRET = "hv의-비밀-암호"
 ROOT = Path(__file__).resolve().parents[1]
 
