@@ -100,6 +100,23 @@ def address_network(text: str) -> str:
         raise ValueError(f"IP 주소나 CIDR(예: 203.0.113.0/24)이어야 해요: {text!r}") from exc
 
 
+def address_key(ip: str) -> str:
+    """The unit per-address limits count by: IPv4 address, or IPv6 /64 (IPv4-mapped → IPv4).
+
+    (One home or one VPS usually owns a whole /64: per-address limits would be trivial to
+    dodge otherwise.) Used by the SSH layer's limits and by the rooms' (private codes, rooms
+    per address)."""
+    try:
+        addr = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return ip
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.IPv6Network((addr, 64), strict=False))
+    return str(addr)
+
+
 def _list_of(item: Callable[[str], str]) -> Callable[[Any], tuple[str, ...]]:
     """A TOML list of strings, or one comma-separated string (environment, flags)."""
 

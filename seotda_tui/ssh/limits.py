@@ -14,10 +14,12 @@ All of this runs on the event loop thread; nothing here is thread-safe, nor need
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable
+
+# (a shared leaf now: the rooms' limits count addresses the same way)
+from ..config import address_key as address_key
 
 Clock = Callable[[], float]
 """A monotonic time source in seconds, e.g. ``time.monotonic`` or a test's fake."""
@@ -28,19 +30,6 @@ _SWEEP_AT = 1024
 _HARD_CAP = 100_000
 
 _PASTE_END = b"\x1b[201~"
-
-
-def address_key(ip: str) -> str:
-    """The unit per-address limits count by: IPv4 address, or IPv6 /64 (IPv4-mapped → IPv4)."""
-    try:
-        addr = ipaddress.ip_address(ip.split("%", 1)[0])
-    except ValueError:
-        return ip
-    if isinstance(addr, ipaddress.IPv6Address):
-        if addr.ipv4_mapped is not None:
-            return str(addr.ipv4_mapped)
-        return str(ipaddress.IPv6Network((addr, 64), strict=False))
-    return str(addr)
 
 
 class TokenBucket:
