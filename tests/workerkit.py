@@ -12,7 +12,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,11 +71,19 @@ def kill_9(pid: int) -> None:
 
 
 @asynccontextmanager
-async def cluster(base: Path, workers: int, *extra: str, tag: str = "c") -> AsyncIterator[Cluster]:
-    """``python -m seotda_tui --workers N --port 0 ...`` with each worker on its own port too."""
+async def cluster(
+    base: Path,
+    workers: int,
+    *extra: str,
+    tag: str = "c",
+    environ: Mapping[str, str] | None = None,
+) -> AsyncIterator[Cluster]:
+    """``python -m seotda_tui --workers N --port 0 ...`` with each worker on its own port too
+    (``environ``: more of the children's environment, e.g. ``TMPDIR``)."""
     log = base / f"cluster-{tag}.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
     env["SEOTDA_CLUSTER_OWN_PORTS"] = "0"
+    env.update(environ or {})
     args: Sequence[str] = (
         "--workers", str(workers), "--host", "127.0.0.1", "--port", "0",
         "--hostkey-dir", str(base / "hostkeys"), "--data-dir", str(base / "data"),

@@ -14,8 +14,10 @@ the kernel hands each new connection to one of the workers waiting on it.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -44,6 +46,13 @@ SHUTDOWN_SECONDS = 10.0
 _HUB_LAST = 1.2  # seconds of the shutdown budget kept for the hub, after the workers
 _POLL = 0.1
 _QUICK_DEATH = 5.0  # seconds: a child that dies sooner after its start waits before a restart
+#: The parent's work folder in the system's temporary folder (``TMPDIR``): its pid, then
+#: mkdtemp's random part, so a later start can tell whether its owner is still running.
+WORKDIR_PREFIX = "seotda-cluster-"
+_OWNED = re.compile(re.escape(WORKDIR_PREFIX) + r"(\d+)-[^/]+")
+#: A socket in a folder that names no owner (made before the pid was in the name) is judged
+#: stale only when it refuses connections and is older than this (a hub binds, then listens).
+_UNOWNED_AGE = 60.0
 
 
 class Supervisor:
@@ -53,7 +62,8 @@ class Supervisor:
         self.argv = list(argv)
         self.settings = settings
         self.environ = dict(environ)
-        self.workdir = Path(tempfile.mkdtemp(prefix="seotda-cluster-"))
+        remove_stale_workdirs(Path(tempfile.gettempdir()))
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
         self.socket_path = self.workdir / "hub.sock"
         self.listener = listening_socket(settings.host, settings.port)
         self.listener.set_inheritable(True)
@@ -177,6 +187,77 @@ def listening_socket(host: str, port: int) -> socket.socket:
         )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     return socket.create_server((host or "0.0.0.0", port), family=family, backlog=1024)
+
+
+def remove_stale_workdirs(tmp: Path) -> list[Path]:
+    """Remove the work folders (and their ``hub.sock``) that a parent killed -9 left in ``tmp``;
+    returns them.
+
+    Why: nothing else removes them (the parent does, when it stops). A folder is stale when
+    its owner (the pid in its name) is gone and its socket accepts no connection; one without a
+    pid in its name, when its socket refuses connections and is old. Another running server's
+    folder is never touched, nor anything in a folder but what a parent puts there.
+    """
+    removed = []
+    try:
+        candidates = sorted(tmp.glob(WORKDIR_PREFIX + "*"))
+    except OSError:
+        return []
+    for folder in candidates:
+        try:
+            if folder.is_symlink() or not folder.is_dir() or folder.stat().st_uid != os.getuid():
+                continue
+            if not _stale(folder):
+                continue
+            (folder / "hub.sock").unlink(missing_ok=True)
+            folder.rmdir()  # (fails, and keeps it, if anything else is in it)
+        except OSError:
+            continue
+        removed.append(folder)
+        log_event(log, "stale_workdir_removed", path=str(folder))
+    return removed
+
+
+def _stale(folder: Path) -> bool:
+    owned = _OWNED.fullmatch(folder.name)
+    if owned is not None and _alive(int(owned.group(1))):
+        return False
+    sock = folder / "hub.sock"
+    try:
+        info = sock.lstat()
+    except FileNotFoundError:
+        return (
+            owned is not None
+        )  # an owner's folder whose hub unlinked its socket, or never made it
+    if owned is None and time.time() - info.st_mtime < _UNOWNED_AGE:
+        return False
+    return not _accepts(sock)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():  # (a pid reused: this process has made no folder yet)
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def _accepts(path: Path) -> bool:
+    """Whether something listens on the unix socket ``path`` (a refusal or a non-socket: no)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(str(path))
+    except OSError as exc:
+        # (a listener whose backlog is full, or one slow to answer, is alive)
+        return exc.errno in (errno.EAGAIN, errno.ETIMEDOUT) or isinstance(exc, TimeoutError)
+    finally:
+        probe.close()
+    return True
 
 
 def _signal(child: subprocess.Popen[bytes], sig: int) -> None:
