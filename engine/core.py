@@ -11,6 +11,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
+from .dealing import DealHook
 from .options import Options
 from .rng import Rng
 from .state import GameState, Hand, Seat
@@ -30,6 +31,10 @@ MAX_REMATCHES = 3
 
 class GameCore:
     """The state, the RNG and the helpers every part of the game flow needs."""
+
+    #: ``Game.new``'s deal hook. A class default, set on the instance only when given: a game
+    #: restored in place from ``to_dict`` (rooms/pause.py) keeps the hook it was made with.
+    _deal_hook: DealHook | None = None
 
     def __init__(self, options: Options, state: GameState) -> None:
         self.options = options

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import betting
 from .cards import DECK
 from .core import MAX_REMATCHES, Event, GameCore
+from .dealing import DealRequest, ordered
 from .hands import HandRank, evaluate
 from .pots import Pot, build_pots, split_evenly, uncalled_excess
 from .showdown import resolve_ranks
@@ -79,6 +80,12 @@ class HandFlow(GameCore):
 
     def _deal(self, hand: Hand, count: int) -> list[Event]:
         live = self._live(hand)
+        if self._deal_hook is not None:
+            held = {pid: tuple(hand.players[pid].hand) for pid in live}
+            request = DealRequest(
+                hand.hand_no, hand.rematch_no, tuple(live), count, held, tuple(hand.deck)
+            )
+            hand.deck = ordered(request, self._deal_hook)
         for _ in range(count):
             for pid in live:
                 hand.players[pid].hand.append(hand.deck.pop(0))

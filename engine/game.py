@@ -28,6 +28,7 @@ from .core import (
     Action,
     Event,
 )
+from .dealing import DealHook
 from .errors import IllegalAction
 from .flow import HandFlow
 from .hands import best_two
@@ -103,22 +104,43 @@ class Game(HandFlow, Rematch, BetweenHands):
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def new(cls, options: Options, player_ids: Sequence[str], seed: int | str) -> Game:
-        """§4: seat shuffle, starting chips, first dealer, first hand started."""
+    def new(
+        cls,
+        options: Options,
+        player_ids: Sequence[str],
+        seed: int | str,
+        *,
+        deal: DealHook | None = None,
+        stacks: Mapping[str, int] | None = None,
+    ) -> Game:
+        """§4: seat shuffle, starting chips, first dealer, first hand started.
+
+        For tests and the pilot harness (never journaled; the room manager passes neither):
+        ``deal`` orders the deck before each deal (:mod:`engine.dealing`: the seeded shuffle and
+        its RNG draws stay as they are); ``stacks`` gives named players other starting chips than
+        ``options.starting_chips`` (a scenario's short stack), before the first school is paid.
+        """
         if not isinstance(options, Options):
             raise TypeError("options must be engine.Options")
         ids = list(player_ids)
         if any(not isinstance(p, str) or not p for p in ids) or len(set(ids)) != len(ids):
             raise ValueError("player ids must be distinct non-empty strings")
         options.check_players(len(ids))
+        chips = dict(stacks or {})
+        if set(chips) - set(ids) or any(
+            not isinstance(c, int) or isinstance(c, bool) or c <= 0 for c in chips.values()
+        ):
+            raise ValueError("stacks must give players of this game a positive number of chips")
         rng = Rng.from_seed(seed)
         rng.shuffle(ids)
-        seats = [Seat(pid, i, options.starting_chips) for i, pid in enumerate(ids)]
+        seats = [Seat(pid, i, chips.get(pid, options.starting_chips)) for i, pid in enumerate(ids)]
         dealer = rng.below(len(seats))
         state = GameState(
             options.to_dict(), rng.state, seats, options.base_unit, dealer_seat=dealer
         )
         game = cls(options, state)
+        if deal is not None:
+            game._deal_hook = deal
         game.last_events = game._start_hand()
         return game
 
@@ -129,9 +151,13 @@ class Game(HandFlow, Rematch, BetweenHands):
         player_ids: Sequence[str],
         seed: int | str,
         log: Iterable[tuple[str | None, Action]],
+        *,
+        deal: DealHook | None = None,
+        stacks: Mapping[str, int] | None = None,
     ) -> Game:
-        """Rebuild a game from its seed and its log (``None`` as the player = a timeout)."""
-        game = cls.new(options, player_ids, seed)
+        """Rebuild a game from its seed and its log (``None`` as the player = a timeout); a game
+        made with ``deal``/``stacks`` replays with the same ones."""
+        game = cls.new(options, player_ids, seed, deal=deal, stacks=stacks)
         for _ in cls.replay_steps(game, log):
             pass
         return game
