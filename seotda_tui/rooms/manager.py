@@ -9,7 +9,8 @@ API (all synchronous; call from the event loop's thread)::
 
     manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None,
                           journal=None,                 # a Journal: record games, resume them
-                          records=None)                 # a GameRecords: players' statistics
+                          records=None,                 # a GameRecords: players' statistics
+                          deal=None)                    # engine.dealing hook (tests; no journal)
     manager.records -> GameRecords | None             # what the records screens read
     manager.room_defaults -> Options                  # what the create-room form starts from
     manager.rooms(unlisted=False) -> list[RoomSummary]  # the lobby list (+ unlisted rooms)
@@ -102,6 +103,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from engine import Game, IllegalAction, Options, OptionsError
+from engine.dealing import DealHook
 from engine.types import View
 
 from ..i18n import N_
@@ -169,7 +171,12 @@ class RoomManager:
         room_defaults: Options | None = None,
         journal: Journal | None = None,
         records: GameRecords | None = None,
+        deal: DealHook | None = None,
     ) -> None:
+        if deal is not None and journal is not None:  # the journal replays from the seed alone
+            raise ValueError("a deal hook (tests, the harness) cannot be journaled")
+        #: ``Game.new``'s deal hook for every game started here (seotda_tui.testing rigs cards).
+        self._deal = deal
         self.clock: Clock = clock or LoopClock()
         #: What the create-room form starts from (the server's ``[room_defaults]`` setting).
         self.room_defaults = room_defaults or Options()
@@ -510,7 +517,7 @@ class RoomManager:
         seed = self._seed_source()
         if self._recorder is not None:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text
-        game = Game.new(room.options, list(room.players), seed)
+        game = Game.new(room.options, list(room.players), seed, deal=self._deal)
         key = game_key(room.id, room.game_no + 1)
         if self._recorder is not None and not self._recorder.start(
             GameRecord(
