@@ -17,8 +17,10 @@ changes what the others see::
             assert "땡잡이!" in t.text("b")
 
 * ``seed`` fixes the seat order, the first dealer and every shuffle (the manager's
-  ``seed_source``); ``deal`` rigs the cards of this hand (:meth:`Table.rig`), so a scripted
-  hand is reproducible whatever the seed.
+  ``seed_source``); ``deal`` rigs the cards of the first hand (:meth:`Table.rig`), so a scripted
+  hand is reproducible whatever the seed. Rigging goes through the engine's deal hook
+  (``Game.new(deal=...)``, :class:`engine.dealing.StackedDeck`), never through the game's state:
+  the seeded shuffle still runs, so the hands after a rigged one are dealt as the seed deals them.
 * Time stands still unless the test moves it: :meth:`Table.advance` moves the manager's fake
   clock (deadlines fire) and the apps' countdowns read the same clock, so screens and SVG
   screenshots are deterministic.
@@ -41,6 +43,7 @@ from textual.pilot import Pilot
 
 from engine import DECK, Game, Options
 from engine.cards import card_id
+from engine.dealing import StackedDeck
 from engine.types import LegalAction, SeatView, View
 
 from . import i18n, tuning
@@ -74,73 +77,15 @@ def card(spec: CardSpec) -> int:
     return cid
 
 
+def _plan(deal: Mapping[str, Sequence[CardSpec]]) -> dict[str, list[int]]:
+    return {nick: [card(c) for c in cards] for nick, cards in deal.items()}
+
+
 def screen_text(app: SeotdaApp) -> str:
     """What the app's terminal shows right now, as plain text lines (rendered in the app's
     language: rows rendered now, from the caller's task, must be the session's)."""
     with i18n.speaking(app.language):
         return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-class _Rig:
-    """Hands out chosen cards when the engine deals (wraps the one game's ``_deal``)."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.plans: dict[tuple[int, int] | None, dict[str, list[int]]] = {}
-        original = game._deal
-
-        def dealing(hand: Any, count: int) -> Any:
-            self._arrange(hand, count)
-            return original(hand, count)
-
-        game._deal = dealing  # type: ignore[method-assign]
-
-    def _plan(self, hand: Any) -> dict[str, list[int]] | None:
-        key = (hand.hand_no, hand.rematch_no)
-        if (
-            key not in self.plans
-            and None in self.plans
-            and not any(rp.hand for rp in hand.players.values())
-        ):
-            self.plans[key] = self.plans.pop(None)  # "the next match" starts now
-        return self.plans.get(key)
-
-    def _arrange(self, hand: Any, count: int) -> None:
-        plan = self._plan(hand)
-        if not plan:
-            return
-        live = [p for p in hand.participants if not hand.players[p].folded]
-        wanted = {c for cards in plan.values() for c in cards}
-        pool = [c for c in hand.deck if c not in wanted]
-        order: list[int] = []
-        for r in range(count):
-            for pid in live:
-                have = len(hand.players[pid].hand) + r
-                cards = plan.get(pid, [])
-                order.append(cards[have] if have < len(cards) else pool.pop(0))
-        rest = [c for c in hand.deck if c not in order]
-        hand.deck[:] = order + rest
-
-    def now(self, plan: dict[str, list[int]]) -> None:
-        """Rig the current match: swap already dealt cards, deal the rest as planned."""
-        hand = self.game.state.hand
-        assert hand is not None, "no hand is being played"
-        wanted = [c for cards in plan.values() for c in cards]
-        if len(set(wanted)) != len(wanted):
-            raise ValueError("a card is rigged twice")
-        universe = [*hand.deck, *(c for rp in hand.players.values() for c in rp.hand)]
-        for pid, rp in hand.players.items():
-            mine = plan.get(pid, [])
-            rp.hand[: len(mine)] = mine[: len(rp.hand)]
-        taken = {c for rp in hand.players.values() for c in rp.hand}
-        free = [c for c in universe if c not in wanted and c not in taken]
-        for pid, rp in hand.players.items():  # unrigged cards that someone else was promised
-            for i in range(len(plan.get(pid, [])), len(rp.hand)):
-                if rp.hand[i] in wanted:
-                    rp.hand[i] = free.pop(0)
-        dealt = {c for rp in hand.players.values() for c in rp.hand}
-        hand.deck[:] = [c for c in universe if c not in dealt]
-        self.plans[(hand.hand_no, hand.rematch_no)] = plan
 
 
 class Table:
@@ -161,7 +106,8 @@ class Table:
         self.room_id = room_id
         self.apps = apps
         self.pilots = pilots
-        self._rig: _Rig | None = None
+        #: The deal hook of the Table's own manager (``None`` with a manager passed in).
+        self.deck: StackedDeck | None = None
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -191,10 +137,14 @@ class Table:
         The Textual tuning is installed as the server would (stock if ``SEOTDA_STOCK_TEXTUAL``)."""
         tuning.install()
         clock = FakeClock(1000.0)
+        deck: StackedDeck | None = None
         if manager is None:
+            deck = StackedDeck()
             manager = RoomManager(
-                clock=clock, seed_source=lambda: seed, reconnect_grace=reconnect_grace
+                clock=clock, seed_source=lambda: seed, reconnect_grace=reconnect_grace, deal=deck
             )
+        elif deal:
+            raise ValueError("deal= needs the Table's own manager (rig through its deal hook)")
         else:
             clock = manager.clock  # type: ignore[assignment]
         hub = chat or ChatHub(clock=clock.time)
@@ -203,6 +153,8 @@ class Table:
             manager.join(room.id, nick)
         for nick in spectators:
             manager.watch(room.id, nick)
+        if deck is not None and deal:
+            deck.rig(_plan(deal))  # the next match dealt: the first, when the game starts
         if start:
             manager.start(room.id, players[0])
         factory = make_app_factory(manager, chat=hub, clock=clock.time)
@@ -215,8 +167,7 @@ class Table:
             for nick in [*players, *spectators]
         }
         table = cls(manager, clock, hub, room.id, apps, {})
-        if start and deal:
-            table.rig(deal)
+        table.deck = deck
         async with AsyncExitStack() as stack:
             for nick, app in apps.items():
                 table.pilots[nick] = await stack.enter_async_context(
@@ -262,6 +213,12 @@ class Table:
     def cards(self, nick: str) -> list[str]:
         """``nick``'s cards as labels ("3월 광"), as ``nick``'s own view tells them."""
         return [DECK[c].label for c in self.own_cards(nick)]
+
+    def table_view(self) -> View:
+        """The game as a spectator sees it (no cards), with the hand's keys present."""
+        view = self.manager.game_view(self.room_id, "")
+        assert view is not None and "handNo" in view, "no hand is being played"
+        return view
 
     def legal(self, nick: str) -> list[LegalAction]:
         return self.game.legal_actions(nick)
@@ -310,17 +267,22 @@ class Table:
     def rig(self, deal: Mapping[str, Sequence[CardSpec]], *, next_match: bool = False) -> None:
         """Give these players these cards (in deal order) in the current match, or the next one.
 
-        Players not named get other cards at random. Rig before the apps look (at
-        :meth:`open`) or follow it with :meth:`refresh`, since it edits the game behind the
-        manager's back.
+        Players not named get the cards left, in the seeded shuffle's order. In the current
+        match only cards still to be dealt can be chosen: the ones a player already holds must
+        be the first of theirs in ``deal`` (else ``ValueError``).
         """
-        plan = {nick: [card(c) for c in cards] for nick, cards in deal.items()}
-        if self._rig is None:
-            self._rig = _Rig(self.game)
+        if self.deck is None:
+            raise ValueError("rigging needs the Table's own manager (Table.open without manager=)")
+        plan = _plan(deal)
         if next_match:
-            self._rig.plans[None] = plan
-        else:
-            self._rig.now(plan)
+            self.deck.rig(plan)
+            return
+        view = self.table_view()
+        for nick, cards in plan.items():
+            held = self.own_cards(nick)
+            if cards[: len(held)] != held:
+                raise ValueError(f"{nick} already holds {held}: rig the next match instead")
+        self.deck.rig(plan, hand=view["handNo"], rematch=view["rematchNo"])
 
     async def refresh(self) -> None:
         """Push every session its view again (after editing the game by hand)."""

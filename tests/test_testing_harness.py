@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import Options
+from engine.dealing import StackedDeck
+from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.testing import Table, card
 
 
@@ -65,3 +70,25 @@ async def test_rigging_the_next_hand() -> None:
         await t.settle()
         assert t.cards("a") == ["8월 광", "3월 광"] and t.cards("b") == ["1월 광", "1월 띠"]
         assert "38광땡" in t.text("a")
+
+
+async def test_rigging_the_cards_still_to_come_in_the_current_match() -> None:
+    async with Table.open(["a", "b"], seed=3) as t:  # two rounds: one card each so far
+        (first,) = t.own_cards("a")
+        taken = t.own_cards("b")[0]
+        with pytest.raises(ValueError, match="already holds"):
+            t.rig({"a": [taken, card("8광")]})  # a's first card is dealt: it cannot change
+        wanted = next(c for c in range(20) if c not in (first, taken))  # still in the deck
+        t.rig({"a": [first, wanted]})
+        while t.actor is not None and t.view("a")["street"] == 0:
+            await t.press(t.actor, "2")
+        assert t.own_cards("a") == [first, wanted]
+
+
+async def test_deal_needs_the_tables_own_manager() -> None:
+    manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: 1)
+    with pytest.raises(ValueError, match="own manager"):
+        async with Table.open(["a", "b"], manager=manager, deal={"a": ["1광"]}):
+            pass
+    with pytest.raises(ValueError, match="cannot be journaled"):
+        RoomManager(clock=FakeClock(1000.0), deal=StackedDeck(), journal=object())  # type: ignore[arg-type]
