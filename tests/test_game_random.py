@@ -19,8 +19,9 @@ from .gamekit import (
     random_options,
     total_chips,
 )
+from .tiers import sized
 
-SEEDS = 1000
+SEEDS = sized(200, 1000)  # games: make test's 200 ~10 s of CPU, make soak's 1,000
 MAX_STEPS = 20000
 
 
