@@ -183,6 +183,43 @@ KEYS: tuple[_Key, ...] = (
     _Key("limits", "login_grace", _non_negative_number, "SSH 로그인 전체 제한 시간(초)"),
     _Key("limits", "max_pending_logins", _positive_int, "로그인 중인 연결 전체 상한"),
     _Key("limits", "max_pending_logins_per_ip", _positive_int, "IP당 로그인 중인 연결 상한"),
+    _Key(
+        "limits",
+        "max_refused_logins",
+        _positive_int,
+        "거절 이유를 보여 주는 중인 로그인 상한 (max_sessions 와 따로, 넘으면 바로 끊음)",
+    ),
+    _Key(
+        "limits",
+        "refused_login_grace",
+        _non_negative_number,
+        "거절된 로그인이 이유를 읽을 세션을 여는 제한 시간(초)",
+    ),
+    _Key(
+        "limits",
+        "name_failures",
+        _positive_int,
+        "한 닉네임의 비밀번호가 (모든 주소에서 합쳐) 이만큼 틀리면 그 닉네임을 잠금",
+    ),
+    _Key(
+        "limits",
+        "name_lock_seconds",
+        _non_negative_number,
+        "닉네임 잠금 시간(초, 0 = 끔; 그 닉네임으로 로그인했던 주소는 잠겨도 들어옴)",
+    ),
+    _Key("limits", "registrations_per_ip", _non_negative_int, "IP당 시간당 새 닉네임 수 (0 = 무제한)"),
+    _Key(
+        "limits",
+        "nickname_expiry_days",
+        _non_negative_int,
+        "등록한 날 뒤로 한 번도 안 쓴 닉네임을 풀어 주는 일수 (0 = 영구)",
+    ),
+    _Key(
+        "limits",
+        "max_refused_requests",
+        _positive_int,
+        "연결당 거절된 요청(포워딩, exec, 알 수 없는 요청) 상한, 넘으면 연결을 끊음",
+    ),
     _Key("limits", "idle_timeout", _non_negative_number, "로비 무활동 종료 시간(초, 0 = 끔)"),
     _Key("limits", "idle_warning", _non_negative_number, "무활동 종료 전 경고 시간(초)"),
     _Key("limits", "keepalive_interval", _non_negative_number, "SSH keepalive 간격(초)"),
@@ -227,6 +264,14 @@ class Settings:
     login_grace: float = 60.0  # a first keyless login reads, then types a passphrase twice
     max_pending_logins: int = 128
     max_pending_logins_per_ip: int = 8
+    # A login refused after auth (look-alike name, server full): shown why, then closed.
+    max_refused_logins: int = 32  # at once, apart from max_sessions; past it: hung up at once
+    refused_login_grace: float = 10.0  # to open the session that shows why (plink waits)
+    name_failures: int = 10  # wrong passphrases for one name, from every address together
+    name_lock_seconds: float = 600.0  # then keyless logins to it wait this long (0 = off)
+    registrations_per_ip: int = 10  # new nicknames per address per hour (0 = unlimited)
+    nickname_expiry_days: int = 90  # a name not used after its first day is freed (0 = never)
+    max_refused_requests: int = 20  # forwardings, exec, unknown requests; then hung up
     idle_timeout: float = 1800.0
     idle_warning: float = 60.0
     keepalive_interval: float = 15.0

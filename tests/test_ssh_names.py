@@ -82,3 +82,15 @@ async def test_skin_tone_chat_leaves_the_rest_of_the_line_intact(tmp_path: Path)
             assert bar.endswith(KEYS_LOBBY)
             assert len(client.screen.buffer[client.text.splitlines().index(bar)]) == SIZE[0]
         assert "🏽".encode() not in bytes(b.output) and "🇰".encode() not in bytes(b.output)
+
+
+@pytest.mark.parametrize("name", ["봇l(신중)", "봇I", "봇O강함"])
+async def test_bot_lookalike_nicknames_are_refused(tmp_path: Path, name: str) -> None:
+    """``봇1(신중)`` is a room bot's name; with a Latin l (or I, or O for 0) it reads the same."""
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps) as server:
+        said = await refused(server, name)
+        assert "봇 이름" in said and "너무 비슷해요" in said
+        assert apps.apps == []
+        async with server.connect("봇이") as c:  # 봇 then a letter that reads as none: fine
+            await c.wait_for("안녕 봇이")

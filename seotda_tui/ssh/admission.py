@@ -3,10 +3,15 @@
 * :class:`PendingLogins` — connections that have not authenticated yet. They never count
   against ``max_sessions``; they have their own bounds: so many per address, so many in all.
   When the total is reached, a newcomer from an address holding fewer pending logins than the
-  busiest address evicts that address's oldest one instead of being refused: a flood from a
-  few addresses can only displace itself, never lock out a stranger.
-* :class:`RefusedSession` — what a logged-in player over ``max_sessions`` (or the per-address
-  cap) sees: the Korean reason on the session channel, then the connection closes.
+  busiest address evicts one of the pending logins of such an address instead of being
+  refused: the one that got least far (no version line, then no key exchange, before
+  someone reading the host-key question or typing a passphrase), then the busiest address's,
+  then the oldest. A flood from a few addresses can only displace itself, and a flood of
+  new connections from many addresses displaces its own silent sockets before anyone who is
+  mid-prompt.
+* :class:`RefusedSession` — what a login refused after auth sees (a name that can't be used,
+  the server or its address full): the Korean reason on the session channel, then the
+  connection closes.
 * :class:`RefusalLog` — the first refusal of an (address, reason) is logged in full, repeats
   are counted and summarised at most once a minute (``event=refused_summary``), so one jailed
   address hammering the port costs a line a minute, not a line per connection.
@@ -52,9 +57,13 @@ class PendingAdmission(Protocol[K]):
 class PendingLogins(Generic[K]):
     """Unauthenticated connections by address, capped ``per_address`` and ``total``."""
 
-    def __init__(self, per_address: int, total: int) -> None:
+    def __init__(
+        self, per_address: int, total: int, progress: Callable[[K], int] | None = None
+    ) -> None:
         self.per_address = per_address
         self.total = total
+        #: How far a pending login got (higher: further); the least far is evicted first.
+        self._progress = progress or _no_progress
         self._by_key: dict[str, dict[K, int]] = {}  # address -> {connection: arrival number}
         self._key_of: dict[K, str] = {}
         self._arrivals = count()
@@ -80,16 +89,19 @@ class PendingLogins(Generic[K]):
         return None, evicted
 
     def _busiest_oldest(self, more_than: int) -> K | None:
-        """The oldest pending login of the address holding the most (> ``more_than``)."""
-        best: tuple[int, int, K] | None = None
+        """Among addresses holding more than ``more_than``: the pending login that got least
+        far, then the busiest address's, then the oldest (O(pending), only when full)."""
+        best: tuple[tuple[int, int, int], K] | None = None
         for held in self._by_key.values():
             if len(held) <= more_than:
                 continue
-            conn, arrival = next(iter(held.items()))  # dicts keep arrival order
-            rank = (-len(held), arrival, conn)
-            if best is None or rank[:2] < best[:2]:
-                best = rank
-        return best[2] if best is not None else None
+            for conn, arrival in held.items():  # dicts keep arrival order
+                rank = (self._progress(conn), -len(held), arrival)
+                if best is None or rank < best[0]:
+                    best = (rank, conn)
+                if rank[0] == 0:
+                    break  # this address's oldest that made no progress: none ranks lower
+        return best[1] if best is not None else None
 
     def discard(self, conn: K) -> None:
         """``conn`` authenticated or went away (no-op if it was not pending)."""
@@ -109,6 +121,10 @@ class PendingLogins(Generic[K]):
 
     def __len__(self) -> int:
         return len(self._key_of)
+
+
+def _no_progress(conn: object) -> int:
+    return 0
 
 
 @dataclass
@@ -225,7 +241,8 @@ class RefusedSession(asyncssh.SSHServerSession[bytes]):
 
     def session_started(self) -> None:
         if self._chan is not None:
-            self._chan.write((self._message + self._newline).encode())
+            text = self._message.rstrip("\n").replace("\n", self._newline)
+            self._chan.write((text + self._newline).encode())
             self._chan.exit(1)
 
     def connection_lost(self, exc: Exception | None) -> None:

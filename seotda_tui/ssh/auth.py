@@ -8,12 +8,14 @@ credential gets it (its live session, its held seat) again:
 * a keyless player: a passphrase they choose on first use (keyboard-interactive:
   the server explains and asks twice), asked for on every later keyless login.
 
-A new name (one nothing holds yet) that looks like a registered or connected one
-(same UTS #39 skeleton, :mod:`seotda_tui.ssh.skeleton`) is refused. SSH auth can't
-carry a long message, so a name that can't be used at all (invalid, look-alike,
-or held by a key the client didn't offer) is let through auth without any
-credential and the session prints the Korean reason before closing
-(:meth:`AuthPolicy.admit`): such a connection never gets an identity.
+A new name (one nothing holds yet) that looks like a registered or connected one, or
+like a room bot's (``봇l(신중)``), is refused (same UTS #39 skeleton,
+:mod:`seotda_tui.ssh.skeleton`). SSH auth can't carry a long message, so a name that
+can't be used at all (invalid, look-alike, or held by a key the client didn't offer)
+is let through auth without any credential and its session channel prints the Korean
+reason before closing (:meth:`AuthPolicy.admit`): such a connection never gets an
+identity, never counts as a player, and is held only briefly (the server's
+``refused_login_grace``, at most ``max_refused_logins`` at once).
 
 Modes:
 
@@ -40,7 +42,7 @@ import asyncssh
 from ..i18n import ENGLISH, KOREAN, N_, Language, translations
 from ..sanitize import clean_text, split_login, validate_nickname
 from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
-from .skeleton import skeleton
+from .skeleton import looks_like_bot, skeleton
 from .store import Holder, NicknameStore, StoreFull
 
 KBDINT_ROUNDS = 3  # answers per keyboard-interactive attempt, then it fails
@@ -91,6 +93,10 @@ MSG_LOOKALIKE = N_(
     "다른 사람과 헷갈리지 않게 다른 닉네임을 골라 주세요."
 )
 MSG_BAD_NAME = N_("'{name}' 은(는) 쓸 수 없는 닉네임이에요. {why}")
+MSG_BOT_LOOKALIKE = N_(
+    "'{name}' 은(는) 봇 이름(봇1, 봇2 …)과 너무 비슷해요. "
+    "사람과 봇을 헷갈리지 않게 다른 닉네임을 골라 주세요."
+)
 
 Challenge = tuple[str, str, str, list[tuple[str, bool]]]
 
@@ -223,6 +229,9 @@ class AuthPolicy:
         holder = self.store.holder(nickname)
         if holder is not None:
             return NameState(nickname, holder)
+        if looks_like_bot(nickname):
+            refusal = self.say(MSG_BOT_LOOKALIKE, name=nickname)
+            return NameState(nickname, None, refusal, "bot_lookalike")
         other = self.store.lookalike(nickname)
         if other is None:
             shape = skeleton(nickname)

@@ -57,7 +57,7 @@ from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
 from .log_bridge import attribute_log_context, install_asyncssh_bridge
-from .session import GameSession
+from .session import REFUSED, GameSession
 from .state import AppFactory, DisconnectReason, SessionRegistry
 from .store import NicknameStore
 
@@ -93,6 +93,8 @@ _MAX_PASSWORD_FAILURES = 6  # per connection, then it is dropped
 MSG_SERVER_FULL = N_("서버가 가득 찼어요. 잠시 후 다시 접속해 주세요.")
 MSG_IP_FULL = N_("이 주소에서 이미 {n}명이 접속해 있어요. 한 주소당 {n}명까지 들어올 수 있어요.")
 MSG_SHUTTING_DOWN = N_("서버 점검으로 잠시 후 종료돼요.")
+#: ``--workers N``: the rooms process, which counts every login, is restarting (a second or so).
+MSG_TRY_AGAIN = N_("서버가 잠시 바빠요. 몇 초 뒤에 다시 접속해 주세요.")
 DISCONNECT_REASONS = {
     "rate_limited": "Too many connection attempts, slow down",
     "jailed": "Too many failed logins, try again later",
@@ -103,6 +105,8 @@ DISCONNECT_REASONS = {
     "handshake_timeout": "Key exchange or login not started in time",
     "session_timeout": "No session opened in time",
     "banned": "Not allowed to log in",
+    "refusals_full": "Login refused (too many refused logins at once, try again later)",
+    "refused_timeout": "Login refused",
 }
 _DISCONNECT_CODES = {
     "rate_limited": asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -112,6 +116,8 @@ _DISCONNECT_CODES = {
     "shutting_down": asyncssh.DISC_BY_APPLICATION,
     "handshake_timeout": asyncssh.DISC_CONNECTION_LOST,
     "session_timeout": asyncssh.DISC_BY_APPLICATION,
+    "refusals_full": asyncssh.DISC_TOO_MANY_CONNECTIONS,
+    "refused_timeout": asyncssh.DISC_BY_APPLICATION,
 }
 
 
@@ -122,7 +128,8 @@ class SharedLimits(Protocol):
     def connect_allowed(self, ip: str) -> bool: ...
 
     def admit(self, ip: str) -> str | None:
-        """Count a login from ``ip``, or say why not: ``server_full`` or ``ip_full``."""
+        """Count a login from ``ip``, or say why not: ``server_full``, ``ip_full``, or another
+        reason when it cannot be counted now (refused with "try again in a few seconds")."""
 
     def release(self, ip: str) -> None: ...
 
@@ -176,6 +183,7 @@ class ServerState:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     per_address: Counter[str] = field(default_factory=Counter)
     admitted: int = 0  # authenticated connections, counted against max_sessions
+    refusing: int = 0  # authenticated connections being told why they may not play
     shutting_down: bool = False
     bans: BanList | None = None  # None: no bans at all (tests that build a state by hand)
     shared: SharedLimits | None = None  # the workers' global limits (None: this process's own)
@@ -190,7 +198,9 @@ class ServerState:
         self.connect_limiter = ConnectLimiter(s.connect_rate, s.connect_burst, self.clock)
         self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, self.clock)
         if self.shared is None:
-            self.pending = PendingLogins(s.max_pending_logins_per_ip, s.max_pending_logins)
+            self.pending = PendingLogins(
+                s.max_pending_logins_per_ip, s.max_pending_logins, _PlayerConnection.progress
+            )
         else:
             self.pending = self.shared.pending_logins(self._evicted_elsewhere)
         self.refusals = RefusalLog(log, self.clock)
@@ -218,11 +228,19 @@ class ServerState:
     def jail_remaining(self, ip: str) -> float:
         return self.jail.remaining(ip) if self.shared is None else self.shared.jail_remaining(ip)
 
-    def check_login(self, ip: str) -> tuple[str, str] | None:
+    def check_login(
+        self, ip: str, username: str, key_fp: str | None, proof: Proof | None
+    ) -> tuple[str, str] | None:
         """(reason, message in the server's language) if an authenticated connection from ``ip``
-        may not play.
+        may not play: its name can't be used (look-alike, invalid, held by another credential),
+        or the server or its address is full.
 
-        With shared limits the rooms process decides, and counts it when it may."""
+        The name comes first: a login that will never get an identity is not a player and
+        never takes a place. With shared limits the rooms process decides, and counts it when
+        it may."""
+        admission = self.policy.admit(username, key_fp, ip, proof)
+        if admission.identity is None:
+            return admission.code or "refused", admission.refusal or self.policy.say(REFUSED)
         if self.shared is not None:
             reason = self.shared.admit(ip)
         elif self.admitted >= self.settings.max_sessions:
@@ -235,6 +253,8 @@ class ServerState:
             return reason, self.policy.say(MSG_SERVER_FULL)
         if reason == "ip_full":
             return reason, self.policy.say(MSG_IP_FULL, n=self.settings.max_sessions_per_ip)
+        if reason is not None:  # the shared limits cannot be counted right now: never unchecked
+            return reason, self.policy.say(MSG_TRY_AGAIN)
         return None
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
@@ -294,6 +314,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._keyless: KeylessLogin | None = None  # this connection's kbdint dialogue
         self._proof: Proof | None = None  # the passphrase it proved, if any
         self._counted = False
+        self._refusing = False  # counted in state.refusing, not as a player
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
         self._deadline: Cancellable | None = None  # handshake / session-open grace (on timers)
         self._session: GameSession | None = None
@@ -362,18 +383,42 @@ class _PlayerConnection(asyncssh.SSHServer):
             code = _DISCONNECT_CODES.get(reason, asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT)
             self._conn.disconnect(code, DISCONNECT_REASONS[reason])
 
+    def progress(self) -> int:
+        """How far this pending login got, for eviction (:class:`PendingLogins`): 0 nothing
+        yet, 1 sent its version (key exchange under way), 2 has our answer to the key exchange
+        (its user may be reading the host-key question) or is logging in (typing a passphrase)."""
+        if self._stage == "auth" or self._awaits_host_key_answer():
+            return 2
+        conn = self._conn
+        return 1 if conn is not None and conn.get_extra_info("client_version") else 0
+
     def auth_completed(self) -> None:
-        """Logged in: from now on it counts against max_sessions (or is told it is full)."""
+        """Logged in: from now on it counts against max_sessions, unless it is refused.
+
+        A refused login (its name can't be used, or the server or its address is full)
+        never counts as a player: it gets ``refused_login_grace`` to open the session that
+        shows why, and at most ``max_refused_logins`` are held at once (past that it is hung
+        up on at once), so a flood of them costs next to nothing and locks nobody out."""
         state = self._state
+        settings = state.settings
         self._stage = "done"
         state.pending.discard(self)
-        self._refusal = state.check_login(self.peer_ip)
-        if self._refusal is None:
-            self._counted = True
-            state.admitted += 1
-            state.per_address[address_key(self.peer_ip)] += 1
+        self._refusal = state.check_login(self.peer_ip, self.username, self._key_fp, self._proof)
+        if self._refusal is not None:
+            full = state.refusing >= settings.max_refused_logins
+            if full or settings.refused_login_grace <= 0:
+                state.refused(self.peer_ip, self._refusal[0], user=self.username, said=False)
+                self._disconnect("refusals_full" if full else "refused_timeout")
+                return
+            self._refusing = True
+            state.refusing += 1
+            self._set_deadline(settings.refused_login_grace, "refused_timeout")
+            return
+        self._counted = True
+        state.admitted += 1
+        state.per_address[address_key(self.peer_ip)] += 1
         # login_grace, not handshake_grace: plink waits for Return after every login
-        self._set_deadline(state.settings.login_grace, "session_timeout")
+        self._set_deadline(settings.login_grace, "session_timeout")
 
     def connection_lost(self, exc: Exception | None) -> None:
         state = self._state
@@ -383,6 +428,9 @@ class _PlayerConnection(asyncssh.SSHServer):
         state.pending.discard(self)
         if self._conn is not None:
             state.connections.discard(self._conn)
+        if self._refusing:
+            self._refusing = False
+            state.refusing -= 1
         if self._counted:
             self._counted = False
             state.admitted -= 1
@@ -526,16 +574,16 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def session_requested(self) -> asyncssh.SSHServerSession[bytes] | bool:
         assert self._conn is not None
+        if self._refusal is not None:
+            reason, message = self._refusal
+            self._state.refused(self.peer_ip, reason, user=self.username)
+            # Said, then hung up; the refused_login_grace deadline stays, in case the client
+            # never closes the channel.
+            return RefusedSession(message, on_closed=self._conn.close)
         self._set_deadline(0, "")
         if self._state.shutting_down:
             self._refused("shutting_down")
             return False
-        if self._refusal is not None:
-            reason, message = self._refusal
-            self._state.refused(self.peer_ip, reason, user=self.username)
-            # Said, then hung up; the deadline in case the client never closes the channel.
-            self._set_deadline(self._state.settings.handshake_grace, "session_timeout")
-            return RefusedSession(message, on_closed=self._conn.close)
         if self._session is not None and not self._session.ended:
             self._refused("second_session")
             return False

@@ -63,3 +63,19 @@ def skeleton(text: str) -> str:
     table = _prototypes()
     mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
     return unicodedata.normalize("NFD", mapped)
+
+
+#: Room bots are named "봇" + a number (``봇1(신중)``, :func:`seotda_tui.sanitize.is_bot_nickname`).
+_BOT_PREFIX = "봇"
+
+
+@cache
+def _bot_skeletons() -> tuple[str, ...]:
+    """The skeletons every bot name starts with: 봇 then a digit, drawn any way (봇l, 봇O)."""
+    return tuple(sorted({skeleton(_BOT_PREFIX + digit) for digit in "0123456789"}))
+
+
+def looks_like_bot(name: str) -> bool:
+    """Whether ``name`` reads as a bot's name on screen (``봇l(신중)`` with a Latin l for 1):
+    the prefix that :func:`~seotda_tui.sanitize.is_bot_nickname` reserves, compared by skeleton."""
+    return skeleton(name).startswith(_bot_skeletons())

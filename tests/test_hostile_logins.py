@@ -1,0 +1,139 @@
+"""Issue 30 "admission and logins", over real SSH from several loopback addresses (Linux routes
+all of 127/8 to lo): refused logins never take a player's place, a flood of new connections
+evicts its own silent sockets before someone mid-prompt, passphrase guessing is bounded per
+nickname and in the shared hash queue, registrations are rate-limited and logged, and refused
+requests are logged sparingly and end a connection that keeps asking."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from seotda_tui.clock import FakeClock
+from seotda_tui.logs import record_fields
+from seotda_tui.ssh.admission import PendingLogins
+
+from .ssh_harness import (
+    ProbeFactory,
+    _Auth,
+    open_connection,
+    ssh_server,
+    wait_until,
+)
+from .test_admission import _state, flooding, player
+
+
+def _events(caplog: pytest.LogCaptureFixture, *names: str) -> list[dict[str, Any]]:
+    return [f for r in caplog.records if (f := record_fields(r)).get("event") in names]
+
+
+# -- item 3: a refused login is not a player ----------------------------------------------------
+
+
+async def test_refused_logins_take_no_players_place_and_go_quickly(tmp_path: Path) -> None:
+    """Logins whose name is refused (here a look-alike of a registered name, from six
+    addresses) pass auth only to be told why: they never count against ``max_sessions``, at
+    most ``max_refused_logins`` are held at once, each for ``refused_login_grace``."""
+    clock = FakeClock()
+    settings = {
+        "max_sessions": 2,
+        "connect_rate": 0,
+        "max_refused_logins": 4,
+        "refused_login_grace": 30,
+    }
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, timers=clock, **settings) as server:  # type: ignore[arg-type]
+        state = _state(server)
+        async with player(server.port, "alice", "127.0.0.1") as alice:
+            await alice.wait_for("안녕 alice")
+            lookalike = "аlice"  # a Cyrillic а
+            held = [
+                await open_connection(server.port, lookalike, local_addr=(f"127.0.0.{n}", 0))
+                for n in range(2, 8)
+            ]
+            try:
+                async with player(server.port, "bob", "127.0.0.8") as bob:
+                    await bob.wait_for("안녕 bob")  # not "서버가 가득 찼어요"
+                    assert state.admitted == 2
+                # four held to be told why, two hung up on at once; none a player
+                await wait_until(lambda: sum(not c.is_closed() for c in held) == 4)
+                await wait_until(lambda: state.admitted == 1)  # (bob's place given back)
+                assert state.refusing == 4
+                # one opens its session: the reason, in Korean, then the connection ends
+                conn = next(c for c in held if not c.is_closed())
+                _, out, _ = await conn.open_session(term_type="xterm", term_size=(80, 24))
+                said = await asyncio.wait_for(out.read(), 5)
+                assert "너무 비슷해요" in said and "alice" in said
+                await asyncio.wait_for(conn.wait_closed(), 5)
+                # the others opened nothing: closed once the refused-login grace is over
+                clock.advance(30)
+                await wait_until(lambda: all(c.is_closed() for c in held))
+                await wait_until(lambda: state.refusing == 0)
+                assert not alice.closed.is_set() and state.admitted == 1
+            finally:
+                for c in held:
+                    c.close()
+        assert [a.identity.nickname for a in apps.apps] == ["alice", "bob"]
+
+
+# -- item 4: eviction spares people who are mid-prompt ------------------------------------------
+
+
+def test_eviction_takes_the_least_progress_first() -> None:
+    stage = {"typing": 2, "kex": 1, "silent": 0, "silent2": 0}
+    pending: PendingLogins[str] = PendingLogins(8, 4, progress=stage.__getitem__)
+    for n, conn in enumerate(("typing", "kex", "silent", "silent2")):
+        assert pending.admit(f"10.0.0.{n}", conn) == (None, None)
+    # every address holds one: the silent ones go first (oldest of them), then the key exchange
+    assert pending.admit("10.0.1.1", "x1") == (None, "silent")
+    stage["x1"] = 0
+    assert pending.admit("10.0.1.2", "x2") == (None, "silent2")
+    stage["x2"] = 0
+    assert pending.admit("10.0.1.3", "x3") == (None, "x1")
+    assert "typing" in pending and "kex" in pending
+
+
+class _SlowTypist(_Auth):
+    """Gets to the passphrase prompt, then types only once ``go`` is set."""
+
+    prompted: asyncio.Event
+    go: asyncio.Event
+
+    async def kbdint_challenge_received(  # type: ignore[override]
+        self, name: str, instructions: str, lang: str, prompts: Any
+    ) -> list[str] | None:
+        self.prompted.set()
+        await self.go.wait()
+        return super().kbdint_challenge_received(name, instructions, lang, prompts)
+
+
+async def test_a_flood_from_many_addresses_does_not_evict_someone_typing(tmp_path: Path) -> None:
+    settings = {"connect_rate": 0, "max_pending_logins": 6, "handshake_grace": 60}
+    apps = ProbeFactory()
+    async with (
+        ssh_server(tmp_path, apps, **settings) as server,  # type: ignore[arg-type]
+        flooding(server.port) as flood,
+    ):
+        state = _state(server)
+
+        class Typist(_SlowTypist):
+            prompted = asyncio.Event()
+            go = asyncio.Event()
+
+        login = asyncio.ensure_future(
+            open_connection(server.port, "carol", client=Typist, local_addr=("127.0.0.1", 0))
+        )
+        try:
+            await asyncio.wait_for(Typist.prompted.wait(), 10)
+            for n in range(2, 22):  # 20 new connections, each from an address of its own
+                await flood.silent(f"127.0.0.{n}", 1)
+            await wait_until(lambda: flood.open_count() == 5)  # the table: 5 of them + carol
+            assert state.pending.held_by("127.0.0.1") == 1
+            Typist.go.set()
+            conn = await asyncio.wait_for(login, 10)
+            conn.close()
+        finally:
+            login.cancel()
