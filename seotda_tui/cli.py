@@ -535,7 +535,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     import time
 
     from .cluster.hub import GlobalLimits, Hub
-    from .cluster.supervisor import SOCKET, exit_with_parent
+    from .cluster.supervisor import RESTARTED, SOCKET, exit_with_parent
     from .rooms.chat import ChatHub
     from .ssh.admission import PendingLogins
     from .ssh.limits import AuthJail, ConnectLimiter
@@ -548,7 +548,9 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
         ConnectLimiter(settings.connect_rate, settings.connect_burst, time.monotonic),
         PendingLogins(settings.max_pending_logins_per_ip, settings.max_pending_logins),
     )
-    hub = Hub(manager, ChatHub(), limits)
+    # (a restarted one waits for every worker to say what it holds before admitting logins)
+    restarted_with = settings.workers if RESTARTED in env else 0
+    hub = Hub(manager, ChatHub(), limits, restarted_with=restarted_with)
 
     async def serve_hub() -> None:
         orphaned = asyncio.create_task(exit_with_parent())
@@ -597,7 +599,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
         settings=settings,
         sock=inherited_listener(env),
         also_listen=("127.0.0.1", port) if port is not None else None,
-        shared=RemoteLimits(link),
+        shared=RemoteLimits(link, settings),
         registry=ClusterRegistry(link),
     )
 

@@ -93,7 +93,7 @@ def test_another_version_or_a_huge_frame_is_refused() -> None:
 
 
 @asynccontextmanager
-async def serving(tmp_path: Path) -> AsyncIterator[tuple[Hub, Path]]:
+async def serving(tmp_path: Path, **hub_options: Any) -> AsyncIterator[tuple[Hub, Path]]:
     """A hub on this loop and its socket's path; closed afterwards."""
     limits = GlobalLimits(
         max_sessions=3,
@@ -102,7 +102,7 @@ async def serving(tmp_path: Path) -> AsyncIterator[tuple[Hub, Path]]:
         connects=ConnectLimiter(1000.0, 1000),
         pending=PendingLogins(per_address=2, total=3),
     )
-    hub = Hub(RoomManager(), ChatHub(), limits)
+    hub = Hub(RoomManager(), ChatHub(), limits, **hub_options)
     path = tmp_path / "hub.sock"
     await hub.listen(path)
     try:
@@ -239,3 +239,45 @@ async def test_pending_logins_are_capped_across_workers_and_evicted_where_they_w
         await asyncio.sleep(0.2)
         assert len(hub.limits.pending) == 2
         assert hub.limits.pending.held_by("10.0.0.4") == 0
+
+
+def held(admitted: list[str], failures: dict[str, list[float]] | None = None) -> dict[str, Any]:
+    return {"admitted": admitted, "failures": failures or {}, "jailed": {}, "pending": []}
+
+
+async def test_a_restarted_hub_admits_nobody_until_every_worker_said_what_it_holds(
+    tmp_path: Path,
+) -> None:
+    """Three sessions at most: two held at worker 0 and one at worker 1 when the hub died. The
+    new hub refuses logins until both told it (then it is full), counts their auth failures
+    and jails (told to every worker), and gives a gone worker's places back as before."""
+    async with serving(tmp_path, restarted_with=2) as (hub, path):
+        one = await Worker.connect(path, 0)
+        assert (await one.call("admit", "10.0.0.3"))[0]["v"] == "restoring"
+        jailed = {"10.8.8.8": 100.0}
+        restore = held(["10.0.0.1", "10.0.0.1"], {"10.9.9.9": [1.0]}) | {"jailed": jailed}
+        await one.call("restore", restore)
+        assert (await one.call("admit", "10.0.0.3"))[0]["v"] == "restoring"  # worker 1 not yet
+        two = await Worker.connect(path, 1)
+        await two.call("restore", held(["10.0.0.2"], {"10.9.9.9": [2.0]}))
+        assert (await one.call("admit", "10.0.0.3"))[0]["v"] == "server_full"
+        assert hub.limits.per_address["10.0.0.1"] == 2
+        assert (await two.call("jail_remaining", "10.8.8.8"))[0]["v"] > 0
+        # 10.9.9.9 failed once at each worker: a third failure jails it, told to both
+        answer, pushes = await one.call("auth_failed", "10.9.9.9")
+        assert answer["v"] is True and pushes == [{"t": "jail", "ip": "10.9.9.9", "s": 60.0}]
+        assert await two.next() == {"t": "jail", "ip": "10.9.9.9", "s": 60.0}
+        two.writer.close()  # worker 1 dies: the session it held is given back
+        await asyncio.sleep(0.2)
+        assert (await one.call("admit", "10.0.0.3"))[0]["v"] is None
+
+
+async def test_a_restarted_hub_whose_worker_never_comes_admits_after_the_settle_time(
+    tmp_path: Path,
+) -> None:
+    async with serving(tmp_path, restarted_with=2, settle=0.3) as (_hub, path):
+        one = await Worker.connect(path, 0)
+        await one.call("restore", held([]))
+        assert (await one.call("admit", "10.0.0.1"))[0]["v"] == "restoring"
+        await asyncio.sleep(0.35)
+        assert (await one.call("admit", "10.0.0.1"))[0]["v"] is None

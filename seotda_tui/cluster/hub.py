@@ -12,6 +12,11 @@ worker's transport before the answer goes back, so a worker sees a call's pushes
 in-process manager would have made them. When a worker's connection closes (it died, or was
 killed), its sessions are disconnected from the manager: their seats are held by the usual
 reconnect grace, and their subscriptions, limit counts and nickname claims are dropped.
+
+A restarted hub knows nothing of the limits: each worker's first call tells it what that worker
+holds (``restore``: its counted sessions, auth failures, the jail, pending logins). Until every
+worker has done so (or :data:`SETTLE_SECONDS` passed), no login is admitted (``restoring``):
+counting from zero would let a full server take as many again.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ log = logging.getLogger("seotda.cluster")
 MAX_BACKLOG = 64 * 1024 * 1024
 #: An operation that holds the hub's loop longer than this is logged (``hub_slow_op``).
 SLOW_OP_MS = 50
+#: A restarted hub admits no login until every worker told it what it holds, or this long.
+SETTLE_SECONDS = 5.0
 
 
 @dataclass
@@ -69,6 +76,11 @@ class GlobalLimits:
         self.admitted += 1
         self.per_address[address_key(ip)] += 1
         return None
+
+    def count(self, ip: str) -> None:
+        """A session a worker already holds (told to a restarted hub): counted, never refused."""
+        self.admitted += 1
+        self.per_address[address_key(ip)] += 1
 
     def release(self, ip: str) -> None:
         key = address_key(ip)
@@ -131,9 +143,21 @@ class WorkerLink(asyncio.Protocol):
 class Hub:
     """Serves one manager, chat hub and set of limits to the workers (see the module doc)."""
 
-    def __init__(self, manager: RoomManager, chat: ChatHub, limits: GlobalLimits) -> None:
+    def __init__(
+        self,
+        manager: RoomManager,
+        chat: ChatHub,
+        limits: GlobalLimits,
+        *,
+        restarted_with: int = 0,
+        settle: float = SETTLE_SECONDS,
+    ) -> None:
+        """``restarted_with``: the number of workers, when this hub replaces one that died
+        (then logins wait for every worker's ``restore``, see the module doc)."""
         self.manager, self.chat, self.limits = manager, chat, limits
         self.links: set[WorkerLink] = set()
+        self._waiting_for = set(range(restarted_with))  # workers yet to restore
+        self._settle_until = time.monotonic() + settle if restarted_with else 0.0
         self._server: asyncio.AbstractServer | None = None
         self._path: tuple[Path, int] | None = None  # the socket file it made, and its inode
 
@@ -250,7 +274,50 @@ class Hub:
             del link.sessions[nick]
         self.manager.session_disconnected(nick)
 
+    def _restoring(self) -> bool:
+        if self._waiting_for and time.monotonic() < self._settle_until:
+            return True
+        if self._waiting_for:
+            log_event(log, "hub_settled", level=logging.WARNING, missing=len(self._waiting_for))
+            self._waiting_for.clear()
+        return False
+
+    def _restore(self, link: WorkerLink, held: dict[str, Any]) -> None:
+        """What ``link``'s worker holds (sent first on each connect): counted again here."""
+        for ip in _texts(held.get("admitted")):
+            self.limits.count(ip)
+            link.admitted.append(ip)
+        failures, jailed = held.get("failures"), held.get("jailed")
+        if isinstance(failures, dict) and isinstance(jailed, dict):
+            self.limits.jail.restore(
+                {str(k): [float(a) for a in v] for k, v in failures.items() if isinstance(v, list)},
+                {str(k): float(v) for k, v in jailed.items() if isinstance(v, (int, float))},
+            )
+        for pair in held.get("pending") or ():
+            if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int):
+                self._pending_admit(link, str(pair[0]), pair[1], told=True)
+        self._waiting_for.discard(link.worker)
+        log_event(
+            log,
+            "worker_restored",
+            worker=link.worker,
+            sessions=len(link.admitted),
+            jailed=len(jailed) if isinstance(jailed, dict) else 0,
+            pending=len(link.pending),
+        )
+
+    def _auth_failed(self, _link: WorkerLink, ip: str) -> bool:
+        """Count a failed login; a jail is told to every worker (it holds it for a restart,
+        and keeps it while the hub is away)."""
+        jailed = self.limits.jail.failure(ip)
+        if jailed:
+            for link in list(self.links):
+                link.send({"t": "jail", "ip": ip, "s": self.limits.jail.seconds})
+        return jailed
+
     def _admit(self, link: WorkerLink, ip: str) -> str | None:
+        if self._restoring():
+            return "restoring"
         refusal = self.limits.admit(ip)
         if refusal is None:
             link.admitted.append(ip)
@@ -261,9 +328,11 @@ class Hub:
             link.admitted.remove(ip)
             self.limits.release(ip)
 
-    def _pending_admit(self, link: WorkerLink, ip: str, token: int) -> list[Any]:
+    def _pending_admit(
+        self, link: WorkerLink, ip: str, token: int, *, told: bool = False
+    ) -> list[Any]:
         """[refusal, None] or [None, a token of the caller's to hang up on]; a pending login
-        evicted at another worker is told to that worker."""
+        evicted at another worker (or, ``told``, at any) is told to that worker."""
         reason, evicted = self.limits.pending.admit(ip, (link, token))
         if reason is not None:
             return [reason, None]
@@ -272,7 +341,7 @@ class Hub:
             return [None, None]
         holder, victim = evicted
         holder.pending.discard(victim)
-        if holder is link:
+        if holder is link and not told:
             return [None, victim]
         holder.send({"t": "evict", "token": victim, "by": ip})
         return [None, None]
@@ -292,6 +361,10 @@ class Hub:
     def _unclaim(self, link: WorkerLink, nick: str) -> None:
         if self.limits.holders.get(nick) is link:
             del self.limits.holders[nick]
+
+
+def _texts(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def _summary(value: Any) -> dict[str, Any] | None:
@@ -345,7 +418,8 @@ _OPS: dict[str, Callable[..., Any]] = {
     "admit": Hub._admit,
     "release": Hub._release,
     "connect_allowed": lambda h, _l, ip: h.limits.connects.allow(ip),
-    "auth_failed": lambda h, _l, ip: h.limits.jail.failure(ip),
+    "auth_failed": Hub._auth_failed,
+    "restore": Hub._restore,
     "jail_remaining": lambda h, _l, ip: h.limits.jail.remaining(ip),
     "pending_admit": Hub._pending_admit,
     "pending_discard": Hub._pending_discard,

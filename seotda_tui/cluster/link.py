@@ -5,8 +5,11 @@ Why calls wait: see :mod:`.remote`. The wait is bounded (:data:`CALL_TIMEOUT`); 
 down every call raises :class:`HubDown` at once (no waiting at all), and the link reconnects in
 the background, then tells whoever asked (:meth:`HubLink.when_back`).
 
+Each time it connects (the first time, and after every loss) the worker first tells the hub
+what it holds (:meth:`HubLink.when_connected`: a restarted hub knows nothing of it).
+
 Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere", "hang
-up on this pending login") come on the same socket; those that arrive while a call waits are
+up on this pending login", "this address is jailed") come on the same socket; those that arrive while a call waits are
 delivered before it returns, as the in-process manager calls its subscribers inside the call
 that caused them.
 """
@@ -58,10 +61,21 @@ class HubLink:
         self._sub_ids = itertools.count(1)
         self.on_kick: Callable[[str], None] | None = None
         self.on_evict: Callable[[int, str], None] | None = None
+        self.on_jail: Callable[[str, float], None] | None = None
+        self._on_connected: list[Callable[[], None]] = []
         self._on_lost: list[Callable[[], None]] = []
         self._on_back: list[Callable[[], None]] = []
         self._retry: asyncio.Task[None] | None = None
         self._closed = False
+
+    @property
+    def up(self) -> bool:
+        """Whether the hub can be asked right now (as far as this worker knows)."""
+        return self._sock is not None
+
+    def when_connected(self, callback: Callable[[], None]) -> None:
+        """``callback()`` after each connect (the first too), before the when_back callbacks."""
+        self._on_connected.append(callback)
 
     def when_lost(self, callback: Callable[[], None]) -> None:
         self._on_lost.append(callback)
@@ -77,6 +91,7 @@ class HubLink:
             if loop.time() > until:
                 raise HubDown(f"no hub at {self.path}")
             await asyncio.sleep(RETRY_SECONDS)
+        self._connected()
 
     def close(self) -> None:
         self._closed = True
@@ -130,7 +145,12 @@ class HubLink:
         while not self._connect():
             await asyncio.sleep(RETRY_SECONDS)
         log_event(log, "hub_back", worker=self.worker)
+        self._connected()
         for callback in self._on_back:
+            safely(callback)
+
+    def _connected(self) -> None:
+        for callback in self._on_connected:
             safely(callback)
 
     # ------------------------------------------------------------------ frames
@@ -168,6 +188,8 @@ class HubLink:
                     safely(self.on_kick, str(message.get("nick")))
                 elif kind == "evict" and self.on_evict is not None:
                     safely(self.on_evict, int(message.get("token", -1)), str(message.get("by")))
+                elif kind == "jail" and self.on_jail is not None:
+                    safely(self.on_jail, str(message.get("ip")), float(message.get("s", 0.0)))
         except wire.ProtocolError as exc:
             log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
             self._lost()

@@ -14,6 +14,12 @@ Frames (``t`` is the kind)::
     {"t": "n", "op": "unsubscribe", "a": [...]}        # a call nobody waits for
     {"t": "p", "s": 3, "k": "room", "v": {...}}        # a push to the worker's subscription 3
     {"t": "kick", "nick": "철수"}                      # hub -> worker: the nickname logged in elsewhere
+    {"t": "evict", "token": 4, "by": "10.0.0.3"}       # hub -> worker: hang up on that pending login
+    {"t": "jail", "ip": "10.0.0.3", "s": 300.0}        # hub -> every worker: that address is jailed
+
+A worker's first call after each connect is ``restore`` (what it holds: its counted sessions'
+addresses, its auth failures and the jail it knows, its pending logins), so a restarted hub
+counts them again.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from engine import Options
 from ..rooms import RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 
-VERSION = 2  # 2: refusals and notices carry their template and values (i18n)
+VERSION = 3  # 2: refusals and notices carry their template and values (i18n); 3: restore, jail
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")

@@ -38,6 +38,7 @@ ROLE = "SEOTDA_CLUSTER_ROLE"  # "hub" | "worker"
 SOCKET = "SEOTDA_CLUSTER_SOCKET"  # the hub's unix socket
 WORKER = "SEOTDA_CLUSTER_WORKER"  # the worker's number, 0..N-1
 LISTEN_FD = "SEOTDA_CLUSTER_FD"  # the inherited listening socket's descriptor
+RESTARTED = "SEOTDA_CLUSTER_RESTARTED"  # set for a hub that replaces one that died
 #: Test-only: each worker also listens on 127.0.0.1:<this + its number> (0: a free port,
 #: logged as ``worker_port``), so a test can choose which worker a client lands on.
 OWN_PORTS = "SEOTDA_CLUSTER_OWN_PORTS"
@@ -93,7 +94,7 @@ class Supervisor:
         """Start the hub and wait until it listens (it resumes the journal first); False if
         it exited (or SIGTERM came) before that."""
         self.socket_path.unlink(missing_ok=True)  # a hub killed -9 leaves it behind
-        self.hub = self._spawn("hub", {})
+        self.hub = self._spawn("hub", {RESTARTED: "1"} if "hub" in self.started else {})
         self.started["hub"] = time.monotonic()
         while self.hub.poll() is None and not self.stop.is_set():
             if self.socket_path.exists():

@@ -1,45 +1,90 @@
 """A worker's SSH limits and login registry under ``--workers N``: kept by the rooms process
-(:mod:`.hub`), so they count the connections of every worker."""
+(:mod:`.hub`), so they count the connections of every worker.
+
+The worker also holds its share of them: the addresses of the sessions the hub counted for it,
+its own auth failures, every jail the hub told it of, its pending logins. They are sent again
+each time it connects (``restore``), so a restarted hub counts what is still there; and while the
+hub is away nobody is let in unchecked: logins are refused with a "try again in a moment"
+(``rooms_away``), the jail it knows still holds, and connections and pending logins are counted
+against this worker's own limits.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..config import Settings
+from ..ssh.admission import PendingLogins
+from ..ssh.limits import AuthJail, Clock, ConnectLimiter
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
-from .link import HubLink, as_text
+from .link import HubDown, HubLink, as_text
+
+#: Why a login is refused while the rooms process is away or not yet told every worker's sessions.
+AWAY = "rooms_away"
 
 
 class RemoteLimits:
-    """The SSH server's :class:`~seotda_tui.ssh.server.SharedLimits`, kept by the hub.
+    """The SSH server's :class:`~seotda_tui.ssh.server.SharedLimits`, kept by the hub, held
+    here too (see the module doc)."""
 
-    While the hub is down (a second or so, while it restarts) logins are let in uncounted and
-    nobody is jailed: refusing everyone meanwhile would be worse. Their release later is a no-op
-    at the hub, which never counted them.
-    """
-
-    def __init__(self, link: HubLink) -> None:
+    def __init__(self, link: HubLink, settings: Settings, clock: Clock = time.monotonic) -> None:
         self.link = link
+        self.settings = settings
+        self._admitted: Counter[str] = Counter()  # addresses the hub counted for this worker
+        self._jail = AuthJail(settings.auth_failures, settings.auth_jail_seconds, clock)
+        self._connects = ConnectLimiter(settings.connect_rate, settings.connect_burst, clock)
+        self._pending: RemotePending | None = None
+        link.on_jail = lambda ip, seconds: self._jail.restore({}, {ip: seconds})
+        link.when_connected(self._restore)
 
     def connect_allowed(self, ip: str) -> bool:
-        return bool(self.link.call_or(True, "connect_allowed", ip))
+        allowed = self.link.call_or(None, "connect_allowed", ip)
+        return self._connects.allow(ip) if allowed is None else bool(allowed)
 
     def admit(self, ip: str) -> str | None:
-        return as_text(self.link.call_or(None, "admit", ip))
+        try:
+            refusal = as_text(self.link.call("admit", ip))
+        except HubDown:
+            return AWAY
+        if refusal is None:
+            self._admitted[ip] += 1
+        return refusal
 
     def release(self, ip: str) -> None:
+        if self._admitted[ip] <= 0:
+            return
+        self._admitted[ip] -= 1
+        if self._admitted[ip] <= 0:
+            del self._admitted[ip]
         self.link.notify("release", ip)
 
     def auth_failed(self, ip: str) -> bool:
-        return bool(self.link.call_or(False, "auth_failed", ip))
+        here = self._jail.failure(ip)
+        jailed = self.link.call_or(None, "auth_failed", ip)
+        return here or bool(jailed)
 
     def jail_remaining(self, ip: str) -> float:
-        return float(self.link.call_or(0.0, "jail_remaining", ip))
+        return max(float(self.link.call_or(0.0, "jail_remaining", ip)), self._jail.remaining(ip))
 
     def pending_logins(self, evicted: Callable[[Any, str], None]) -> RemotePending:
-        return RemotePending(self.link, evicted)
+        self._pending = RemotePending(self.link, evicted, self.settings)
+        return self._pending
+
+    def _restore(self) -> None:
+        """Tell the hub (just connected: maybe a new one) what this worker holds."""
+        failures, jailed = self._jail.held()
+        held: dict[str, Any] = {
+            "admitted": list(self._admitted.elements()),
+            "failures": failures,
+            "jailed": jailed,
+            "pending": self._pending.handover() if self._pending is not None else [],
+        }
+        self.link.call_or(None, "restore", held)
 
 
 class RemotePending:
@@ -48,25 +93,37 @@ class RemotePending:
     evict the busiest address's oldest pending login wherever it waits (see
     :class:`~seotda_tui.ssh.admission.PendingLogins`). The hub knows each by a token.
 
-    While the hub is down they are let in uncounted, as :class:`RemoteLimits` does.
+    While the hub is away they are counted here, against the same caps (this worker's alone).
     """
 
-    def __init__(self, link: HubLink, evicted: Callable[[Any, str], None]) -> None:
+    def __init__(
+        self, link: HubLink, evicted: Callable[[Any, str], None], settings: Settings
+    ) -> None:
         self.link = link
         self._evicted = evicted
         self._tokens: dict[Any, int] = {}
         self._conns: dict[int, Any] = {}
+        self._ips: dict[int, str] = {}
         self._ids = itertools.count(1)
+        caps = settings.max_pending_logins_per_ip, settings.max_pending_logins
+        self._caps = caps
+        self._away: PendingLogins[Any] = PendingLogins(*caps)  # while the hub is away
         link.on_evict = self._evict
 
     def admit(self, ip: str, conn: Any) -> tuple[str | None, Any]:
         token = next(self._ids)
-        answer = self.link.call_or(None, "pending_admit", ip, token)
-        reason, victim = answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
+        try:
+            answer = self.link.call("pending_admit", ip, token)
+        except HubDown:
+            reason, evicted = self._away.admit(ip, conn)
+        else:
+            reason, victim = (
+                answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
+            )
+            evicted = self._conns.get(victim) if isinstance(victim, int) else None
         if reason is not None:
             return str(reason), None
-        self._tokens[conn], self._conns[token] = token, conn
-        evicted = self._conns.get(victim) if isinstance(victim, int) else None
+        self._tokens[conn], self._conns[token], self._ips[token] = token, conn, ip
         if evicted is not None:
             self._forget(evicted)
         return None, evicted
@@ -76,6 +133,12 @@ class RemotePending:
         if token is not None:
             self.link.notify("pending_discard", token)
 
+    def handover(self) -> list[list[Any]]:
+        """[address, token] of each, for the hub, which counts them from now on (those counted
+        here while it was away too)."""
+        self._away = PendingLogins(*self._caps)
+        return [[self._ips[token], token] for token in self._tokens.values()]
+
     def __contains__(self, conn: object) -> bool:
         return conn in self._tokens
 
@@ -84,13 +147,15 @@ class RemotePending:
         return len(self._tokens)
 
     def _forget(self, conn: Any) -> int | None:
+        self._away.discard(conn)
         token = self._tokens.pop(conn, None)
         if token is not None:
             del self._conns[token]
+            del self._ips[token]
         return token
 
     def _evict(self, token: int, by: str) -> None:
-        """The hub chose one of ours for a newcomer at another worker."""
+        """The hub chose one of ours for a newcomer (at another worker, or as it was told ours)."""
         conn = self._conns.get(token)
         if conn is not None:
             self._forget(conn)

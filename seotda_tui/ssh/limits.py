@@ -149,6 +149,32 @@ class AuthJail:
         if len(self._until) >= _HARD_CAP:
             self._until.clear()
 
+    def held(self) -> tuple[dict[str, list[float]], dict[str, float]]:
+        """Each address's counted failures (their ages in seconds) and jail seconds left: what a
+        restarted rooms process of ``--workers N`` is told again (:meth:`restore`)."""
+        now = self._clock()
+        failures = {
+            key: [now - t for t in times if t > now - self.seconds]
+            for key, times in self._failures.items()
+        }
+        jailed = {key: until - now for key, until in self._until.items() if until > now}
+        return {key: ages for key, ages in failures.items() if ages}, jailed
+
+    def restore(self, failures: dict[str, list[float]], jailed: dict[str, float]) -> None:
+        """Add what :meth:`held` gave (several workers' failures add up; a jail keeps its
+        latest end). Jails nobody by itself: the next failure counts as usual."""
+        now = self._clock()
+        for key, ages in failures.items():
+            times = [now - age for age in ages if 0 <= age < self.seconds]
+            if times:
+                merged = sorted([*self._failures.get(address_key(key), ()), *times])
+                self._failures[address_key(key)] = deque(merged)
+        for key, left in jailed.items():
+            if left > 0:
+                until = now + min(left, self.seconds)
+                self._until[address_key(key)] = max(self._until.get(address_key(key), 0.0), until)
+        self._sweep(now)
+
     def failures(self, ip: str) -> int:
         """Failures currently counted against ``ip`` (for tests and logs)."""
         times = self._failures.get(address_key(ip))

@@ -1,0 +1,105 @@
+"""``--workers N``: the shared limits survive a restart of the rooms process, and hold while it
+is away. The real server as a subprocess (tests/workerkit.py), real SSH clients.
+
+To keep the rooms process away for as long as a test needs, the parent is stopped (SIGSTOP)
+before the rooms process is killed -9: nothing restarts it until the parent goes on (SIGCONT).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncssh
+
+from .ssh_harness import SSHClient, attempt, connect, default_passphrase
+from .workerkit import WAIT, Cluster, cluster, kill_9
+
+TRY_AGAIN = "몇 초 뒤에 다시 접속해 주세요"
+FULL = "서버가 가득 찼어요"
+
+
+async def rooms_process_restarted(c: Cluster) -> None:
+    """The rooms process killed -9, restarted by the parent, and every worker back on it."""
+    back = c.text().count("event=hub_back")
+    kill_9(c.hub_pids()[-1])
+    await c.wait_log(r"event=hub_back", back + 2)
+
+
+@asynccontextmanager
+async def rooms_process_away(c: Cluster) -> AsyncIterator[None]:
+    """The rooms process killed -9 and not restarted until the block ends; then it is, and
+    every worker is back on the new one."""
+    back = c.text().count("event=hub_back")
+    os.kill(c.proc.pid, signal.SIGSTOP)
+    try:
+        kill_9(c.hub_pids()[-1])
+        await c.wait_log(r"event=hub_lost", c.text().count("event=hub_lost") + 2)
+        yield
+    finally:
+        os.kill(c.proc.pid, signal.SIGCONT)
+    await c.wait_log(r"event=hub_back", back + 2)
+
+
+async def refused_with(port: int, nick: str, text: str) -> None:
+    async with connect(port, nick) as client:
+        await client.wait_for(text, WAIT)
+        await client.wait_closed(WAIT)
+
+
+async def welcomed(client: SSHClient) -> None:
+    await client.wait_for("환영해요", WAIT)
+
+
+async def test_a_restarted_rooms_process_counts_every_session_and_none_get_in_meanwhile(
+    tmp_path: Path,
+) -> None:
+    async with cluster(tmp_path, 2, "--max-sessions", "2") as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "영희") as one, connect(b, "철수") as two:
+            await welcomed(one)
+            await welcomed(two)
+            await refused_with(b, "민수", FULL)
+            await rooms_process_restarted(c)
+            # the new rooms process was told of both sessions: still full, on either worker
+            await refused_with(a, "민수", FULL)
+            await refused_with(b, "지수", FULL)
+            async with rooms_process_away(c):
+                # nobody is counted now: a login is told to come back, never let in unchecked
+                await refused_with(a, "민수", TRY_AGAIN)
+            await refused_with(b, "민수", FULL)
+            await welcomed(one)
+        # and both places are given back as before
+        async with connect(b, "민수") as three, connect(a, "지수") as four:
+            await welcomed(three)
+            await welcomed(four)
+
+
+async def test_the_login_jail_outlives_a_restart_of_the_rooms_process(tmp_path: Path) -> None:
+    jail = ("--auth-failures", "2", "--auth-jail-seconds", "300")
+    async with cluster(tmp_path, 2, *jail) as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "길동") as owner:  # the nickname gets its passphrase
+            await welcomed(owner)
+        guesser = {"local_addr": ("127.0.0.2", 0)}
+        guessed = await attempt(a, "길동", passphrase=["wrong-1234", "wrong-5678"], **guesser)
+        assert guessed.conn is None
+        await c.wait_log(r"event=jailed ip=127\.0\.0\.2")
+
+        async def jailed(port: int) -> bool:
+            tried = await attempt(port, "길동", passphrase=default_passphrase("길동"), **guesser)
+            await tried.close()
+            error = tried.error
+            return isinstance(error, asyncssh.DisconnectError) and "failed logins" in error.reason
+
+        assert await jailed(b)  # every worker knows
+        await rooms_process_restarted(c)
+        assert await jailed(a) and await jailed(b)  # and the new rooms process too
+        async with rooms_process_away(c):
+            assert await jailed(a) and await jailed(b)  # still, with nobody to ask
+        async with connect(b, "길동") as again:  # another address is not jailed
+            await welcomed(again)
