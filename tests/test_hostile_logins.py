@@ -7,9 +7,11 @@ requests are logged sparingly and end a connection that keeps asking."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 
 from seotda_tui.clock import FakeClock
@@ -137,3 +139,69 @@ async def test_a_flood_from_many_addresses_does_not_evict_someone_typing(tmp_pat
             conn.close()
         finally:
             login.cancel()
+
+
+# -- item 7: refused requests are logged sparingly and end a connection that keeps asking -------
+
+
+async def test_refused_requests_are_logged_sparingly_and_close_the_connection(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda.server")
+    apps = ProbeFactory()
+    async with ssh_server(tmp_path, apps, max_refused_requests=12) as server:
+        async with server.connect("mallory") as c:
+            await c.wait_for("안녕 mallory")
+            conn = c.conn
+            asked = 0
+            for asked in range(1, 61):  # port forwardings, second sessions, remote forwardings
+                try:
+                    if asked % 3 == 0:
+                        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 9)
+                    elif asked % 3 == 1:
+                        await conn.open_connection("127.0.0.1", 9)
+                    else:
+                        await conn.run("cat /etc/passwd", check=False)
+                except (asyncssh.Error, asyncssh.ChannelListenError, OSError):
+                    pass
+                if conn.is_closed():
+                    break
+            await asyncio.wait_for(conn.wait_closed(), 5)
+            assert asked == 12  # closed at the cap, not served for ever
+        await wait_until(lambda: bool(_events(caplog, "refused_requests")))
+    lines = [
+        e for e in _events(caplog, "refused", "refused_requests") if e.get("user") == "mallory"
+    ]
+    # each kind once, the one that closed it, one count when it closed: five lines, not sixty
+    assert [e.get("reason", e["event"]) for e in lines] == [
+        "port_forwarding",
+        "second_session",
+        "remote_forwarding",
+        "refused_requests",
+        "refused_requests",
+    ]
+    assert lines[-1]["count"] == 12
+
+
+async def test_unknown_global_requests_are_counted_not_logged_each(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """asyncssh refuses these itself (our log bridge sees them): a client sending hundreds
+    costs three lines and its connection."""
+    caplog.set_level(logging.INFO, logger="seotda.server")
+    async with ssh_server(tmp_path, ProbeFactory(), max_refused_requests=20) as server:
+        async with server.connect("mallory") as c:
+            await c.wait_for("안녕 mallory")
+            for _ in range(300):  # (no public API sends an arbitrary global request)
+                c.conn._send_global_request(b"flood@example.com", want_reply=False)
+            await asyncio.wait_for(c.conn.wait_closed(), 5)
+        await wait_until(lambda: bool(_events(caplog, "refused_requests")))
+    lines = [
+        e for e in _events(caplog, "refused", "refused_requests") if e.get("user") == "mallory"
+    ]
+    assert [e.get("reason", e["event"]) for e in lines] == [
+        "global_request",
+        "refused_requests",
+        "refused_requests",
+    ]
+    assert lines[0]["what"] == "flood@example.com"

@@ -1,4 +1,5 @@
-"""asyncssh's own log, into ours: its refusals as ``refused`` events, its warnings as ``seotda.ssh``.
+"""asyncssh's own log, into ours: its refusals as ``refused`` events (counted per connection,
+see ``_PlayerConnection._refused``), its warnings as ``seotda.ssh``.
 
 asyncssh refuses some requests itself (no callback of ours runs) and says so only in its debug
 log, which also carries what clients send (environment variables): the bridge keeps the
@@ -25,6 +26,9 @@ class Attributable(Protocol):
 
     @property
     def peer_ip(self) -> str: ...
+
+    def request_refused(self, reason: str, **fields: Any) -> None:
+        """Count (and maybe log) a refused request of this connection."""
 
 
 # Connections by asyncssh's log context ("conn=12"), so its log lines can be attributed.
@@ -72,12 +76,11 @@ class _AsyncsshBridge(logging.Handler):
                     return
                 ctx = _CONTEXT_RE.match(text)
                 conn = _BY_CONTEXT.get(ctx.group(1)) if ctx else None
-                fields: dict[str, Any] = {"reason": reason}
-                if what:
-                    fields["what"] = what[:64]
-                if conn is not None:
-                    fields.update(user=conn.username, ip=conn.peer_ip)
-                log_event(log, "refused", **fields)
+                fields: dict[str, Any] = {"what": what[:64]} if what else {}
+                if conn is not None:  # throttled per connection, which it may close
+                    conn.request_refused(reason, **fields)
+                else:
+                    log_event(log, "refused", reason=reason, **fields)
                 return
         except Exception:
             self.handleError(record)

@@ -25,7 +25,8 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    terminal asks its user to press Return first, after every login).
 4. One session channel per connection, interactive with a PTY; everything else
    (exec, subsystems, forwarding of any kind, X11, agent, unknown channel types and
-   requests) is refused and logged.
+   requests) is refused: the first of each kind on a connection logged, repeats counted in
+   one line, and at ``max_refused_requests`` the connection is closed.
 5. The session: input capped at ``input_rate`` bytes/s, idle timeout, keepalives.
 """
 
@@ -107,6 +108,7 @@ DISCONNECT_REASONS = {
     "banned": "Not allowed to log in",
     "refusals_full": "Login refused (too many refused logins at once, try again later)",
     "refused_timeout": "Login refused",
+    "refused_requests": "Too many refused requests",
 }
 _DISCONNECT_CODES = {
     "rate_limited": asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -118,6 +120,7 @@ _DISCONNECT_CODES = {
     "session_timeout": asyncssh.DISC_BY_APPLICATION,
     "refusals_full": asyncssh.DISC_TOO_MANY_CONNECTIONS,
     "refused_timeout": asyncssh.DISC_BY_APPLICATION,
+    "refused_requests": asyncssh.DISC_BY_APPLICATION,
 }
 
 
@@ -315,6 +318,8 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._proof: Proof | None = None  # the passphrase it proved, if any
         self._counted = False
         self._refusing = False  # counted in state.refusing, not as a player
+        self._requests_refused = 0  # forwardings, exec, unknown requests (see _refused)
+        self._refusals_logged: set[str] = set()  # their kinds, each logged once
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
         self._deadline: Cancellable | None = None  # handshake / session-open grace (on timers)
         self._session: GameSession | None = None
@@ -426,6 +431,15 @@ class _PlayerConnection(asyncssh.SSHServer):
         if exc is not None and self._stage != "done" and not self._hung_up:
             self._handshake_failed(exc)
         state.pending.discard(self)
+        if self._requests_refused > len(self._refusals_logged):
+            log_event(
+                log,
+                "refused_requests",
+                ip=self.peer_ip,
+                user=self.username,
+                count=self._requests_refused,
+                unlogged=self._requests_refused - len(self._refusals_logged),
+            )
         if self._conn is not None:
             state.connections.discard(self._conn)
         if self._refusing:
@@ -594,11 +608,33 @@ class _PlayerConnection(asyncssh.SSHServer):
             self.peer_ip,
             client_version=self.client_version,
             proof=self._proof,
+            on_refused=self._refused,
         )
         return self._session
 
     def _refused(self, reason: str, **fields: Any) -> None:
-        log_event(log, "refused", reason=reason, ip=self.peer_ip, user=self.username, **fields)
+        """A request refused (forwarding, exec, an unknown request, a second session): the
+        first of each kind on a connection is logged in full, repeats are counted in one line
+        when it closes, and at ``max_refused_requests`` the connection is closed: a client that
+        keeps asking for what is refused costs neither log nor a place."""
+        self._requests_refused += 1
+        count = self._requests_refused
+        if reason not in self._refusals_logged:
+            self._refusals_logged.add(reason)  # (a dozen kinds at most)
+            log_event(log, "refused", reason=reason, ip=self.peer_ip, user=self.username, **fields)
+        if count == self._state.settings.max_refused_requests and not self._hung_up:
+            log_event(
+                log,
+                "refused",
+                level=logging.WARNING,
+                reason="refused_requests",
+                ip=self.peer_ip,
+                user=self.username,
+                count=count,
+            )
+            self._disconnect("refused_requests")
+
+    request_refused = _refused  # for the asyncssh log bridge (requests asyncssh refuses itself)
 
     # Forwarding of any kind is refused.
     def connection_requested(self, dest_host: str, dest_port: int, *args: Any) -> bool:

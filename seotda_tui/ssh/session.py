@@ -17,6 +17,7 @@ Per-session limits (from the server's :class:`~seotda_tui.config.Settings`):
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from codecs import getincrementaldecoder
@@ -125,6 +126,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         *,
         client_version: str = "",
         proof: Proof | None = None,
+        on_refused: Callable[..., None] | None = None,
     ):
         self._state = state
         self._username = username
@@ -132,6 +134,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._peer_ip = peer_ip
         self._client_version = client_version
         self._proof = proof  # the nickname passphrase this connection proved, if any
+        #: Its connection's count of refused requests (logs the first few, closes past a cap).
+        self._on_refused = on_refused or functools.partial(self._log, "refused")
         settings = state.settings
         self._input = InputLimiter(settings.input_rate, settings.input_burst, state.clock)
         self._input_logged = False
@@ -187,11 +191,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         # The command itself is not logged: it may contain anything, secrets included.
-        self._log("refused", reason="exec", command_length=len(command))
+        self._on_refused(reason="exec", command_length=len(command))
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        self._log("refused", reason="subsystem", what=subsystem[:64])
+        self._on_refused(reason="subsystem", what=subsystem[:64])
         return False
 
     def session_started(self) -> None:
