@@ -6,7 +6,9 @@ environment variables < command-line flags; every setting is all three (see
 here, at start-up. ``--check-config`` prints the effective settings (password masked) and
 exits 0, or prints what is wrong and exits 2. ``--release-nickname NAME`` frees a nickname
 in the configured ``data_dir`` (its SSH key binding or passphrase) so the next first login
-may take it; safe while the server runs (the store is read per login). ``--ban-key FP``,
+may take it, with a fresh record and hand history unless ``--keep-records``; refused while the
+journal has the name in a seat of a running game. Safe while the server runs (the store is
+read per login). ``--ban-key FP``,
 ``--ban-address ADDR``, ``--unban FP|ADDR`` and ``--list-bans`` edit or show the data dir's bans
 the same way (see :mod:`seotda_tui.ssh.bans`): the running server reads them on every login.
 """
@@ -83,6 +85,7 @@ def build_manager(settings: Settings) -> RoomManager:
         reconnect_grace=settings.reconnect_grace,
         room_defaults=settings.room_defaults,
         max_rooms=settings.max_rooms,
+        max_rooms_per_address=settings.max_rooms_per_address,
         journal=opened(journal_path(settings), lambda: Journal(journal_path(settings))),
         records=opened(records_path(settings), lambda: open_records(settings)),
     )
@@ -206,7 +209,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--release-nickname",
         metavar="NAME",
         help="닉네임의 SSH 키 등록이나 비밀번호를 지워서 다시 처음처럼 쓸 수 있게 하고 끝내요 "
-        "(서버가 돌고 있어도 돼요)",
+        "(서버가 돌고 있어도 돼요). 그 닉네임의 전적과 지난 게임 기록도 지워서, 다음에 그 "
+        "닉네임을 갖는 사람은 아무것도 물려받지 않아요. 진행 중인 게임에 자리가 있는 "
+        "닉네임은 게임이 끝난 뒤에 풀 수 있어요",
+    )
+    parser.add_argument(
+        "--keep-records",
+        action="store_true",
+        help="--release-nickname 과 함께: 같은 사람이 돌아오는 걸 확인했을 때, 전적과 지난 "
+        "게임 기록을 지우지 않고 남겨요",
     )
     bans = parser.add_argument_group("접속 차단 (서버가 돌고 있어도 돼요: 다음 접속부터 적용)")
     bans.add_argument(
@@ -272,12 +283,24 @@ def check_files(settings: Settings) -> None:
         raise ConfigError(f"hostkey_dir: {exc}") from exc
 
 
-def release_nickname(settings: Settings, name: str) -> int:
-    """``--release-nickname``: free ``name`` in the store; 0 if it was held, 1 if unknown."""
+def release_nickname(settings: Settings, name: str, keep_records: bool = False) -> int:
+    """``--release-nickname``: free ``name`` in the store; 0 if it was held, 1 if unknown or
+    still seated in a running game (the journal says so: the next holder would get the seat
+    and its cards). Unless ``keep_records``, the name's records and hand history go too, so
+    whoever takes it next inherits nothing of the last holder's."""
     try:
         nickname = validate_nickname(name)  # the form it was stored in (NFC, jamo)
     except ValueError:
         nickname = name
+    seated = seated_games(settings, nickname)
+    if seated:
+        print(
+            f"'{nickname}' 닉네임은 아직 진행 중인 게임에 자리가 있어요 ({len(seated)}판). "
+            "게임이 끝나거나 그 사람이 나간 뒤에 다시 해 주세요. "
+            f"(Nickname '{nickname}' still holds a seat in a running game; not released.)",
+            file=sys.stderr,
+        )
+        return 1
     holder = None
     if (settings.data_dir / DB_NAME).exists():  # else nothing is registered: don't create it
         store = NicknameStore(settings.data_dir)
@@ -293,7 +316,49 @@ def release_nickname(settings: Settings, name: str) -> int:
         f"'{nickname}' 닉네임을 해제했어요: {what}을(를) 지웠어요. 다음에 처음 접속하는 사람이 "
         f"쓸 수 있어요. (Released nickname '{nickname}'.)"
     )
+    if keep_records:
+        print("전적과 지난 게임 기록은 남겨 뒀어요. (Records and hand history kept.)")
+    else:
+        games, results = forget_nickname(settings, nickname)
+        print(
+            f"전적 {results}판과 지난 게임 {games}판의 기록을 지웠어요. "
+            f"(Deleted {results} recorded results and {games} games of hand history.)"
+        )
     return 0
+
+
+def seated_games(settings: Settings, nickname: str) -> list[str]:
+    """The journal's running games in which ``nickname`` still has a seat."""
+    from seotda_tui.rooms.journal import Journal
+
+    if not journal_path(settings).exists():
+        return []
+    journal = Journal(journal_path(settings))
+    try:
+        return journal.seated_in_open_games(nickname)
+    finally:
+        journal.close()
+
+
+def forget_nickname(settings: Settings, nickname: str) -> tuple[int, int]:
+    """A released name's hand history and records go: (games, results) removed."""
+    from seotda_tui.rooms.journal import Journal
+    from seotda_tui.rooms.records_db import RecordStore
+
+    games = results = 0
+    if journal_path(settings).exists():
+        journal = Journal(journal_path(settings))
+        try:
+            games = journal.forget_nickname(nickname)
+        finally:
+            journal.close()
+    if records_path(settings).exists():
+        records = RecordStore(records_path(settings))
+        try:
+            results = records.forget(nickname)
+        finally:
+            records.close()
+    return games, results
 
 
 def edit_bans(settings: Settings, args: argparse.Namespace) -> int:
@@ -466,7 +531,7 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         print(damaged, file=real_stderr)
         return 1
     if args.release_nickname is not None:
-        return release_nickname(settings, args.release_nickname)
+        return release_nickname(settings, args.release_nickname, args.keep_records)
     if args.ban_key or args.ban_address or args.unban or args.list_bans:
         return edit_bans(settings, args)
     setup_logging(real_stderr, settings.log_level, settings.log_format)

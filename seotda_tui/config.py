@@ -170,6 +170,7 @@ KEYS: tuple[_Key, ...] = (
     _Key("limits", "max_sessions", _positive_int, "동시 접속 상한"),
     _Key("limits", "max_sessions_per_ip", _positive_int, "IP당 동시 접속 상한"),
     _Key("limits", "max_rooms", _positive_int, "동시에 열린 방 상한"),
+    _Key("limits", "max_rooms_per_address", _positive_int, "한 주소(IP)에서 방장으로 연 방 상한"),
     _Key("limits", "connect_rate", _non_negative_number, "IP당 초당 새 연결 (토큰 버킷 속도)"),
     _Key("limits", "connect_burst", _positive_int, "IP당 연결 버스트 (토큰 버킷 크기)"),
     _Key("limits", "auth_failures", _positive_int, "차단까지 허용하는 인증 실패 횟수"),
@@ -256,6 +257,7 @@ class Settings:
     max_sessions: int = 200
     max_sessions_per_ip: int = 8
     max_rooms: int = 100  # rooms open at once (the next one is refused); rooms/manager.py
+    max_rooms_per_address: int = 3  # rooms whose hosts connect from one address (IPv6: /64)
     connect_rate: float = 1.0
     connect_burst: int = 10
     auth_failures: int = 15

@@ -351,8 +351,10 @@ class SSHHarness:
         term_type: str | None = "xterm-256color",
         size: tuple[int, int] = (80, 24),
         env: Mapping[str, str] | None = None,
+        local_ip: str | None = None,
     ) -> AsyncIterator[SSHClient]:
-        """Log in as ``username`` and open a shell (with a PTY unless term_type is None)."""
+        """Log in as ``username`` and open a shell (with a PTY unless term_type is None);
+        ``local_ip`` (e.g. ``127.0.0.2``) is the address the server sees it come from."""
         async with connect(
             self.port,
             username,
@@ -362,6 +364,7 @@ class SSHHarness:
             term_type=term_type,
             size=size,
             env=env,
+            local_ip=local_ip,
         ) as client:
             yield client
 
@@ -451,14 +454,16 @@ async def connect(
     size: tuple[int, int] = (80, 24),
     env: Mapping[str, str] | None = None,
     host: str = "127.0.0.1",
+    local_ip: str | None = None,
 ) -> AsyncIterator[SSHClient]:
     """Log in as ``username`` to ``host:port`` and open a shell (PTY unless term_type is None).
 
     A keyless login answers the nickname-passphrase prompts with ``passphrase``
     (by default :func:`default_passphrase`, so the same name always gets in again).
     """
+    local = {"local_addr": (local_ip, 0)} if local_ip else {}
     conn = await open_connection(
-        port, username, key=key, password=password, passphrase=passphrase, host=host
+        port, username, key=key, password=password, passphrase=passphrase, host=host, **local
     )
     client = SSHClient(conn, size)
     try:

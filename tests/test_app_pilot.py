@@ -514,8 +514,14 @@ async def test_motd_and_idle_exemption_through_the_factory() -> None:
         await settle(pilot)
         assert "금요일 밤 9시 정기전!" in screen_text(app)
         assert ctx.idle_exempt() is False  # in the lobby: the idle timeout applies
-        m.create_room("영희", "판", {})
+        room = m.create_room("철수", "판", {})
+        m.join(room.id, "영희")
         assert ctx.idle_exempt() is True  # in a room: the table's own timers apply
+        m.leave(room.id, "철수")
+        assert ctx.idle_exempt() is False  # but not for the host of a room not playing
+        m.join(room.id, "철수")
+        m.start(room.id, "영희")
+        assert ctx.idle_exempt() is True
 
 
 def test_table_text_from_a_real_view() -> None:

@@ -426,7 +426,8 @@ async def test_a_single_1mib_write_is_dropped_and_paste_mode_ends(tmp_path: Path
 
 
 async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Path) -> None:
-    """The game's app factory registers idle_exempt: being in a room counts as busy."""
+    """The game's app factory registers idle_exempt: being in a room counts as busy (the host
+    of a room that is not playing is not: tests/test_room_limits.py)."""
     from seotda_tui.rooms import RoomManager
     from seotda_tui.ui.app import make_app_factory
 
@@ -440,7 +441,8 @@ async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Pa
     ):
         await host.wait_for("영희님 환영해요")
         await idler.wait_for("철수님 환영해요")
-        manager.create_room("영희", "영희의 방", {})  # (the UI way is tested in test_ssh_lobby)
+        room = manager.create_room("민수", "민수의 방", {})  # (the UI way: test_ssh_lobby)
+        manager.join(room.id, "영희")
         await host.wait_for("대기 중")
         clock.advance(300)  # both sessions' timers fall due in here, many times over
         await idler.wait_closed()

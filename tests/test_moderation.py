@@ -14,7 +14,8 @@ import pytest
 from engine import Options
 from seotda_tui.rooms import PLAYING, RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
-from seotda_tui.rooms.moderation import BARRED, LOCKED, NOT_HOST
+from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.moderation import BARRED, LOCKED, NOT_HOST, NOT_PRIVATE
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
 from seotda_tui.ui.screens.confirm import ConfirmScreen
 from seotda_tui.ui.screens.lobby import LobbyScreen, row_cells
@@ -169,6 +170,90 @@ def test_the_menu_offers_what_the_host_may_do_and_the_lobby_shows_the_lock() -> 
     assert ("unlock", "") in choices and ("readmit", "") in choices
 
 
+# -- item 12: a removal that sticks -------------------------------------------------------------
+
+
+def private_room(m: RoomManager, *players: str, watchers: tuple[str, ...] = ()) -> tuple[str, str]:
+    room = m.create_room(players[0], "비밀 판", Options(), private=True)
+    code = m.room_code(room.id, players[0])
+    assert code is not None
+    for nick in players[1:]:
+        m.join(room.id, nick, code)
+    for nick in watchers:
+        m.watch(room.id, nick, code)
+    return room.id, code
+
+
+def test_a_removal_from_a_private_room_changes_its_code_so_a_fresh_name_cannot_walk_back() -> None:
+    m = manager()
+    room_id, old = private_room(m, "영희", "철수", "민수")
+    m.remove(room_id, "영희", "철수")
+    new = m.room_code(room_id, "영희")
+    assert new is not None and new != old
+    assert m.room_code(room_id, "민수") == new  # those inside see the new one
+    assert {"type": "codeChanged", "by": "영희"} in m.log(room_id)
+    with pytest.raises(RoomError, match="코드가 맞지 않아요"):
+        m.join(room_id, "철수2", old)  # the same person under a fresh name, with the old code
+    with pytest.raises(RoomError, match="찾지 못했어요"):
+        m.direct_join(old, "철수3")
+    m.join(room_id, "지영", new)
+
+
+def test_the_host_changes_the_code_and_only_the_host_of_a_private_room_may() -> None:
+    m = manager()
+    room_id, old = private_room(m, "영희", "철수")
+    with pytest.raises(RoomError, match=NOT_HOST):
+        m.change_code(room_id, "철수")
+    assert m.room_code(room_id, "영희") == old
+    m.change_code(room_id, "영희")
+    new = m.room_code(room_id, "영희")
+    assert new is not None and new != old and m.find_room(old) is None
+    assert m.find_room(new).id == room_id  # type: ignore[union-attr]
+    public = room_with(m, "민수", "지영")
+    with pytest.raises(RoomError, match=NOT_PRIVATE):
+        m.change_code(public, "민수")
+    choices = [c for c, _ in menu_items(m.room(room_id), "영희")]  # type: ignore[arg-type]
+    assert ("code", "") in choices
+    assert ("code", "") not in [c for c, _ in menu_items(m.room(public), "민수")]  # type: ignore[arg-type]
+
+
+def test_bars_the_lock_and_a_changed_code_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    m = RoomManager(clock=FakeClock(), seed_source=lambda: 7, journal=Journal(path))
+    room_id, _code = private_room(m, "영희", "철수", "민수", watchers=("구경꾼",))
+    m.start(room_id, "영희")
+    m.remove(room_id, "영희", "구경꾼")  # mid-game: a spectator
+    m.set_locked(room_id, "영희", True)
+    code = m.room_code(room_id, "영희")
+    m.close()
+    again = RoomManager(clock=FakeClock(), seed_source=lambda: 7, journal=Journal(path))
+    (room,) = again.rooms()
+    assert room.barred == ("구경꾼",) and room.locked
+    assert again.room_code(room.id, "영희") == code
+    with pytest.raises(RoomError, match=BARRED):
+        again.watch(room.id, "구경꾼", code)
+    again.close()
+
+
+def test_the_game_leaves_a_removed_persons_history_from_the_moment_of_removal(
+    tmp_path: Path,
+) -> None:
+    m = RoomManager(clock=FakeClock(), seed_source=lambda: 7, journal=Journal(tmp_path / "g.db"))
+    room_id = room_with(m, "영희", "철수", "민수", watchers=("구경꾼",))
+    m.start(room_id, "영희")
+    to_hand_end(m, room_id)
+    m.remove(room_id, "영희", "구경꾼")
+    m.remove(room_id, "영희", "민수")  # a seated player, between hands
+    m.leave(room_id, "철수")  # the game ends
+    history = m.history
+    assert history is not None
+    (game,) = history.games("영희")
+    assert history.games("구경꾼") == [] and history.replay(game.key, "구경꾼") is None
+    assert history.games("민수") == [] and history.replay(game.key, "민수") is None
+    assert [g.key for g in history.games("철수")] == [game.key]
+    m.close()
+
+
 # -- pilots -----------------------------------------------------------------------------------
 
 
@@ -290,3 +375,29 @@ async def test_removal_over_real_ssh(tmp_path: Path) -> None:
         await guest.press("enter")
         await guest.wait_for("다시 받아 주기 전에는")
         assert m.room_of("철수") is None
+
+
+async def test_the_host_changes_the_code_from_the_menu_and_the_table_shows_the_new_one() -> None:
+    m = manager()
+    room_id, old = private_room(m, "영희", "철수")
+    host, guest = app_for(m, "영희"), app_for(m, "철수")
+    async with host.run_test(size=SIZE) as hp, guest.run_test(size=SIZE) as gp:
+        await settle(hp, gp)
+        assert f"방 코드 {old}" in screen_text(guest)
+        await hp.press("m")
+        await settle(hp)
+        menu = host.screen
+        assert isinstance(menu, ModerationScreen)
+        assert "방 코드 바꾸기" in screen_text(host)
+        for _ in range([c for c, _ in menu.items].index(("code", ""))):
+            await hp.press("down")
+        await hp.press("enter")
+        await settle(hp)
+        assert isinstance(host.screen, ConfirmScreen)
+        assert "방 코드를 새로 바꿀까요?" in screen_text(host)
+        await hp.press("y")
+        await settle(hp, gp)
+        new = m.room_code(room_id, "영희")
+        assert new is not None and new != old
+        assert f"방 코드 {new}" in screen_text(guest) and f"방 코드 {new}" in screen_text(host)
+        assert "방장이 방 코드를 바꿨어요" in screen_text(guest)

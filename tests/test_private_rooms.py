@@ -13,9 +13,13 @@ from seotda_tui.rooms import RoomError, RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.private import (
+    ADDRESS_GUESS_LIMIT,
     CODE_ALPHABET,
     CODE_LENGTH,
+    GUESS_LIMIT,
     NEED_CODE,
+    ROOM_GUESS_LIMIT,
+    SERVER_GUESS_LIMIT,
     TOO_MANY_GUESSES,
     WRONG_CODE,
     new_code,
@@ -28,7 +32,7 @@ from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.code_prompt import CodePrompt
 
-from .ssh_harness import connect, default_passphrase, ssh_server, wait_until
+from .ssh_harness import connect, default_passphrase, quiet, ssh_server, wait_until
 from .test_app_pilot import open_create_form
 
 SIZE = (80, 24)
@@ -64,20 +68,21 @@ def test_codes_are_short_unambiguous_and_unique_among_live_rooms() -> None:
         codes.add(code)
     assert len(codes) == 40
     # a taken code is never handed out again, however the dice fall
-    rolls = iter("AAAAAAAAAABBBBB")
-    assert new_code({"AAAAA"}, lambda _alphabet: next(rolls)) == "BBBBB"
+    rolls = iter("A" * 16 + "B" * 8)
+    assert new_code({"A" * 8}, lambda _alphabet: next(rolls)) == "B" * 8
 
 
 @pytest.mark.parametrize(
     ("typed", "code"),
     [
-        ("k7qx3", "K7QX3"),
-        (" K7-QX3 ", "K7QX3"),
-        ("K7QX", None),
-        ("K7QX30", None),
-        ("K7QO3", None),
-        ("ＫＸＸＸＸ", None),
-        ("\x1b[2JK7QX3", None),
+        ("k7qx3m9p", "K7QX3M9P"),
+        (" K7QX-3M9P ", "K7QX3M9P"),
+        ("k7qx3", "K7QX3"),  # a code made before codes were lengthened (a resumed game's)
+        ("K7QX3M9", None),
+        ("K7QX3M9P2", None),
+        ("K7QO3M9P", None),
+        ("ＫＸＸＸＸＸＸＸ", None),
+        ("\x1b[2JK7QX3M9P", None),
         ("K" * 10_000, None),
         (None, None),
     ],
@@ -96,7 +101,7 @@ def test_private_room_needs_its_code_to_join_or_watch() -> None:
     with pytest.raises(RoomError, match=re.escape(NEED_CODE)):
         m.join(room.id, "철수")
     with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
-        m.watch(room.id, "철수", "ZZZZZ" if code != "ZZZZZ" else "YYYYY")
+        m.watch(room.id, "철수", "Z" * 8 if code != "Z" * 8 else "Y" * 8)
     assert m.room_of("철수") is None
     m.watch(room.id, "철수", code.lower())
     m.join(room.id, "철수")  # a spectator inside may sit down without typing it again
@@ -131,7 +136,7 @@ def test_direct_join_takes_a_seat_else_watches_and_says_when_nothing_answers() -
     assert m.direct_join("영희네", "민수") == public.id  # playing: watch
     assert m.room(public.id).spectators == ("민수",)  # type: ignore[union-attr]
     with pytest.raises(RoomError, match="방을 찾지 못했어요"):
-        m.direct_join("ABCDE", "지영")
+        m.direct_join("ABCDEFGH", "지영")
     with pytest.raises(RoomError, match="방을 찾지 못했어요"):
         m.direct_join("\x1b]0;x\x07" + "가" * 100, "지영")
     assert m.room_of("지영") is None
@@ -231,7 +236,7 @@ async def test_lobby_asks_a_listed_private_rooms_code_and_refuses_a_wrong_one() 
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.query(CodePrompt) and m.room_of("철수") is None
-        wrong = "ZZZZZ" if code != "ZZZZZ" else "YYYYY"
+        wrong = "Z" * 8 if code != "Z" * 8 else "Y" * 8
         await pilot.press(*wrong.lower(), "enter")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen) and m.room_of("철수") is None
@@ -334,7 +339,7 @@ def test_wrong_codes_are_limited_per_nickname_so_codes_cannot_be_scanned() -> No
     m = RoomManager(clock=clock, seed_source=lambda: 42)
     room = m.create_room("영희", "비밀 방", {}, private=True)
     code = code_of(m, room.id)
-    wrong = [c for c in ("ZZZZZ", "YYYYY", "XXXXX", "WWWWW", "VVVVV", "TTTTT") if c != code]
+    wrong = [c * 8 for c in "ZYXWVT" if c * 8 != code]
     for guess in wrong[:3]:
         with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
             m.join(room.id, "철수", guess)
@@ -349,3 +354,110 @@ def test_wrong_codes_are_limited_per_nickname_so_codes_cannot_be_scanned() -> No
     clock.advance(61)
     m.join(room.id, "철수", code)
     assert m.room(room.id).players == ("영희", "민수", "철수")  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- item 10: no scan by address
+def guesses(code: str, n: int) -> list[str]:
+    """``n`` well-formed codes, none of them ``code``."""
+    alphabet = CODE_ALPHABET
+    found = []
+    for i in range(n + 1):
+        guess = "".join(alphabet[(i // 30**k) % 30] for k in range(CODE_LENGTH))
+        if guess != code:
+            found.append(guess)
+    return found[:n]
+
+
+def test_throwaway_nicknames_from_one_address_share_its_wrong_codes() -> None:
+    clock = FakeClock()
+    m = RoomManager(clock=clock, seed_source=lambda: 42)
+    room = m.create_room("영희", "숨은 방", {}, private=True, listed=False)
+    code = code_of(m, room.id)
+    for n, guess in enumerate(guesses(code, ADDRESS_GUESS_LIMIT)):
+        nick = f"스캔{n}"  # a fresh nickname for every guess
+        m.session_connected(nick, "127.0.0.1")
+        with pytest.raises(RoomError, match="방을 찾지 못했어요"):
+            m.direct_join(guess, nick)
+    m.session_connected("스캔x", "127.0.0.1")
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.direct_join(code, "스캔x")  # even the right code, for a minute
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.watch(room.id, "스캔x", code)
+    m.session_connected("친구", "127.0.0.2")  # another address is not held back
+    assert m.direct_join(code, "친구") == room.id
+    clock.advance(61)
+    assert m.direct_join(code, "스캔x") == room.id
+
+
+def test_an_ipv6_64_is_one_address_for_the_guesses() -> None:
+    m = manager()
+    room = m.create_room("영희", "숨은 방", {}, private=True)
+    code = code_of(m, room.id)
+    for n, guess in enumerate(guesses(code, ADDRESS_GUESS_LIMIT)):
+        m.session_connected(f"스캔{n}", f"2001:db8:1:2::{n + 1:x}")
+        with pytest.raises(RoomError):
+            m.join(room.id, f"스캔{n}", guess)
+    m.session_connected("스캔x", "2001:db8:1:2:ffff::1")
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.join(room.id, "스캔x", code)
+
+
+def test_many_addresses_get_one_wrong_code_each_once_the_server_is_crowded() -> None:
+    m = manager()
+    room = m.create_room("영희", "숨은 방", {}, private=True)
+    code = code_of(m, room.id)
+    wrong = guesses(code, SERVER_GUESS_LIMIT + 2)
+    for n in range(SERVER_GUESS_LIMIT):  # one wrong code from each of 60 addresses
+        m.session_connected(f"스캔{n}", f"10.0.{n // 200}.{n % 200 + 1}")
+        with pytest.raises(RoomError, match="찾지 못했어요"):
+            m.direct_join(wrong[n], f"스캔{n}")
+    m.session_connected("스캔0b", "10.0.0.1")  # an address that guessed wrong: no more
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.direct_join(wrong[-1], "스캔0b")
+    m.session_connected("친구", "192.0.2.7")  # a clean address still gets its code checked
+    assert m.direct_join(code, "친구") == room.id
+
+
+def test_one_room_crowded_with_wrong_codes_holds_back_those_who_guessed_it() -> None:
+    m = manager()
+    room = m.create_room("영희", "비밀 방", {}, private=True)
+    code = code_of(m, room.id)
+    wrong = guesses(code, ROOM_GUESS_LIMIT)
+    for n in range(ROOM_GUESS_LIMIT):
+        m.session_connected(f"스캔{n}", f"10.1.0.{n + 1}")
+        with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
+            m.join(room.id, f"스캔{n}", wrong[n])
+    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+        m.join(room.id, "스캔0", code)
+    m.session_connected("친구", "192.0.2.7")
+    m.join(room.id, "친구", code)
+
+
+async def test_throwaway_nicknames_over_ssh_are_held_back_by_their_address(
+    tmp_path: Path,
+) -> None:
+    """Two throwaway nicknames from 127.0.0.1 spend its ten wrong codes (five each, in the
+    lobby's code prompt); a third nickname from there is refused even the right code, while a
+    friend from 127.0.0.2 gets in with it."""
+    m = manager()
+    room = m.create_room("영희", "숨은 방", {}, private=True, listed=False)
+    code = code_of(m, room.id)
+    wrong = guesses(code, ADDRESS_GUESS_LIMIT)
+    async with ssh_server(tmp_path, make_app_factory(m)) as server:
+        for n in range(2):
+            async with login(server, f"스캔{n}") as scanner:
+                await scanner.wait_for(f"스캔{n}님")
+                for guess in wrong[n * GUESS_LIMIT : (n + 1) * GUESS_LIMIT]:
+                    await scanner.press("c")
+                    await quiet(scanner)  # the prompt is up
+                    await scanner.type(guess)
+                    await scanner.press("enter")
+                    await scanner.wait_for(f"'{guess}' 방을 찾지 못했어요")
+        async with login(server, f"스캔2+{code}") as third:
+            await third.wait_for("방 코드를 너무 여러 번 틀렸어요")
+            assert m.room_of("스캔2") is None
+        async with server.connect(
+            f"친구+{code}", passphrase=default_passphrase("친구"), local_ip="127.0.0.2"
+        ) as friend:
+            await friend.wait_for("방장 영희님이 시작하기를")
+            assert m.room_of("친구") == room.id

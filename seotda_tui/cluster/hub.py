@@ -262,9 +262,9 @@ class Hub:
             unsubscribe()
 
     # ------------------------------------------------------------------ sessions and limits
-    def _session_connected(self, link: WorkerLink, nick: str) -> str | None:
+    def _session_connected(self, link: WorkerLink, nick: str, address: str = "") -> str | None:
         link.sessions[nick] += 1
-        return self.manager.session_connected(nick)
+        return self.manager.session_connected(nick, str(address))
 
     def _session_disconnected(self, link: WorkerLink, nick: str) -> None:
         if link.sessions[nick] <= 0:
@@ -405,6 +405,7 @@ _OPS: dict[str, Callable[..., Any]] = {
     ),
     "hand_host": lambda h, _l, room_id, host, nick: h.manager.hand_host(room_id, host, nick),
     "readmit": lambda h, _l, room_id, host: h.manager.readmit(room_id, host),
+    "change_code": lambda h, _l, room_id, host: h.manager.change_code(room_id, host),
     "session_connected": Hub._session_connected,
     "session_disconnected": Hub._session_disconnected,
     "subscribe_room": Hub._subscribe_room,

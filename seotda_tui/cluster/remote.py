@@ -63,6 +63,7 @@ class RemoteRoomManager:
         self.records = records
         self.history = history
         self._sessions: Counter[str] = Counter()
+        self._addresses: dict[str, str] = {}  # nick -> its session's address (told the hub)
         self._rooms: dict[int, _RoomSub] = {}
         self._lobby: dict[int, Callable[[list[RoomSummary]], None]] = {}
         self._lobby_ids = itertools.count(1)
@@ -151,11 +152,16 @@ class RemoteRoomManager:
     def readmit(self, room_id: str, host: str) -> None:
         self._call("readmit", room_id, host)
 
+    def change_code(self, room_id: str, host: str) -> None:
+        self._call("change_code", room_id, host)
+
     # ------------------------------------------------------------------ sessions
-    def session_connected(self, nick: str) -> str | None:
+    def session_connected(self, nick: str, address: str = "") -> str | None:
         self._sessions[nick] += 1
+        if address:
+            self._addresses[nick] = address
         # (while the hub is down: told again when it is back, _hub_back)
-        return as_text(self.link.call_or(None, "session_connected", nick))
+        return as_text(self.link.call_or(None, "session_connected", nick, address))
 
     def session_disconnected(self, nick: str) -> None:
         if self._sessions[nick] <= 0:
@@ -163,6 +169,7 @@ class RemoteRoomManager:
         self._sessions[nick] -= 1
         if self._sessions[nick] <= 0:
             del self._sessions[nick]
+            self._addresses.pop(nick, None)
         self.link.notify("session_disconnected", nick)
 
     # ------------------------------------------------------------------ subscriptions
@@ -221,7 +228,7 @@ class RemoteRoomManager:
         for nick, count in list(self._sessions.items()):
             for _ in range(count):
                 with contextlib.suppress(HubDown, RoomError):
-                    self.link.call("session_connected", nick)
+                    self.link.call("session_connected", nick, self._addresses.get(nick, ""))
         if self._lobby_sub is not None:
             with contextlib.suppress(HubDown):
                 self.link.call("subscribe_lobby", self._lobby_sub)

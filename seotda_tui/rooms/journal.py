@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     started_at  REAL NOT NULL,
     finished_at REAL,
     result      TEXT,
-    privacy     TEXT
+    privacy     TEXT,
+    moderation  TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     room_id TEXT NOT NULL REFERENCES games(room_id),
@@ -76,6 +77,8 @@ class GameRecord:
     players: list[str]
     bots: dict[str, str]
     privacy: dict[str, Any] | None = field(default=None, kw_only=True)  # rooms/private.py
+    #: the host's bars and lock (rooms/moderation.py), so a restart keeps them with the room
+    moderation: dict[str, Any] | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class Journal:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
         self._add_column("privacy", "TEXT")
+        self._add_column("moderation", "TEXT")
         if not self._db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seen_by'"
         ).fetchone():
@@ -158,7 +162,7 @@ class Journal:
             ("DELETE FROM actions WHERE room_id = ?", (game.room_id,)),
             (
                 "INSERT OR REPLACE INTO games (room_id, name, host, options, seed, players, bots,"
-                " started_at, privacy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " started_at, privacy, moderation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.room_id,
                     game.name,
@@ -168,7 +172,8 @@ class Journal:
                     json.dumps(game.players, ensure_ascii=False),
                     json.dumps(game.bots, ensure_ascii=False),
                     self._clock(),
-                    json.dumps(game.privacy) if game.privacy is not None else None,
+                    _json_or_null(game.privacy),
+                    _json_or_null(game.moderation),
                 ),
             ),
             ("DELETE FROM seen_by WHERE room_id = ?", (game.room_id,)),
@@ -186,6 +191,35 @@ class Journal:
         """``nick`` watched this game: it is in their hand history (as spectators saw it)."""
         self._write(
             ("INSERT OR IGNORE INTO seen_by (room_id, nick) VALUES (?, ?)", (room_id, nick))
+        )
+
+    def unseen(self, room_id: str, nick: str) -> None:
+        """``nick`` was removed from the game: it leaves their hand history (and its replay)."""
+        self._write(("DELETE FROM seen_by WHERE room_id = ? AND nick = ?", (room_id, nick)))
+
+    def forget_nickname(self, nick: str) -> int:
+        """A released nickname starts with no hand history; returns how many games it left."""
+        return self._write(("DELETE FROM seen_by WHERE nick = ?", (nick,)))
+
+    def seated_in_open_games(self, nick: str) -> list[str]:
+        """Unfinished games (a restart resumes them) in which ``nick`` still has a seat."""
+        return [
+            game.room_id
+            for game in self.open_games()
+            if nick in game.players
+            and nick not in game.bots
+            and game.rebuild().seat_status(nick) not in ("left", "eliminated")
+        ]
+
+    def room_changed(
+        self, room_id: str, privacy: dict[str, Any] | None, moderation: dict[str, Any] | None
+    ) -> None:
+        """A running game's room got a new code, bar or lock: a restart resumes it so."""
+        self._write(
+            (
+                "UPDATE games SET privacy = ?, moderation = ? WHERE room_id = ?",
+                (_json_or_null(privacy), _json_or_null(moderation), room_id),
+            )
         )
 
     def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
@@ -255,10 +289,10 @@ class Journal:
         """Every game that was started and never finished, with its action log."""
         games: list[JournaledGame] = []
         rows = self._db.execute(
-            "SELECT room_id, name, host, options, seed, players, bots, started_at, privacy"
-            " FROM games WHERE finished_at IS NULL ORDER BY started_at"
+            "SELECT room_id, name, host, options, seed, players, bots, started_at, privacy,"
+            " moderation FROM games WHERE finished_at IS NULL ORDER BY started_at"
         ).fetchall()
-        for room_id, name, host, options, seed, players, bots, started, privacy in rows:
+        for room_id, name, host, options, seed, players, bots, started, privacy, mod in rows:
             log_rows = self._db.execute(
                 "SELECT player, action, at FROM actions WHERE room_id = ? ORDER BY seq", (room_id,)
             ).fetchall()
@@ -274,6 +308,7 @@ class Journal:
                     log=[(p, json.loads(a)) for p, a, _ in log_rows],
                     last_at=log_rows[-1][2] if log_rows else started,
                     privacy=json.loads(privacy) if privacy else None,
+                    moderation=json.loads(mod) if mod else None,
                 )
             )
         return games
@@ -326,6 +361,10 @@ class Journal:
             log=[(p, json.loads(a)) for p, a in log_rows],
             last_at=seen["finishedAt"],
         )
+
+
+def _json_or_null(value: dict[str, Any] | None) -> str | None:
+    return json.dumps(value, ensure_ascii=False) if value is not None else None
 
 
 _SEEN_COLUMNS = "g.room_id, g.name, g.players, g.finished_at, g.result"

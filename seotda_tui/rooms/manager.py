@@ -27,11 +27,13 @@ API (all synchronous; call from the event loop's thread)::
     manager.add_bot(room_id, host, level="cautious") -> str   # the bot's nickname, e.g. 봇1(신중)
     manager.remove_bot(room_id, host, bot=None) -> str  # None = the last bot added
     manager.remove(room_id, host, nick) / set_locked(room_id, host, locked) /
-        hand_host(room_id, host, nick) / readmit(room_id, host)   # moderation (rooms/moderation.py)
+        hand_host(room_id, host, nick) / readmit(room_id, host) /
+        change_code(room_id, host)                    # moderation (rooms/moderation.py)
     manager.resume() -> list[str]                     # rooms rebuilt from the journal (see below)
     manager.subscribe_lobby(cb) -> unsubscribe        # cb(list[RoomSummary]) on every lobby change
     manager.subscribe_room(room_id, nick, cb) -> unsubscribe  # cb(RoomUpdate); first call at once
-    manager.session_connected(nick) -> str | None     # the room holding this nick's seat, if any
+    manager.session_connected(nick, address="") -> str | None  # the room holding nick's seat
+                                                      # (address: the client's, for the limits)
     manager.session_disconnected(nick)
     manager.log(room_id) -> list[dict]                # bounded public event log
     manager.game_view(room_id, nick) -> View | None  # the game as nick sees it (own cards only)
@@ -51,6 +53,10 @@ Room life: ``waiting`` (대기 중) → host ``start`` with ≥2 seated players 
 the game ends → ``finished`` (종료: the result stays on screen, players who left or are offline
 lose their seats, others may join, the host may start again). A room with no human players and no
 spectators closes. A nickname is in at most one room at a time.
+
+Per address (the client's, told by ``session_connected``): at most ``max_rooms_per_address`` rooms
+hosted from one address (so a few addresses cannot fill ``max_rooms`` with hidden rooms), and
+the private codes' guess limits (:class:`~.private.CodeGuesses`).
 
 Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A player in a running
 game keeps the seat until the game ends, marked offline (``RoomSummary.offline``) at once, with the
@@ -106,6 +112,7 @@ from engine import Game, IllegalAction, Options, OptionsError
 from engine.dealing import DealHook
 from engine.types import View
 
+from ..config import address_key
 from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import clean_text
@@ -138,12 +145,18 @@ from .private import (
     new_code,
     normalize_code,
 )
-from .recording import NOT_ARMED, GameRecorder, JournalResume, game_key
+from .recording import NOT_ARMED, GameRecorder, JournalResume, game_key, room_moderation
 from .records import GameRecords, GameTally
 
 log = logging.getLogger("seotda.rooms")
 
 MAX_ROOMS = 100
+#: Rooms whose hosts are connected from one address (a NAT of a few friends fits).
+MAX_ROOMS_PER_ADDRESS = 3
+TOO_MANY_ROOMS = N_("방이 너무 많아요. 잠시 뒤에 다시 만들어 주세요")
+TOO_MANY_FROM_ADDRESS = N_(
+    "이 주소에서 연 방이 너무 많아요 (최대 {n}개). 있는 방이 닫힌 뒤에 다시 만들어 주세요"
+)
 MAX_SPECTATORS = 30
 #: Engine actions only the manager may send; a session asking for them is refused.
 _MANAGER_ONLY = frozenset({"leave", "disconnect", "reconnect"})
@@ -171,6 +184,7 @@ class RoomManager:
         room_defaults: Options | None = None,
         journal: Journal | None = None,
         records: GameRecords | None = None,
+        max_rooms_per_address: int = MAX_ROOMS_PER_ADDRESS,
         deal: DealHook | None = None,
     ) -> None:
         if deal is not None and journal is not None:  # the journal replays from the seed alone
@@ -183,6 +197,8 @@ class RoomManager:
         self.reconnect_grace = reconnect_grace
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
         self.max_rooms = max_rooms
+        self.max_rooms_per_address = max_rooms_per_address
+        self._addresses: dict[str, str] = {}  # nick -> its session's address (address_key)
         self._rooms: dict[str, Room] = {}
         self._where: dict[str, str] = {}
         self._sessions: dict[str, int] = {}
@@ -293,12 +309,13 @@ class RoomManager:
     def direct_join(self, target: str, nick: str) -> str:
         """``ssh 철수+CODE@host``: take a seat in that room, or watch when it is playing or
         full; returns its id. Raises RoomError when no live room answers to ``target``."""
-        if self._guesses.blocked(nick):
+        address = self._addresses.get(nick, "")
+        if self._guesses.blocked(nick, address):
             raise RoomError(TOO_MANY_GUESSES)
         found = self.find_room(target)
         if found is None:
             if normalize_code(target) is not None:
-                self._guesses.failed(nick)  # shaped like a code: a guess
+                self._guesses.failed(nick, address)  # shaped like a code: a guess
             raise RoomError(NOT_FOUND, target=clean_text(target, ROOM_NAME_CELLS) or "?")
         room = self._get(found.id)
         code = room.privacy.code if room.privacy else None
@@ -316,10 +333,11 @@ class RoomManager:
             return
         if code is None:
             raise RoomError(NEED_CODE)
-        if self._guesses.blocked(nick):
+        address = self._addresses.get(nick, "")
+        if self._guesses.blocked(nick, address, room.id):
             raise RoomError(TOO_MANY_GUESSES)
         if not code_matches(room.privacy, code):
-            self._guesses.failed(nick)
+            self._guesses.failed(nick, address, room.id)
             raise RoomError(WRONG_CODE)
 
     @property
@@ -360,7 +378,8 @@ class RoomManager:
             options = Options.from_dict(options)
         self._check_free(host)
         if len(self._rooms) >= self.max_rooms:
-            raise RoomError("방이 너무 많아요. 잠시 뒤에 다시 만들어 주세요")
+            raise RoomError(TOO_MANY_ROOMS)
+        self._check_address_rooms(host)
         room_id = self._new_room_id()
         room = Room(room_id, _clean_name(name, host), host, options, players=[host])
         if private:
@@ -370,6 +389,19 @@ class RoomManager:
         log_event(log, "room_created", room=room_id, host=host, name=room.name, private=private)
         self._changed(room, [{"type": "roomOpen", "host": host, "name": room.name}])
         return room.summary()
+
+    def _check_address_rooms(self, host: str) -> None:
+        """At most ``max_rooms_per_address`` rooms hosted from ``host``'s address."""
+        address = self._addresses.get(host)
+        if address is None:
+            return
+        hosted = sum(
+            1
+            for r in self._rooms.values()
+            if r.host is not None and self._addresses.get(r.host) == address
+        )
+        if hosted >= self.max_rooms_per_address:
+            raise RoomError(TOO_MANY_FROM_ADDRESS, n=self.max_rooms_per_address)
 
     def _new_room_id(self) -> str:
         """Random, so ids (and the journal keys made from them) never repeat across restarts."""
@@ -463,6 +495,12 @@ class RoomManager:
         moderation.check_remove(room, host, nick)
         room.barred.add(nick)
         log_event(log, "player_removed", room=room.id, host=host, player=nick)
+        if self._recorder is not None:
+            self._recorder.unseen(room.journal_key, nick)  # (the hand history; may fail)
+        if room.privacy is not None:
+            self._new_code(room)  # a fresh nickname with the old code finds nothing
+        else:
+            self._journal_room(room)
         notice = moderation.REMOVED_NOTICE.format(room=room.name)
         for sub, (who, callback) in list(room.subscribers.items()):
             if who == nick:
@@ -476,6 +514,8 @@ class RoomManager:
                 )
                 self._call(callback, shown)
         self._leave(room, nick, by=host)
+        if room.privacy is not None and room.id in self._rooms:
+            self._changed(room, [{"type": "codeChanged", "by": host}])
 
     def set_locked(self, room_id: str, host: str, locked: bool) -> None:
         """The host locks the room (nobody new sits or watches) or unlocks it."""
@@ -483,6 +523,7 @@ class RoomManager:
         room = self._get(room_id)
         events = moderation.lock(room, host, locked)
         if events:
+            self._journal_room(room)
             self._changed(room, events)
 
     def hand_host(self, room_id: str, host: str, nick: str) -> None:
@@ -498,7 +539,28 @@ class RoomManager:
         room = self._get(room_id)
         events = moderation.readmit(room, host)
         if events:
+            self._journal_room(room)
             self._changed(room, events)
+
+    def change_code(self, room_id: str, host: str) -> None:
+        """The host gives a private room a new code (those inside see it; the old one opens
+        nothing)."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        moderation.check_code_change(room, host)
+        self._new_code(room)
+        log_event(log, "code_changed", room=room.id, host=host)
+        self._changed(room, [{"type": "codeChanged", "by": host}])
+
+    def _new_code(self, room: Room) -> None:
+        assert room.privacy is not None
+        room.privacy = dataclasses.replace(room.privacy, code=new_code(self._codes()))
+        self._journal_room(room)
+
+    def _journal_room(self, room: Room) -> None:
+        """A running game's room keeps its code, bars and lock across a restart."""
+        if self._recorder is not None:
+            self._recorder.room_changed(room)  # (may fail: logged, the room goes on)
 
     def start(self, room_id: str, nick: str) -> None:
         """The host deals the first hand with everyone seated; the seed comes from here."""
@@ -529,6 +591,7 @@ class RoomManager:
                 list(room.players),
                 dict(room.bots),
                 privacy=room.privacy.to_dict() if room.privacy is not None else None,
+                moderation=room_moderation(room),
             )
         ):
             raise RoomError(START_REFUSED)  # a game the journal does not know must not start
@@ -643,10 +706,13 @@ class RoomManager:
         return self.clock.call_later(self.reconnect_grace, lambda: self._grace_over(room_id, nick))
 
     # ------------------------------------------------------------------ sessions
-    def session_connected(self, nick: str) -> str | None:
-        """A session for ``nick`` opened; returns the room where it holds a seat, if any."""
+    def session_connected(self, nick: str, address: str = "") -> str | None:
+        """A session for ``nick`` opened (from the client ``address``, for the per-address
+        limits); returns the room where it holds a seat, if any."""
         self._arm_resumed()
         self._sessions[nick] = self._sessions.get(nick, 0) + 1
+        if address:
+            self._addresses[nick] = address_key(address)
         room_id = self._where.get(nick)
         room = self._rooms.get(room_id) if room_id else None
         if room is None or nick not in room.players:
@@ -669,6 +735,7 @@ class RoomManager:
             self._sessions[nick] = count
             return
         self._sessions.pop(nick, None)
+        self._addresses.pop(nick, None)
         room_id = self._where.get(nick)
         room = self._rooms.get(room_id) if room_id else None
         if room is None:

@@ -1,7 +1,9 @@
-"""The host's moderation rules: remove someone, lock the room, hand the host role on.
+"""The host's moderation rules: remove someone, lock the room, hand the host role on, change
+a private room's code.
 
 The rules only; :class:`~seotda_tui.rooms.manager.RoomManager` applies them (its ``remove``,
-``set_locked``, ``hand_host`` and ``readmit``) and pushes the change. What they decide:
+``set_locked``, ``hand_host``, ``readmit`` and ``change_code``) and pushes the change. What
+they decide:
 
 * **Remove** a player or a spectator (not a bot: ``remove_bot`` is for those; not the host).
   A seated player of a running game only between hands (the hand's result is shown, or the
@@ -9,13 +11,17 @@ The rules only; :class:`~seotda_tui.rooms.manager.RoomManager` applies them (its
   (§5.7: it pays 학교 and dies every later hand until its chips run out). Mid-hand it is
   refused, so a removal never takes a live pot away. The removed nickname is *barred*: it can
   neither sit nor watch in that room again until the host lets the barred back in
-  (``readmit``). Locking and unlocking do not touch the bars.
+  (``readmit``). Locking and unlocking do not touch the bars. A bar is per nickname, so in a
+  private room a removal also changes the code (a fresh nickname with the old code finds
+  nothing), and the running game leaves the removed person's hand history from then on.
 * **Lock**: nobody new may sit or watch (a spectator already in the room may still sit down);
   the lobby shows the lock.
 * **Hand the host role** to another seated, connected human.
+* **Change the code** of a private room (those inside see the new one; the old one opens
+  nothing).
 
-Bars and the lock live in memory with the room: a room rebuilt from the journal after a
-restart starts unlocked, with no bars.
+Bars, the lock and the code go into the journal with a running game, so a room rebuilt from
+it after a restart keeps them (a waiting room is not journaled: it does not survive a restart).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from .model import PLAYING, Room, RoomError
 NOT_HOST = N_("방장만 할 수 있어요")
 BARRED = N_("방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요")
 LOCKED = N_("방장이 방을 잠가서 들어갈 수 없어요")
+NOT_PRIVATE = N_("공개 방에는 코드가 없어요")
 #: What the removed player reads, back in the lobby.
 REMOVED_NOTICE = N_("'{room}' 방의 방장이 나를 방에서 내보냈어요")
 
@@ -88,6 +95,12 @@ def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
         raise RoomError(N_("{target}님은 지금 연결이 끊겨 있어요"), target=target)
     room.host = target
     return [{"type": "host", "player": target, "by": host}]
+
+
+def check_code_change(room: Room, host: str) -> None:
+    check_host(room, host)
+    if room.privacy is None:
+        raise RoomError(NOT_PRIVATE)
 
 
 def readmit(room: Room, host: str) -> list[dict[str, Any]]:

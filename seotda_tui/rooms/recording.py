@@ -42,6 +42,21 @@ def split_key(key: str) -> tuple[str, int]:
     return key, 1
 
 
+def room_moderation(room: Room) -> dict[str, Any]:
+    """What the journal keeps of the host's bars and lock (rooms/moderation.py)."""
+    return {"barred": sorted(room.barred), "locked": room.locked}
+
+
+def restore_moderation(room: Room, saved: object) -> None:
+    """The bars and lock a journaled room had (anything malformed: none)."""
+    if not isinstance(saved, dict):
+        return
+    barred = saved.get("barred")
+    if isinstance(barred, list):
+        room.barred = {nick for nick in barred if isinstance(nick, str)}
+    room.locked = saved.get("locked") is True
+
+
 def prune_journal(journal: Journal, keep_days: int) -> int:
     """Drop games finished more than ``keep_days`` ago; never raises (the next run retries).
 
@@ -91,6 +106,21 @@ class GameRecorder:
         if key is None:
             return True
         return self._write("watch", key, lambda: self.journal.watched(key, nick))
+
+    def unseen(self, key: str | None, nick: str) -> bool:
+        """``nick`` was removed from the game ``key``: it leaves their hand history."""
+        if key is None:
+            return True
+        return self._write("unseen", key, lambda: self.journal.unseen(key, nick))
+
+    def room_changed(self, room: Room) -> bool:
+        """The running game's room got a new code, bar or lock (kept for a restart)."""
+        key = room.journal_key
+        if key is None:
+            return True
+        privacy = room.privacy.to_dict() if room.privacy is not None else None
+        moderation = room_moderation(room)
+        return self._write("room", key, lambda: self.journal.room_changed(key, privacy, moderation))
 
     def finish(self, key: str | None, result: dict[str, Any] | None) -> bool:
         if key is None:
@@ -203,6 +233,7 @@ class JournalResume:
             if self._tallies:
                 room.tally = GameTally.replayed(saved.options, saved.players, saved.seed, saved.log)
             room.privacy = Privacy.from_dict(saved.privacy)
+            restore_moderation(room, saved.moderation)
             resumed.append(room)
             taken.add(room.id)
             log_event(

@@ -240,6 +240,19 @@ class RecordStore:
                 ),
             )  # fmt: skip
 
+    def forget(self, nick: str) -> int:
+        """A released nickname starts with no record (``--release-nickname``): its results and
+        totals go, the games stay (others' records count them); returns the results removed."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            removed = self._db.execute("DELETE FROM results WHERE player = ?", (nick,)).rowcount
+            self._db.execute("DELETE FROM players WHERE player = ?", (nick,))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return int(removed)
+
     def _ratings(self, players: Iterable[str]) -> dict[str, float]:
         names = list(players)
         marks = ",".join("?" * len(names))

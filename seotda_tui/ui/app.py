@@ -28,7 +28,7 @@ from engine import Options
 
 from .. import i18n, tuning
 from ..i18n import N_, _
-from ..rooms import RoomError, RoomManager, RoomSummary
+from ..rooms import PLAYING, RoomError, RoomManager, RoomSummary
 from ..rooms.chat import ChatHub
 
 if TYPE_CHECKING:
@@ -103,7 +103,11 @@ class SeotdaApp(App[None]):
         from .screens.table import TableScreen
 
         self._apply_size(self.size.width, self.size.height)
-        room_id = self.manager.session_connected(self.nickname)
+        # the client's address (an SSH identity's peer_ip): the rooms' per-address limits
+        address = getattr(self.identity, "peer_ip", "")
+        room_id = self.manager.session_connected(
+            self.nickname, address if isinstance(address, str) else ""
+        )
         self._connected = True
         notice = ""
         if room_id is None and self.join_target:
@@ -290,6 +294,19 @@ if TYPE_CHECKING:
         return app  # mypy checks here that the app is all that screens/host.py says
 
 
+def idle_exempt(manager: RoomManager, nickname: str) -> bool:
+    """In a room the table's own turn timers deal with idleness, except for the host of a room
+    that is not playing (and anyone in a room without a host): a host who walked away from a
+    waiting room would keep it open for ever, and with it a place of ``max_rooms`` and of the
+    rooms per address. Dropped at the idle timeout, the host leaves the room (as on any
+    disconnect): the room closes, or the next seated person becomes the host."""
+    room_id = manager.room_of(nickname)
+    room = manager.room(room_id) if room_id is not None else None
+    if room is None:
+        return False
+    return room.status == PLAYING or (room.host is not None and room.host != nickname)
+
+
 def make_app_factory(
     manager: RoomManager,
     motd: str = "",
@@ -301,14 +318,14 @@ def make_app_factory(
 
     ``chat`` is the server's one hub (made here when not given, so one factory = one hub).
     A player who is in a room (seated or watching) is exempt from the server's idle
-    timeout: at a table the engine's own turn timer deals with inactivity.
+    timeout, but for the host of a room that is not playing (:func:`idle_exempt`).
     """
     hub = chat if chat is not None else ChatHub()
 
     def factory(identity: HasNickname, session_context: Any = None) -> SeotdaApp:
         nickname = identity.nickname
         if session_context is not None and hasattr(session_context, "idle_exempt"):
-            session_context.idle_exempt = lambda: manager.room_of(nickname) is not None
+            session_context.idle_exempt = lambda: idle_exempt(manager, nickname)
         target = getattr(session_context, "join_target", None)
         language = getattr(session_context, "language", None)
         remember = getattr(session_context, "remember_language", None)

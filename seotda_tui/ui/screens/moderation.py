@@ -1,8 +1,9 @@
-"""The host's menu (m at the waiting room and the table): remove someone, lock, hand over.
+"""The host's menu (m at the waiting room and the table): remove someone, lock, hand over,
+change a private room's code.
 
 It only picks: the answer is ``(what, whom)`` — ``remove``/``host`` with a nickname, or
-``lock``/``unlock``/``readmit`` with ``""`` — or None; the table asks to confirm and calls the
-manager (rules in :mod:`seotda_tui.rooms.moderation`).
+``lock``/``unlock``/``readmit``/``code`` with ``""`` — or None; the table asks to confirm and
+calls the manager (rules in :mod:`seotda_tui.rooms.moderation`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
         items.append((("unlock", ""), _("방 잠금 풀기")))
     else:
         items.append((("lock", ""), _("방 잠그기 (새로 앉거나 관전할 수 없게)")))
+    if room.private:
+        items.append((("code", ""), _("방 코드 바꾸기 (지금 코드로는 못 들어오게)")))
     if room.barred:
         barred = ", ".join(room.barred)
         items.append((("readmit", ""), _("내보낸 사람 다시 받기 ({names})").format(names=barred)))

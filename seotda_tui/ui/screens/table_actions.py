@@ -57,7 +57,9 @@ WATCHER_KEY = N_("관전 중에는 할 수 없어요")
 WATCHER_JOIN = N_("관전 중이에요 · j 키로 참가해요")
 
 #: Events the host's moderation makes (with ``by``): said on the message line to everyone.
-MODERATION_EVENTS = frozenset({"leaveRoom", "unwatch", "host", "locked", "unlocked", "readmitted"})
+MODERATION_EVENTS = frozenset(
+    {"leaveRoom", "unwatch", "host", "locked", "unlocked", "readmitted", "codeChanged"}
+)
 
 
 def table_bindings() -> list[BindingType]:
@@ -323,10 +325,18 @@ class TableActions(ChatScreen):
         if choice is None:
             return
         what, whom = choice
-        if what == "remove":
+        private = self.latest is not None and self.latest.room.private
+        if what == "remove" and private:
+            question = _(
+                "{whom}님을 이 방에서 내보낼까요?\n방장이 다시 받아 주기 전에는 들어올 수 없어요."
+                "\n방 코드도 새로 바뀌어요."
+            ).format(whom=whom)
+        elif what == "remove":
             question = _(
                 "{whom}님을 이 방에서 내보낼까요?\n방장이 다시 받아 주기 전에는 들어올 수 없어요."
             ).format(whom=whom)
+        elif what == "code":
+            question = _("방 코드를 새로 바꿀까요?\n지금 코드로는 더 들어올 수 없어요.")
         elif what == "host":
             question = _("{whom}님에게 방장을 넘길까요?").format(whom=whom)
         else:
@@ -343,6 +353,8 @@ class TableActions(ChatScreen):
                 manager.hand_host(room_id, me, whom)
             elif what == "readmit":
                 manager.readmit(room_id, me)
+            elif what == "code":
+                manager.change_code(room_id, me)
             else:
                 manager.set_locked(room_id, me, what == "lock")
         except RoomError as exc:

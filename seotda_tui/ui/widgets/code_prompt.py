@@ -6,9 +6,9 @@ from textual.widgets import Input
 
 from ...i18n import N_, _
 
-#: A code is 5 characters; a little room for spaces or dashes a friend typed between them.
+#: A code is 8 characters; a little room for spaces or dashes a friend typed between them.
 CODE_INPUT_MAX = 12
-PROMPT = N_("방 코드 (예: K7QX3) · Enter 들어가기 · Esc 취소")
+PROMPT = N_("방 코드 (예: K7QX3M9P) · Enter 들어가기 · Esc 취소")
 
 
 class CodePrompt(Input):

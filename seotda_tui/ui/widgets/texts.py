@@ -225,6 +225,8 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
         return [_("방장이 방을 잠갔어요. 새로 앉거나 관전할 수 없어요")]
     if kind == "unlocked":
         return [_("방장이 방 잠금을 풀었어요")]
+    if kind == "codeChanged":
+        return [_("방장이 방 코드를 바꿨어요")]
     if kind == "readmitted":
         return [_("방장이 {p}님을 다시 받아요").format(p=", ".join(event.get("players", ())))]
     if kind == "offline":
