@@ -15,6 +15,7 @@ from pathlib import Path
 from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, SSHHarness, connect
+from .tiers import sized
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTICE = "서버 점검으로 잠시 후 종료돼요"
@@ -125,8 +126,9 @@ async def test_sigterm_tells_players_and_exits_zero_within_ten_seconds(tmp_path:
 
 async def test_sigterm_with_many_players_keeps_the_ten_seconds(tmp_path: Path) -> None:
     """A modest crowd (the 300-session figures are in BENCHMARKS.md, bench/shutdown_bench.py):
-    every player is told and sees the goodbye, and the whole shutdown fits the one budget."""
-    players = 50
+    every player is told and sees the goodbye, and the whole shutdown fits the one budget.
+    12 players under make test, 50 under make soak (tests/tiers.py)."""
+    players = sized(12, 50)
     flags = ("--max-sessions-per-ip", str(players), "--connect-rate", "0")
     async with (
         _server_process(tmp_path, *flags, "--shutdown-notice", "1") as (proc, port, lines),
