@@ -132,27 +132,27 @@ def journal_path(settings: Settings) -> Path:
 
 
 def check_data_files(settings: Settings) -> str | None:
-    """The journal and the nickname store, checked before anything opens them: the one-line
-    message for the first damaged one (see :mod:`seotda_tui.dbcheck`), or None."""
-    from seotda_tui.dbcheck import DamagedDatabase, check_database
+    """The data folder, the journal, the nickname store and the records, checked before
+    anything opens them: the one-line message for the first that cannot be used as it is (no
+    write access, empty, damaged: see :mod:`seotda_tui.dbcheck`), or None."""
+    from seotda_tui.dbcheck import DataFileProblem, check_data_dir, check_database
     from seotda_tui.ssh.store import DB_NAME
 
-    for path in (journal_path(settings), settings.data_dir / DB_NAME, records_path(settings)):
-        try:
+    try:
+        check_data_dir(settings.data_dir)
+        for path in (journal_path(settings), settings.data_dir / DB_NAME, records_path(settings)):
             check_database(path)
-        except DamagedDatabase as exc:
-            return str(exc)
+    except DataFileProblem as exc:
+        return str(exc)
     return None
 
 
 def unopenable_message(path: Path, exc: BaseException) -> str:
     """One line for a data file that is sound (see :func:`check_data_files`) but cannot be
-    opened or set up: a full disk, a read-only or foreign-owned data dir."""
-    detail = " ".join(str(exc).split())[:120]
-    return (
-        f"데이터 파일을 열 수 없어요 (cannot open database): {path} ({detail}). "
-        "디스크 공간과 폴더 권한을 확인해 주세요 (check free disk space and permissions)."
-    )
+    opened or set up: no write access (said as such), a full disk."""
+    from seotda_tui.dbcheck import open_failure_message
+
+    return open_failure_message(path, exc)
 
 
 #: How often the running server drops games finished more than ``journal_keep_days`` ago.
