@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +17,20 @@ import pytest
 
 from seotda_tui.clock import FakeClock
 from seotda_tui.logs import record_fields
+from seotda_tui.ssh import passphrase as passphrase_module
 from seotda_tui.ssh.admission import PendingLogins
 
 from .ssh_harness import (
     ProbeFactory,
     _Auth,
+    attempt,
+    default_passphrase,
     open_connection,
     ssh_server,
     wait_until,
 )
 from .test_admission import _state, flooding, player
+from .test_limits import Tick
 
 
 def _events(caplog: pytest.LogCaptureFixture, *names: str) -> list[dict[str, Any]]:
@@ -205,3 +210,99 @@ async def test_unknown_global_requests_are_counted_not_logged_each(
         "refused_requests",
     ]
     assert lines[0]["what"] == "flood@example.com"
+
+
+# -- item 5: guessing one nickname from many addresses ------------------------------------------
+
+
+async def test_guessing_one_name_from_many_addresses_locks_it_but_not_its_owner(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda.auth")
+    clock = Tick()
+    settings = {
+        "name_failures": 3,
+        "name_lock_seconds": 600,
+        "auth_failures": 100,  # no address gets jailed: only the name's count applies
+        "connect_rate": 0,
+        "clock": clock,
+    }
+    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:  # type: ignore[arg-type]
+        async with player(server.port, "victim", "127.0.0.1") as owner:  # registers it
+            await owner.wait_for("안녕 victim")
+        for n in (2, 3, 4):  # one wrong guess from each of three addresses
+            tried = await attempt(
+                server.port, "victim", passphrase=["not-it-1234"], local_addr=(f"127.0.0.{n}", 0)
+            )
+            assert tried.conn is None
+        # the right passphrase from a fourth address: not even hashed, told when it opens
+        right = default_passphrase("victim")
+        tried = await attempt(server.port, "victim", passphrase=right, local_addr=("127.0.0.5", 0))
+        assert tried.conn is None and tried.rounds == []
+        assert any("잠겨 있어요" in b and "10분 뒤에 풀려요" in b for b in tried.banners)
+        assert [e["user"] for e in _events(caplog, "name_locked")] == ["victim"]
+        # the owner, from where they logged in before, still gets in
+        async with player(server.port, "victim", "127.0.0.1") as owner:
+            await owner.wait_for("안녕 victim")
+        clock.advance(600)  # and the lock ends
+        tried = await attempt(server.port, "victim", passphrase=right, local_addr=("127.0.0.5", 0))
+        assert tried.conn is not None
+        await tried.close()
+
+
+class _Guesser(_Auth):
+    """Counts the answers it has sent (a keyboard-interactive round returned)."""
+
+    answered = 0
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Any
+    ) -> list[str] | None:
+        answers = super().kbdint_challenge_received(name, instructions, lang, prompts)
+        if answers:
+            type(self).answered += 1
+        return answers
+
+
+async def test_a_flood_of_guesses_from_one_address_takes_one_place_in_the_hash_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hash line is shared: eight guesses in flight from one address must not make an
+    honest login from another wait behind all eight."""
+    hashed: list[str] = []
+
+    def slow_verify(passphrase: str, stored: str) -> bool:
+        hashed.append(passphrase)
+        time.sleep(0.2)  # (in the hashing thread) a costly hash
+        return real_verify(passphrase, stored)
+
+    real_verify = passphrase_module.verify_passphrase
+    settings = {"name_failures": 100, "connect_rate": 0}
+    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:  # type: ignore[arg-type]
+        async with player(server.port, "victim", "127.0.0.1"):
+            pass  # registered
+        monkeypatch.setattr(passphrase_module, "verify_passphrase", slow_verify)
+        _Guesser.answered = 0
+        guesses = [
+            asyncio.ensure_future(
+                open_connection(
+                    server.port,
+                    "victim",
+                    passphrase=[f"guess-{n}-1234"],
+                    client=_Guesser,
+                    local_addr=("127.0.0.2", 0),
+                )
+            )
+            for n in range(8)
+        ]
+        try:
+            await wait_until(lambda: _Guesser.answered == 8)
+            await asyncio.sleep(0.1)  # (their answers cross the loopback)
+            async with player(server.port, "victim", "127.0.0.1") as owner:
+                await owner.wait_for("안녕 victim")
+            # behind at most the one guess of 127.0.0.2 already in the line, not all eight
+            assert hashed.index(default_passphrase("victim")) <= 1, hashed
+        finally:
+            for task in guesses:
+                task.cancel()
+            await asyncio.gather(*guesses, return_exceptions=True)

@@ -33,6 +33,8 @@ Modes:
 from __future__ import annotations
 
 import hmac
+import logging
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,10 +42,15 @@ from pathlib import Path
 import asyncssh
 
 from ..i18n import ENGLISH, KOREAN, N_, Language, translations
+from ..logs import log_event
 from ..sanitize import clean_text, split_login, validate_nickname
-from .passphrase import MAX_LENGTH, MIN_LENGTH, Hasher
+from .guessing import NameGuard
+from .limits import address_key
+from .passphrase import MAX_LENGTH, MIN_LENGTH, HashBusy, Hasher
 from .skeleton import looks_like_bot, skeleton
 from .store import Holder, NicknameStore, StoreFull
+
+log = logging.getLogger("seotda.auth")
 
 KBDINT_ROUNDS = 3  # answers per keyboard-interactive attempt, then it fails
 
@@ -75,6 +82,13 @@ MSG_NOT_SET = N_("'{name}' 닉네임의 비밀번호를 정하지 못했어요. 
 MSG_TAKEN = N_("'{name}' 닉네임을 방금 다른 사람이 먼저 등록했어요. 다른 닉네임을 써 주세요.")
 MSG_IN_USE = N_("'{name}' 닉네임은 지금 다른 사람이 접속해서 쓰고 있어요. 다른 닉네임을 써 주세요.")
 MSG_CHANGED = N_("'{name}' 닉네임의 등록 상태가 방금 바뀌었어요. 다시 접속해 주세요.")
+MSG_NAME_LOCKED = N_(
+    "'{name}' 닉네임은 비밀번호가 여러 번 틀려서 잠시 잠겨 있어요. {minutes}분 뒤에 풀려요. "
+    "이 닉네임으로 접속했던 곳에서는 지금도 들어올 수 있어요."
+)
+MSG_HASH_BUSY = N_(
+    "이 주소에서 온 다른 로그인의 비밀번호를 확인하는 중이에요. 잠시 뒤에 다시 접속해 주세요."
+)
 MSG_PASSWORD_METHOD = N_(
     "이 서버는 서버 비밀번호와 닉네임 비밀번호를 함께 물어봐요. 키보드 대화형 인증"
     "(keyboard-interactive, ssh 의 기본값)으로 접속해 주세요."
@@ -170,6 +184,8 @@ class AuthPolicy:
             asyncssh.read_authorized_keys(str(authorized_keys)) if authorized_keys else None
         )
         self.hasher = Hasher()
+        #: Wrong passphrases per nickname from every address (the server sets its settings).
+        self.guard = NameGuard(10, 600.0)
         #: The language of what auth says (before a session, the client's LANG is unknown):
         #: the server's ``default_language``.
         self.language = Language(KOREAN)
@@ -260,10 +276,18 @@ class AuthPolicy:
             return self.authorized is None
         return hmac.compare_digest(candidate.encode(), self.password.encode())
 
-    def keyless_login(self, username: str) -> KeylessLogin:
-        return KeylessLogin(self, username)
+    def keyless_login(self, username: str, peer_ip: str = "") -> KeylessLogin:
+        return KeylessLogin(self, username, peer_ip)
 
-    async def password_login(self, username: str, password: str) -> Verdict:
+    def name_locked(self, nickname: str, peer_ip: str) -> str | None:
+        """Why ``nickname`` takes no passphrase from ``peer_ip`` now (locked by guessing), or
+        None."""
+        left = self.guard.locked(nickname, peer_ip)
+        if left <= 0:
+            return None
+        return self.say(MSG_NAME_LOCKED, name=nickname, minutes=max(1, math.ceil(left / 60)))
+
+    async def password_login(self, username: str, password: str, peer_ip: str = "") -> Verdict:
         """The plain ``password`` method: the nickname's passphrase (sets it on a free name)."""
         if self.password is not None:
             if not self.check_password(password):
@@ -274,29 +298,46 @@ class AuthPolicy:
             return Verdict(accepted=True)  # no identity: the session says why
         nickname = state.nickname
         if state.holder is not None:
-            return await self.verify_passphrase(nickname, password)
+            return await self.verify_passphrase(nickname, password, peer_ip)
         if not MIN_LENGTH <= len(password) <= MAX_LENGTH:
             return Verdict(banner=MSG_TOO_SHORT.format(min=MIN_LENGTH))
-        return await self.register_passphrase(nickname, password)
+        return await self.register_passphrase(nickname, password, peer_ip)
 
-    async def verify_passphrase(self, nickname: str, passphrase: str) -> Verdict:
-        """Check a passphrase against the store as it is now (the admin may have just released it)."""
+    async def verify_passphrase(self, nickname: str, passphrase: str, peer_ip: str = "") -> Verdict:
+        """Check a passphrase against the store as it is now (the admin may have just released
+        it), unless the name is locked for ``peer_ip`` or that address has a hash in line."""
         holder = self.store.holder(nickname)
         if holder is None or holder.passphrase is None:
             return Verdict(banner=MSG_CHANGED.format(name=nickname), hang_up=True)
-        if await self.hasher.verify(passphrase, holder.passphrase):
+        locked = self.name_locked(nickname, peer_ip)
+        if locked is not None:
+            return Verdict(banner=locked, hang_up=True)
+        try:
+            right = await self.hasher.verify(passphrase, holder.passphrase, _owner(peer_ip))
+        except HashBusy:
+            return Verdict(failed=True, banner=self.say(MSG_HASH_BUSY), hang_up=True)
+        if right:
             self.store.touch(nickname)
+            self.guard.success(nickname, peer_ip)
             return Verdict(Proof(nickname, holder.passphrase), accepted=True)
+        if self.guard.failure(nickname):
+            log_event(log, "name_locked", level=logging.WARNING, user=nickname, ip=peer_ip)
         return Verdict(failed=True)
 
-    async def register_passphrase(self, nickname: str, passphrase: str) -> Verdict:
-        hashed = await self.hasher.hash(passphrase)
+    async def register_passphrase(
+        self, nickname: str, passphrase: str, peer_ip: str = ""
+    ) -> Verdict:
+        try:
+            hashed = await self.hasher.hash(passphrase, _owner(peer_ip))
+        except HashBusy:
+            return Verdict(banner=self.say(MSG_HASH_BUSY), hang_up=True)
         try:
             registered = self.store.set_passphrase(nickname, hashed)
         except StoreFull:
             return Verdict(banner=self.say(MSG_STORE_FULL), hang_up=True)
         if not registered:
             return Verdict(banner=self.say(MSG_TAKEN, name=nickname), hang_up=True)
+        self.guard.success(nickname, peer_ip)
         return Verdict(Proof(nickname, hashed), accepted=True)
 
     def admit(
@@ -347,6 +388,11 @@ def _key_only(holder: Holder | None) -> bool:
     return holder is not None and holder.passphrase is None
 
 
+def _owner(peer_ip: str) -> str | None:
+    """Whose place in the hash line a login takes: its address (None: unknown, unlimited)."""
+    return address_key(peer_ip) if peer_ip else None
+
+
 class KeylessLogin:
     """One connection's keyboard-interactive dialogue: set or give the nickname's passphrase.
 
@@ -355,8 +401,9 @@ class KeylessLogin:
     grants no identity, and the session prints why.
     """
 
-    def __init__(self, policy: AuthPolicy, username: str) -> None:
+    def __init__(self, policy: AuthPolicy, username: str, peer_ip: str = "") -> None:
         self._policy = policy
+        self._peer_ip = peer_ip
         self._state = policy.name_state(username)
         self._rounds = 0
         self._server_prompt = policy.password is not None
@@ -366,6 +413,10 @@ class KeylessLogin:
             if state.nickname is None or state.refusal or _key_only(state.holder)
             else ("verify" if state.holder is not None else "create")
         )
+        #: Why no passphrase is asked at all (shown as a banner): the name is locked.
+        self.refusal: str | None = None
+        if self._mode == "verify" and state.nickname is not None:
+            self.refusal = policy.name_locked(state.nickname, peer_ip)
 
     def _challenge(self, message: str) -> Challenge:
         """One round: the prompts this mode needs, the first one led by ``message``."""
@@ -388,7 +439,10 @@ class KeylessLogin:
         return ""
 
     def start(self) -> Challenge | bool:
-        """The first round (True: nothing to ask, in without a credential)."""
+        """The first round (True: nothing to ask, in without a credential; False: refused,
+        see :attr:`refusal`)."""
+        if self.refusal is not None:
+            return False
         if self._mode == "none" and not self._server_prompt:
             return True
         return self._challenge(self._intro())
@@ -417,8 +471,10 @@ class KeylessLogin:
         if self._mode == "none" or nickname is None:
             return Verdict(accepted=True)
         if self._mode == "verify":
-            verdict = await self._policy.verify_passphrase(nickname, responses[0])
-            return self._again(MSG_WRONG, failed=True) if verdict.failed else verdict
+            verdict = await self._policy.verify_passphrase(nickname, responses[0], self._peer_ip)
+            if verdict.failed and not verdict.hang_up:
+                return self._again(MSG_WRONG, failed=True)
+            return verdict
         new, again = responses
         if new != again:
             return self._again(MSG_MISMATCH, failed=False)
@@ -426,4 +482,4 @@ class KeylessLogin:
             return self._again(MSG_TOO_SHORT, failed=False)
         if len(new) > MAX_LENGTH:
             return self._again(MSG_TOO_LONG, failed=False)
-        return await self._policy.register_passphrase(nickname, new)
+        return await self._policy.register_passphrase(nickname, new, self._peer_ip)

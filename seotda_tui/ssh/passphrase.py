@@ -4,7 +4,8 @@ scrypt is made to be slow and memory-hungry (here ~16 MiB and tens of ms per
 hash). All players share one event loop, so hashing runs in a worker thread,
 and at most :data:`CONCURRENCY` at a time: a flood of guesses then waits in
 line (each connection is bounded by ``login_grace`` anyway) instead of
-stalling the game or exhausting memory.
+stalling the game or exhausting memory, and one address holds at most one
+place in that line (:class:`Hasher`).
 
 A stored hash is ``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>``: the parameters
 travel with it, so they can be raised later without breaking old hashes.
@@ -16,6 +17,8 @@ import asyncio
 import hashlib
 import hmac
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 MIN_LENGTH = 8
 MAX_LENGTH = 256  # longer answers are refused before any hashing
@@ -56,18 +59,42 @@ def verify_passphrase(passphrase: str, stored: str) -> bool:
     return hmac.compare_digest(actual, expected)
 
 
+class HashBusy(Exception):
+    """The same address already has a hash waiting or running: this one is not queued."""
+
+
 class Hasher:
-    """Runs hashing in threads, at most ``concurrency`` at once (one per server)."""
+    """Runs hashing in threads, at most ``concurrency`` at once (one per server).
+
+    Each hash names its ``owner`` (the client's address, :func:`~.limits.address_key`), and an
+    owner gets one hash at a time (:class:`HashBusy` for a second): a flood of guesses from
+    many connections of one address takes one place in the line, so honest logins from other
+    addresses wait behind at most one hash per address, not behind the whole flood.
+    """
 
     def __init__(self, concurrency: int = CONCURRENCY) -> None:
         self._slots = asyncio.Semaphore(concurrency)
+        self._owners: set[str] = set()  # those with a hash waiting or running
 
-    async def hash(self, passphrase: str) -> str:
-        async with self._slots:
-            return await asyncio.to_thread(hash_passphrase, passphrase)
+    @contextmanager
+    def _turn(self, owner: str | None) -> Iterator[None]:
+        if owner is not None:
+            if owner in self._owners:
+                raise HashBusy(owner)
+            self._owners.add(owner)
+        try:
+            yield
+        finally:
+            self._owners.discard(owner or "")
 
-    async def verify(self, passphrase: str, stored: str) -> bool:
+    async def hash(self, passphrase: str, owner: str | None = None) -> str:
+        with self._turn(owner):
+            async with self._slots:
+                return await asyncio.to_thread(hash_passphrase, passphrase)
+
+    async def verify(self, passphrase: str, stored: str, owner: str | None = None) -> bool:
         if len(passphrase) > MAX_LENGTH:
             return False
-        async with self._slots:
-            return await asyncio.to_thread(verify_passphrase, passphrase, stored)
+        with self._turn(owner):
+            async with self._slots:
+                return await asyncio.to_thread(verify_passphrase, passphrase, stored)

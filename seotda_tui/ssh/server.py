@@ -55,6 +55,7 @@ from ..sanitize import clean_text
 from .admission import PendingAdmission, PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
 from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
+from .guessing import NameGuard
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
 from .log_bridge import attribute_log_context, install_asyncssh_bridge
@@ -109,6 +110,7 @@ DISCONNECT_REASONS = {
     "refusals_full": "Login refused (too many refused logins at once, try again later)",
     "refused_timeout": "Login refused",
     "refused_requests": "Too many refused requests",
+    "name_locked": "Nickname locked after too many wrong passphrases, try again later",
 }
 _DISCONNECT_CODES = {
     "rate_limited": asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -121,6 +123,7 @@ _DISCONNECT_CODES = {
     "refusals_full": asyncssh.DISC_TOO_MANY_CONNECTIONS,
     "refused_timeout": asyncssh.DISC_BY_APPLICATION,
     "refused_requests": asyncssh.DISC_BY_APPLICATION,
+    "name_locked": asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
 }
 
 
@@ -527,8 +530,14 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
         self._key_fp = None
-        self._keyless = self._state.policy.keyless_login(username)
-        return self._keyless.start()
+        self._keyless = self._state.policy.keyless_login(username, self.peer_ip)
+        first = self._keyless.start()
+        if self._keyless.refusal is not None and self._conn is not None:
+            # Said, then hung up: asked again, a client would only be told again.
+            self._state.refused(self.peer_ip, "name_locked", user=username)
+            self._conn.send_auth_banner(self._keyless.refusal + "\n")
+            self._disconnect("name_locked")
+        return first
 
     async def validate_kbdint_response(self, username: str, responses: Any) -> Any:
         self._key_fp = None
@@ -542,7 +551,7 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     async def validate_password(self, username: str, password: str) -> bool:
         self._key_fp = None
-        verdict = await self._state.policy.password_login(username, password)
+        verdict = await self._state.policy.password_login(username, password, self.peer_ip)
         return bool(await self._keyless_result(verdict, "password"))
 
     async def _keyless_result(self, verdict: Verdict, method: str) -> Any:
@@ -783,6 +792,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
         load_all()
         policy.language = Language(settings.default_language)
+        policy.guard = NameGuard(settings.name_failures, settings.name_lock_seconds, config.clock)
         state = ServerState(
             policy=policy,
             app_factory=config.app_factory,
