@@ -7,13 +7,15 @@ import asyncio
 import select
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.cluster.link import HubLink
+from seotda_tui.cluster.worker_limits import AWAY, RemoteLimits
+from seotda_tui.config import Settings
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.chat import ChatHub
 from seotda_tui.ssh.admission import PendingLogins
@@ -23,13 +25,13 @@ from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
 class HubThread:
     """A hub on its own event loop in a thread; ``run`` calls into that loop."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, restarted_with: int = 0) -> None:
         self.loop = asyncio.new_event_loop()
         limits = GlobalLimits(
             10, 10, AuthJail(5, 60.0), ConnectLimiter(1000.0, 1000), PendingLogins(8, 128)
         )
         self.chat = ChatHub()
-        self.hub = Hub(RoomManager(), self.chat, limits)
+        self.hub = Hub(RoomManager(), self.chat, limits, restarted_with=restarted_with)
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         asyncio.run_coroutine_threadsafe(self.hub.listen(path), self.loop).result(5)
@@ -82,3 +84,43 @@ async def test_a_push_read_by_a_call_does_not_make_the_loop_wait(
         assert link.call("chat_subscribers", "lobby") == 1  # and the link is still up
     finally:
         link.close()
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(200):
+        if check():
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(what)
+
+
+async def test_a_workers_limits_hold_while_the_hub_is_away_and_are_told_to_the_next(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "hub.sock"
+    served = HubThread(path)
+    settings = Settings(auth_failures=5, auth_jail_seconds=60.0, connect_rate=1.0, connect_burst=2)
+    link = HubLink(path, worker=0, timeout=3.0)
+    limits = RemoteLimits(link, settings)
+    await link.start()
+    try:
+        assert limits.admit("10.0.0.1") is None
+        assert limits.admit("10.0.0.1") is None
+        limits.release("10.0.0.1")
+        assert not any(limits.auth_failed("10.9.9.9") for _ in range(4))
+        assert limits.auth_failed("10.9.9.9")  # jailed at the hub, pushed to the worker
+        served.stop()
+        await until(lambda: link._sock is None, "the link never saw the hub go")
+        # away: nobody is admitted, the jail holds, connections count here
+        assert limits.admit("10.0.0.2") == AWAY
+        assert limits.jail_remaining("10.9.9.9") > 50
+        assert [limits.connect_allowed("10.0.0.3") for _ in range(3)] == [True, True, False]
+        served = HubThread(path, restarted_with=1)
+        await until(lambda: link._sock is not None, "the link never came back")
+        limits_there = served.hub.limits
+        assert limits_there.admitted == 1 and limits_there.per_address["10.0.0.1"] == 1
+        assert limits_there.jail.remaining("10.9.9.9") > 50
+        assert limits.admit("10.0.0.2") is None  # told everything: it admits again
+    finally:
+        link.close()
+        served.stop()

@@ -9,9 +9,9 @@ Each time it connects (the first time, and after every loss) the worker first te
 what it holds (:meth:`HubLink.when_connected`: a restarted hub knows nothing of it).
 
 Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere", "hang
-up on this pending login", "this address is jailed") come on the same socket; those that arrive while a call waits are
-delivered before it returns, as the in-process manager calls its subscribers inside the call
-that caused them.
+up on this pending login", "this address is jailed") come on the same socket; those that
+arrive while a call waits are delivered before it returns, as the in-process manager calls its
+subscribers inside the call that caused them.
 """
 
 from __future__ import annotations
@@ -67,11 +67,6 @@ class HubLink:
         self._on_back: list[Callable[[], None]] = []
         self._retry: asyncio.Task[None] | None = None
         self._closed = False
-
-    @property
-    def up(self) -> bool:
-        """Whether the hub can be asked right now (as far as this worker knows)."""
-        return self._sock is not None
 
     def when_connected(self, callback: Callable[[], None]) -> None:
         """``callback()`` after each connect (the first too), before the when_back callbacks."""
