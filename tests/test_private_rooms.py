@@ -32,7 +32,7 @@ from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.code_prompt import CodePrompt
 
-from .ssh_harness import connect, default_passphrase, quiet, ssh_server, wait_until
+from .ssh_harness import connect, default_passphrase, ssh_server, wait_until
 from .test_app_pilot import open_create_form
 
 SIZE = (80, 24)
@@ -449,8 +449,9 @@ async def test_throwaway_nicknames_over_ssh_are_held_back_by_their_address(
                 await scanner.wait_for(f"스캔{n}님")
                 for guess in wrong[n * GUESS_LIMIT : (n + 1) * GUESS_LIMIT]:
                     await scanner.press("c")
-                    await quiet(scanner)  # the prompt is up
+                    await scanner.wait_for("Enter 들어가기")  # the prompt's line is visible
                     await scanner.type(guess)
+                    await scanner.wait_for(guess)  # and so is what is typed
                     await scanner.press("enter")
                     await scanner.wait_for(f"'{guess}' 방을 찾지 못했어요")
         async with login(server, f"스캔2+{code}") as third:

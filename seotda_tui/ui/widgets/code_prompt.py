@@ -14,7 +14,9 @@ PROMPT = N_("방 코드 (예: K7QX3M9P) · Enter 들어가기 · Esc 취소")
 class CodePrompt(Input):
     """Bounded (a paste of anything longer is cut); what it holds is checked by the manager."""
 
-    DEFAULT_CSS = "CodePrompt { border: none; height: 1; padding: 0 1; }"
+    # (Input's own :focus rule would bring its tall border back, over a 1-line height: the
+    # typed code was invisible)
+    DEFAULT_CSS = "CodePrompt, CodePrompt:focus { border: none; height: 1; padding: 0 1; }"
 
     def __init__(self, room_id: str | None, how: str) -> None:
         super().__init__(placeholder=_(PROMPT), max_length=CODE_INPUT_MAX, id="code-input")
