@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import DECK, Game, IllegalAction, Options
 from engine.options import SPECS
+from engine.types import RefusalCode, SeatView
 
 if TYPE_CHECKING:  # the engine's tests do not load the UI
     from seotda_tui.testing import Table
@@ -28,8 +29,31 @@ def random_options(rng: random.Random) -> Options:
 def total_chips(game: Game) -> int:
     o = game.options
     return o.starting_chips * len(game.players) + o.starting_chips * sum(
-        s.rebuys for s in game.state.seats
+        s["rebuys"] for s in game.view(None)["seats"]
     )
+
+
+def seat(game: Game, pid: str, viewer: str | None = None) -> SeatView:
+    """``pid``'s seat as ``viewer`` sees it (by default a spectator: no cards)."""
+    return next(s for s in game.view(viewer)["seats"] if s["id"] == pid)
+
+
+def stack(game: Game, pid: str) -> int:
+    return seat(game, pid)["stack"]
+
+
+def held(game: Game, pid: str) -> list[int]:
+    """The ids of ``pid``'s cards in this match, as ``pid``'s own view shows them."""
+    return [c["id"] for c in seat(game, pid, pid).get("cards", []) if "id" in c]
+
+
+def deal_order(game: Game) -> list[str]:
+    """The current match's players from its dealer, clockwise (the deal and betting order)."""
+    view = game.view(None)
+    seats = view["seats"]
+    first = next(i for i, s in enumerate(seats) if s["id"] == view.get("dealer"))
+    turn = seats[first:] + seats[:first]
+    return [s["id"] for s in turn if s["inHand"]]
 
 
 def random_action(game: Game, rng: random.Random) -> tuple[str | None, dict[str, Any]] | None:
@@ -44,7 +68,7 @@ def random_action(game: Game, rng: random.Random) -> tuple[str | None, dict[str,
     if choice["type"] in ("rejoin", "rebuy"):
         action["accept"] = choice["accept"]
     if choice["type"] == "choose":
-        action["cardIds"] = rng.sample(game.state.hand.players[pid].hand, 2)
+        action["cardIds"] = rng.sample(held(game, pid), 2)
     return pid, action
 
 
@@ -71,20 +95,23 @@ ILLEGAL_SAMPLES: list[Any] = [
 
 
 def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
-    """Card ids the viewer must not learn: others' cards not revealed at showdown, all discards."""
-    hand = game.state.hand
-    if hand is None:
+    """Card ids the viewer must not learn: others' cards not revealed at showdown, all discards
+    (each player's own view says what they hold and discarded)."""
+    view = game.view(None)
+    if "handNo" not in view:
         return set()
     revealed: set[int] = set()
-    for row in hand.showdown or []:
+    for row in view.get("showdown") or []:
         revealed |= {c["id"] for c in row["cards"]}
     secret: set[int] = set()
-    for pid, rp in hand.players.items():
-        if pid == viewer:
+    for other in view["seats"]:
+        pid = other["id"]
+        if pid == viewer or not other["inHand"]:
             continue
-        secret |= set(rp.hand) - revealed
-        if rp.discarded is not None:
-            secret.add(rp.discarded)
+        own = seat(game, pid, pid)
+        secret |= set(held(game, pid)) - revealed
+        if own.get("discardedId") is not None:
+            secret.add(own["discardedId"])
     return secret
 
 
@@ -139,14 +166,16 @@ def act(game: Game, pid: str, kind: str, **payload: Any) -> list[dict[str, Any]]
     return game.apply(pid, {"type": kind, **payload})
 
 
-def must_fail(game: Game, pid: str, action: Any, message: str | None = None) -> str:
+def must_fail(game: Game, pid: str, action: Any, code: RefusalCode | None = None) -> str:
+    """``action`` is refused (with ``code``, if given) and changes nothing; returns the reason."""
     before = game.state_hash()
     try:
         game.apply(pid, action)
     except IllegalAction as exc:
         assert game.state_hash() == before
-        if message is not None:
-            assert message in str(exc), str(exc)
+        if code is not None:
+            assert exc.code == code, (exc.code, str(exc))
+        assert str(exc), "a refusal always says why"
         return str(exc)
     raise AssertionError(f"{action!r} by {pid} was accepted")
 
