@@ -11,12 +11,15 @@ import asyncio
 import os
 import shutil
 import socket
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from seotda_tui.cluster.supervisor import remove_stale_workdirs
 
 from .ssh_harness import attempt
 from .workerkit import cluster, kill_9
@@ -50,6 +53,63 @@ def old_style_socket(tmp: Path, name: str, *, listening: bool) -> tuple[Path, so
     past = time.time() - 600
     os.utime(path, (past, past))
     return folder, server
+
+
+def dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def aged(path: Path) -> Path:
+    past = time.time() - 600
+    os.utime(path, (past, past))
+    return path
+
+
+def test_only_folders_whose_owner_is_gone_and_socket_refuses_are_removed(
+    tmpdir_short: Path,
+) -> None:
+    tmp, gone, alive = tmpdir_short, dead_pid(), os.getppid()
+    listening: list[socket.socket] = []
+
+    def made(name: str, sock: str | None = None, *, age: bool = True) -> Path:
+        folder = tmp / name
+        folder.mkdir()
+        if sock is not None:
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(str(folder / "hub.sock"))
+            if sock == "listening":
+                server.listen()
+                listening.append(server)
+            else:
+                server.close()
+            if age:
+                aged(folder / "hub.sock")
+        return aged(folder) if age else folder
+
+    try:
+        stale = {
+            made(f"seotda-cluster-{gone}-a", "refusing"),
+            made(f"seotda-cluster-{gone}-b"),  # its hub removed the socket a while ago
+            made("seotda-cluster-old", "refusing"),
+        }
+        kept = {
+            made(f"seotda-cluster-{gone}-c", "listening"),  # its hub outlived the parent
+            made(f"seotda-cluster-{gone}-d", age=False),  # a hub being restarted right now
+            made(f"seotda-cluster-{alive}-e", "refusing"),  # a live parent's
+            made("seotda-cluster-new", "refusing", age=False),  # bound, not yet listening
+            made("seotda-cluster-old2", "listening"),
+        }
+        other = made(f"seotda-cluster-{gone}-f")
+        (other / "notes.txt").write_text("not a parent's")  # never removed with the folder
+        (tmp / "seotda-cluster-link").symlink_to(tmp / f"seotda-cluster-{gone}-a")
+        assert set(remove_stale_workdirs(tmp)) == stale
+        assert not any(folder.exists() for folder in stale)
+        assert all(folder.exists() for folder in kept) and (other / "notes.txt").exists()
+    finally:
+        for server in listening:
+            server.close()
 
 
 async def test_the_next_start_removes_what_a_parent_killed_9_left_and_no_live_servers(

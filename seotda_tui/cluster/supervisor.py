@@ -52,8 +52,9 @@ _QUICK_DEATH = 5.0  # seconds: a child that dies sooner after its start waits be
 WORKDIR_PREFIX = "seotda-cluster-"
 _OWNED = re.compile(re.escape(WORKDIR_PREFIX) + r"(\d+)-[^/]+")
 #: A socket in a folder that names no owner (made before the pid was in the name) is judged
-#: stale only when it refuses connections and is older than this (a hub binds, then listens).
-_UNOWNED_AGE = 60.0
+#: stale only when it refuses connections and is older than this (a hub binds, then listens);
+#: an owner's folder without a socket, when it has not changed for this long.
+_QUIET_AGE = 60.0
 
 
 class Supervisor:
@@ -195,9 +196,10 @@ def remove_stale_workdirs(tmp: Path) -> list[Path]:
     returns them.
 
     Why: nothing else removes them (the parent does, when it stops). A folder is stale when
-    its owner (the pid in its name) is gone and its socket accepts no connection; one without a
-    pid in its name, when its socket refuses connections and is old. Another running server's
-    folder is never touched, nor anything in a folder but what a parent puts there.
+    its owner (the pid in its name) is gone and its socket accepts no connection (or it has no
+    socket and has not changed for a minute); one without a pid in its name, when its socket
+    refuses connections and is old. Another running server's folder is never touched, nor
+    anything in a folder but what a parent puts there.
     """
     removed = []
     try:
@@ -227,10 +229,10 @@ def _stale(folder: Path) -> bool:
     try:
         info = sock.lstat()
     except FileNotFoundError:
-        return (
-            owned is not None
-        )  # an owner's folder whose hub unlinked its socket, or never made it
-    if owned is None and time.time() - info.st_mtime < _UNOWNED_AGE:
+        # An owner's folder whose hub removed its socket (or never made one); a hub being
+        # restarted has just removed it, so only a folder left alone a while.
+        return owned is not None and time.time() - folder.stat().st_mtime >= _QUIET_AGE
+    if owned is None and time.time() - info.st_mtime < _QUIET_AGE:
         return False
     return not _accepts(sock)
 
