@@ -193,6 +193,62 @@ async def journal_pruning(
         journal.close()
 
 
+#: Names freed per sweep at most (the rest wait for the next hour): each opens the journal and
+#: the records on the event loop's thread.
+EXPIRE_PER_SWEEP = 100
+
+
+def expire_nicknames(settings: Settings) -> list[str]:
+    """Free the names nobody used after the day they were registered, ``nickname_expiry_days``
+    on (:meth:`NicknameStore.expired`), as ``--release-nickname`` does: their records and hand
+    history go too, and one still seated in a running game waits. Each is logged."""
+    if settings.nickname_expiry_days <= 0 or not (settings.data_dir / DB_NAME).exists():
+        return []
+    days = settings.nickname_expiry_days
+    freed: list[str] = []
+    try:
+        store = NicknameStore(settings.data_dir)
+        try:
+            for nickname in store.expired(days, EXPIRE_PER_SWEEP):
+                if seated_games(settings, nickname) or not store.release_expired(nickname, days):
+                    continue
+                games, results = forget_nickname(settings, nickname)
+                log_event(
+                    log, "name_expired", user=nickname, days=days, games=games, results=results
+                )
+                freed.append(nickname)
+        finally:
+            store.close()
+    except sqlite3.Error as exc:  # housekeeping: the next sweep tries again
+        log_event(log, "name_expiry_failed", level=logging.WARNING, error=str(exc))
+    return freed
+
+
+@contextlib.asynccontextmanager
+async def nickname_expiry(
+    settings: Settings, every: float = JOURNAL_PRUNE_SECONDS
+) -> AsyncIterator[None]:
+    """:func:`expire_nicknames` now and every ``every`` seconds until the server stops (in the
+    process that keeps the rooms: the only one, or the rooms process of ``--workers N``)."""
+    if settings.nickname_expiry_days <= 0:
+        yield
+        return
+    expire_nicknames(settings)
+
+    async def hourly() -> None:
+        while True:
+            await asyncio.sleep(every)
+            expire_nicknames(settings)
+
+    task = asyncio.create_task(hourly(), name="nickname-expiry")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="seotda-server",
@@ -456,9 +512,10 @@ def _disarm_watchdog() -> None:
 async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
     """Run until SIGINT/SIGTERM, then shut down politely (within ``SHUTDOWN_SECONDS``).
 
-    Meanwhile the game journal is pruned at start-up and hourly (see :func:`journal_pruning`).
+    Meanwhile the game journal is pruned and unused nicknames expire, at start-up and hourly
+    (see :func:`journal_pruning`, :func:`nickname_expiry`).
     """
-    async with journal_pruning(config.settings):
+    async with journal_pruning(config.settings), nickname_expiry(config.settings):
         await _serve_until_signal(config, cleanup)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -15,16 +16,20 @@ from typing import Any
 import asyncssh
 import pytest
 
+from seotda_tui import cli
 from seotda_tui.clock import FakeClock
+from seotda_tui.config import load_settings
 from seotda_tui.logs import record_fields
 from seotda_tui.ssh import passphrase as passphrase_module
 from seotda_tui.ssh.admission import PendingLogins
+from seotda_tui.ssh.store import DB_NAME
 
 from .ssh_harness import (
     ProbeFactory,
     _Auth,
     attempt,
     default_passphrase,
+    key_pair,
     open_connection,
     ssh_server,
     wait_until,
@@ -306,3 +311,70 @@ async def test_a_flood_of_guesses_from_one_address_takes_one_place_in_the_hash_l
             for task in guesses:
                 task.cancel()
             await asyncio.gather(*guesses, return_exceptions=True)
+
+
+# -- item 6: registrations are limited per address, logged, and expire unused ------------------
+
+
+async def test_new_names_per_address_are_limited_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda.auth")
+    clock = Tick()
+    settings = {"registrations_per_ip": 2, "connect_rate": 0, "clock": clock}
+    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:  # type: ignore[arg-type]
+        store = _state(server).policy.store
+        async with player(server.port, "new1", "127.0.0.2") as c:
+            await c.wait_for("안녕 new1")
+        async with server.connect("new2", key=key_pair(), local_ip="127.0.0.2") as c:
+            await c.wait_for("안녕 new2")
+        # the third name from that address, keyless or with a key: told why, nothing registered
+        for key in (None, key_pair()):
+            async with server.connect("new3", key=key, local_ip="127.0.0.2") as c:
+                await c.wait_closed()
+                assert "새 닉네임을 너무 많이 만들었어요" in c.output_text
+            assert store.holder("new3") is None
+        async with player(server.port, "new1", "127.0.0.2") as c:  # its own names: fine
+            await c.wait_for("안녕 new1")
+        async with player(server.port, "new3", "127.0.0.3") as c:  # another address: fine
+            await c.wait_for("안녕 new3")
+        clock.advance(1800)  # 2 an hour: one more after half an hour
+        async with player(server.port, "new4", "127.0.0.2") as c:
+            await c.wait_for("안녕 new4")
+    assert [(e["user"], e["ip"], e["credential"]) for e in _events(caplog, "registered")] == [
+        ("new1", "127.0.0.2", "passphrase"),
+        ("new2", "127.0.0.2", "key"),
+        ("new3", "127.0.0.3", "passphrase"),
+        ("new4", "127.0.0.2", "passphrase"),
+    ]
+
+
+async def test_names_nobody_came_back_to_expire(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda")
+    async with ssh_server(tmp_path, ProbeFactory()) as server:
+        for name in ("squatter", "regular", "newcomer"):
+            async with server.connect(name) as c:
+                await c.wait_for(f"안녕 {name}")
+        day = 86400.0
+        now = time.time()
+        with sqlite3.connect(server.data_dir / DB_NAME) as db:  # as the calendar would have it
+            for name, first, last in (
+                ("squatter", now - 100 * day, now - 100 * day + 3600),  # one day only, long ago
+                ("regular", now - 100 * day, now - 95 * day),  # came back on another day
+                ("newcomer", now - 20 * day, now - 20 * day),  # one day only, not long ago
+            ):
+                db.execute(
+                    "UPDATE nicknames SET first_seen = ?, last_seen = ? WHERE nickname = ?",
+                    (first, last, name),
+                )
+        settings = load_settings(flags={"data_dir": server.data_dir, "nickname_expiry_days": 90})
+        assert cli.expire_nicknames(settings) == ["squatter"]
+        assert [e["user"] for e in _events(caplog, "name_expired")] == ["squatter"]
+        # the freed name is anyone's again; the others are still held by their passphrases
+        async with server.connect("squatter", passphrase="someone-else-1234") as c:
+            await c.wait_for("안녕 squatter")
+        for name in ("regular", "newcomer"):
+            tried = await attempt(server.port, name, passphrase="someone-else-1234")
+            assert tried.conn is None

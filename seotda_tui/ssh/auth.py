@@ -47,6 +47,7 @@ from ..sanitize import clean_text, split_login, validate_nickname
 from .guessing import NameGuard
 from .limits import address_key
 from .passphrase import MAX_LENGTH, MIN_LENGTH, HashBusy, Hasher
+from .registration import Registrations
 from .skeleton import looks_like_bot, skeleton
 from .store import Holder, NicknameStore, StoreFull
 
@@ -88,6 +89,10 @@ MSG_NAME_LOCKED = N_(
 )
 MSG_HASH_BUSY = N_(
     "이 주소에서 온 다른 로그인의 비밀번호를 확인하는 중이에요. 잠시 뒤에 다시 접속해 주세요."
+)
+MSG_TOO_MANY_NAMES = N_(
+    "이 주소에서 새 닉네임을 너무 많이 만들었어요 (한 시간에 {n}개까지). "
+    "이미 쓰던 닉네임으로 접속하거나 잠시 뒤에 다시 해 주세요."
 )
 MSG_PASSWORD_METHOD = N_(
     "이 서버는 서버 비밀번호와 닉네임 비밀번호를 함께 물어봐요. 키보드 대화형 인증"
@@ -186,6 +191,8 @@ class AuthPolicy:
         self.hasher = Hasher()
         #: Wrong passphrases per nickname from every address (the server sets its settings).
         self.guard = NameGuard(10, 600.0)
+        #: New nicknames per address per hour, each logged (the server sets its settings).
+        self.registrations = Registrations(0)
         #: The language of what auth says (before a session, the client's LANG is unknown):
         #: the server's ``default_language``.
         self.language = Language(KOREAN)
@@ -296,6 +303,8 @@ class AuthPolicy:
         state = self.name_state(username)
         if state.nickname is None or state.refusal or _key_only(state.holder):
             return Verdict(accepted=True)  # no identity: the session says why
+        if state.holder is None and not self.registrations.allowed(peer_ip):
+            return Verdict(accepted=True)  # (likewise)
         nickname = state.nickname
         if state.holder is not None:
             return await self.verify_passphrase(nickname, password, peer_ip)
@@ -337,6 +346,7 @@ class AuthPolicy:
             return Verdict(banner=self.say(MSG_STORE_FULL), hang_up=True)
         if not registered:
             return Verdict(banner=self.say(MSG_TAKEN, name=nickname), hang_up=True)
+        self.registrations.registered(nickname, peer_ip, "passphrase")
         self.guard.success(nickname, peer_ip)
         return Verdict(Proof(nickname, hashed), accepted=True)
 
@@ -354,6 +364,9 @@ class AuthPolicy:
         if nickname is None:
             return Admission(None, state.refusal, code=state.code)
         holder = state.holder
+        if holder is None and state.refusal is None and not self.registrations.allowed(peer_ip):
+            refusal = self.say(MSG_TOO_MANY_NAMES, n=self.registrations.per_hour)
+            return Admission(None, refusal, code="registrations_full")
         if holder is None and key_fingerprint is not None and state.refusal is None:
             needs_password = self.password is not None and self.authorized is None
             return Admission(Identity(nickname, key_fingerprint, peer_ip), None, needs_password)
@@ -379,8 +392,11 @@ class AuthPolicy:
         """Record a key's claim on its nickname; return a refusal if something else just won it."""
         if identity.key_fingerprint is None:
             return None
+        new = self.store.holder(identity.nickname) is None
         if not self.store.bind(identity.nickname, identity.key_fingerprint):
             return self.say(MSG_JUST_TAKEN, name=identity.nickname)
+        if new:
+            self.registrations.registered(identity.nickname, identity.peer_ip, "key")
         return None
 
 
@@ -413,6 +429,8 @@ class KeylessLogin:
             if state.nickname is None or state.refusal or _key_only(state.holder)
             else ("verify" if state.holder is not None else "create")
         )
+        if self._mode == "create" and not policy.registrations.allowed(peer_ip):
+            self._mode = "none"  # no passphrase to set: the session says why
         #: Why no passphrase is asked at all (shown as a banner): the name is locked.
         self.refusal: str | None = None
         if self._mode == "verify" and state.nickname is not None:

@@ -59,6 +59,7 @@ from .guessing import NameGuard
 from .hostkey import fingerprint, load_or_create_host_key
 from .limits import AuthJail, Clock, ConnectLimiter, address_key
 from .log_bridge import attribute_log_context, install_asyncssh_bridge
+from .registration import Registrations
 from .session import REFUSED, GameSession
 from .state import AppFactory, DisconnectReason, SessionRegistry
 from .store import NicknameStore
@@ -793,6 +794,7 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         load_all()
         policy.language = Language(settings.default_language)
         policy.guard = NameGuard(settings.name_failures, settings.name_lock_seconds, config.clock)
+        policy.registrations = Registrations(settings.registrations_per_ip, config.clock)
         state = ServerState(
             policy=policy,
             app_factory=config.app_factory,

@@ -26,6 +26,7 @@ from .skeleton import skeleton
 log = logging.getLogger("seotda.store")
 
 DB_NAME = "seotda.sqlite3"
+_DAY = 86400.0
 
 
 class StoreFull(Exception):
@@ -205,6 +206,29 @@ class NicknameStore:
         if holder is not None:
             self._db.execute("DELETE FROM nicknames WHERE nickname = ?", (nickname,))
         return holder
+
+    def expired(self, days: int, limit: int, now: float | None = None) -> list[str]:
+        """Up to ``limit`` names nobody used after the day they were registered, not used for
+        ``days`` days either (oldest first): squatted or forgotten names, for
+        ``nickname_expiry_days``. A name used again on a later day is never among them."""
+        cutoff = (time.time() if now is None else now) - days * _DAY
+        rows = self._db.execute(
+            "SELECT nickname FROM nicknames WHERE last_seen < ? AND last_seen < first_seen + ? "
+            "ORDER BY last_seen LIMIT ?",
+            (cutoff, _DAY, limit),
+        ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def release_expired(self, nickname: str, days: int, now: float | None = None) -> bool:
+        """Free ``nickname`` if it is still :meth:`expired` (its owner may have just come
+        back); True if it was freed."""
+        cutoff = (time.time() if now is None else now) - days * _DAY
+        cursor = self._db.execute(
+            "DELETE FROM nicknames WHERE nickname = ? AND last_seen < ? "
+            "AND last_seen < first_seen + ?",
+            (nickname, cutoff, _DAY),
+        )
+        return cursor.rowcount == 1
 
     def close(self) -> None:
         self._db.close()
