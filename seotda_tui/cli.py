@@ -676,7 +676,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
 
     async def serve_hub() -> None:
         orphaned = asyncio.create_task(exit_with_parent())
-        async with journal_pruning(settings):
+        async with journal_pruning(settings), nickname_expiry(settings):
             manager.subscribe_lobby(lambda _rooms: None)()  # in the loop: arms resumed rooms
             await hub.listen(Path(env[SOCKET]))
             await until_signal()
