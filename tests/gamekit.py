@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from engine import DECK, Game, IllegalAction, Options
+from engine.dealing import StackedDeck
 from engine.options import SPECS
 from engine.types import RefusalCode, SeatView
 
@@ -54,6 +55,35 @@ def deal_order(game: Game) -> list[str]:
     first = next(i for i, s in enumerate(seats) if s["id"] == view.get("dealer"))
     turn = seats[first:] + seats[:first]
     return [s["id"] for s in turn if s["inHand"]]
+
+
+def new_game(
+    n: int = 3,
+    seed: int = 1,
+    *,
+    cards: Mapping[str, Sequence[int]] | None = None,
+    stacks: Mapping[str, int] | None = None,
+    deck: StackedDeck | None = None,
+    **opts: Any,
+) -> tuple[Game, list[str]]:
+    """A game whose players are named by their place from the first dealer: "a" (선), "b", ...
+
+    The seat shuffle and the first dealer depend on the seed and the number of players only, so
+    a probe game with the same seed says which place each seat gets. ``cards``: the first hand's
+    cards by name (through ``deck``, a :class:`StackedDeck`, made here if not given, which can
+    rig later matches); ``stacks``: starting chips by name (before the first school).
+    """
+    options = Options(**opts)
+    names = "abcdef"[:n]
+    probe = Game.new(options, [f"p{i}" for i in range(n)], seed)
+    place = deal_order(probe)  # p0.. by place from the dealer
+    before = [names[place.index(f"p{i}")] for i in range(n)]  # what Game.new will shuffle
+    deck = deck or StackedDeck()
+    if cards:
+        deck.rig(cards, hand=1)
+    game = Game.new(options, before, seed, deal=deck, stacks=stacks)
+    assert deal_order(game) == list(names)
+    return game, list(names)
 
 
 def random_action(game: Game, rng: random.Random) -> tuple[str | None, dict[str, Any]] | None:

@@ -6,7 +6,6 @@ Decks are rigged through the engine's deal hook (``Game.new(deal=...)``), short 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from engine import Game, Options
 from engine.dealing import DealRequest, StackedDeck
 from engine.types import RefusalCode, View
 
-from .gamekit import act, deal_order, held, leaks, must_fail, seat, stack
+from .gamekit import act, deal_order, held, leaks, must_fail, new_game, seat, stack
 
 # Card ids: (month-1)*2 + (0 if special else 1)
 G1, T1, T2, G3, T3, Y4, T4, T5, T6, Y7, G8, N8, Y9, T9, T10 = (
@@ -37,35 +36,6 @@ G1, T1, T2, G3, T3, Y4, T4, T5, T6, Y7, G8, N8, Y9, T9, T10 = (
 )
 Y2, Y6, Y10 = 2, 10, 18
 SCHOOL = 10  # the default base unit, paid by everyone at each hand's start
-
-
-def new_game(
-    n: int = 3,
-    seed: int = 1,
-    *,
-    cards: Mapping[str, Sequence[int]] | None = None,
-    stacks: Mapping[str, int] | None = None,
-    deck: StackedDeck | None = None,
-    **opts: Any,
-) -> tuple[Game, list[str]]:
-    """A game whose players are named by their place from the first dealer: "a" (선), "b", ...
-
-    The seat shuffle and the first dealer depend on the seed and the number of players only, so
-    a probe game with the same seed says which place each seat gets. ``cards``: the first hand's
-    cards by name (through ``deck``, a :class:`StackedDeck`, made here if not given, which can
-    rig later matches); ``stacks``: starting chips by name (before the first school).
-    """
-    options = Options(**opts)
-    names = "abcdef"[:n]
-    probe = Game.new(options, [f"p{i}" for i in range(n)], seed)
-    place = deal_order(probe)  # p0.. by place from the dealer
-    before = [names[place.index(f"p{i}")] for i in range(n)]  # what Game.new will shuffle
-    deck = deck or StackedDeck()
-    if cards:
-        deck.rig(cards, hand=1)
-    game = Game.new(options, before, seed, deal=deck, stacks=stacks)
-    assert deal_order(game) == list(names)
-    return game, list(names)
 
 
 def table(game: Game) -> View:

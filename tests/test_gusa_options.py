@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Options, OptionsError, best_two, evaluate
+from engine.dealing import DealRequest, StackedDeck
 from engine.showdown import resolve_ranks
 
-from .gamekit import act, random_action, random_options, rig, total_chips
+from .gamekit import act, deal_order, new_game, random_action, random_options, total_chips
 from .test_showdown import (
     ALI,
     AMHAENG,
@@ -181,16 +182,17 @@ def test_a_winning_mung_gusa_and_two_gusas_under_each_value(when: str) -> None:
 
 def played(hands: dict[str, tuple[str, str]], **opts: Any) -> tuple[Game, dict[str, str]]:
     """A oneRound game with the example's cards, everyone checking to the showdown."""
-    game = Game.new(Options(deal_mode="oneRound", **opts), [f"p{i}" for i in range(len(hands))], 5)
-    names = dict(zip(hands, game.state.hand.participants, strict=True))
-    rig(game, {names[x]: [card(c).id for c in pair] for x, pair in hands.items()})
-    while game.state.hand.phase == "betting":
-        act(game, game.state.hand.actor, "check")
+    places = "abcdef"[: len(hands)]
+    names = dict(zip(hands, places, strict=True))
+    cards = {names[x]: [card(c).id for c in pair] for x, pair in hands.items()}
+    game, _ = new_game(len(hands), 5, cards=cards, deal_mode="oneRound", **opts)
+    while (actor := game.view(None).get("actor")) is not None:
+        act(game, actor, "check")
     return game, names
 
 
 def stacks(game: Game) -> dict[str, int]:
-    return {s.id: s.stack for s in game.state.seats}
+    return {s["id"]: s["stack"] for s in game.view(None)["seats"]}
 
 
 @pytest.mark.parametrize("outcome", OUTCOMES)
@@ -200,10 +202,10 @@ def test_every_example_played_under_each_value(name: str, when: str, outcome: st
     hands, extra, _, _ = EXAMPLES[name]
     game, names = played(hands, gusa_when_winning=when, gusa_outcome=outcome, **extra)
     expected = expected_for(name, when)
-    hand = game.state.hand
-    start = {s.id: s.stack_at_hand_start for s in game.state.seats}
+    hand = game.view(None)
+    start = dict.fromkeys(stacks(game), 1000)  # hand 1: everyone's starting chips
     school, n = 10, len(hands)
-    assert hand.phase == "handEnd"
+    assert hand.get("handPhase") == "handEnd"
     if expected.type == "win":
         (winner,) = (names[w] for w in expected.winners)
         assert stacks(game) == {
@@ -212,19 +214,19 @@ def test_every_example_played_under_each_value(name: str, when: str, outcome: st
     elif expected.type == "split":
         assert stacks(game) == start
     elif expected.reason == "tie" or outcome == "rematch":
-        (kept,) = hand.rematch_pots
-        assert kept.amount == school * n
-        assert set(kept.eligible) == {names[p] for p in expected.participants}
-        assert hand.rematch_reason == expected.reason
+        (kept,) = hand.get("pots", [])  # at the hand's end: only the pot kept for the rematch
+        assert kept["amount"] == school * n
+        assert set(kept["eligible"]) == {names[p] for p in expected.participants}
+        assert hand.get("rematchReason") == expected.reason
         assert stacks(game) == {p: s - school for p, s in start.items()}
     else:  # 사구 파토: the school comes back, no rematch, and the next hand is a new hand
-        assert not hand.rematch_pots
-        assert [r["type"] for r in hand.results] == ["refund"]
-        assert hand.results[0]["reason"] == expected.reason
+        assert not hand.get("pots")
+        assert [r["type"] for r in hand.get("results", [])] == ["refund"]
+        assert hand.get("results", [])[0]["reason"] == expected.reason
         assert stacks(game) == start
         events = game.timeout()  # everyone ready
         assert not any(e["type"] == "rematchStart" for e in events)
-        assert game.state.hands_played == 1 and game.state.hand.hand_no == 2
+        assert game.hands_played == 1 and game.view(None).get("handNo") == 2
         assert sorted(e["player"] for e in events if e["type"] == "school") == sorted(start)
 
 
@@ -232,10 +234,9 @@ def test_every_example_played_under_each_value(name: str, when: str, outcome: st
 
 
 def test_refund_gives_back_bets_and_school_to_folded_players_too() -> None:
-    game = Game.new(Options(gusa_outcome="refund"), ["p0", "p1", "p2"], 3)
-    a, b, c = game.state.hand.participants
-    rig(game, {a: [7, 16], b: [0, 2], c: [9, 11]})  # a 구사, b 알리, c 5+6 = 1끗
-    start = {s.id: s.stack_at_hand_start for s in game.state.seats}
+    cards = {"a": [7, 16], "b": [0, 2], "c": [9, 11]}  # a 구사, b 알리, c 5+6 = 1끗
+    game, (a, b, c) = new_game(3, 3, cards=cards, gusa_outcome="refund")
+    start = dict.fromkeys(stacks(game), 1000)
     act(game, a, "check")
     act(game, b, "ping")
     act(game, c, "call")
@@ -244,54 +245,51 @@ def test_refund_gives_back_bets_and_school_to_folded_players_too() -> None:
     act(game, b, "ping")
     act(game, c, "die")  # c leaves 20 chips in the pot (school + 1차 삥)
     events = act(game, a, "call")
-    assert game.state.hand.phase == "handEnd"
+    assert game.view(None).get("handPhase") == "handEnd"
     returned = {e["player"]: e["amount"] for e in events if e["type"] == "return"}
     assert returned == {a: 30, b: 30, c: 20}
     assert stacks(game) == start
-    (result,) = game.state.hand.results
+    (result,) = game.view(None).get("results", [])
     assert result["type"] == "refund" and result["amount"] == 80 and result["winners"] == []
 
 
 def test_side_pot_without_the_gusa_resolves_normally() -> None:
-    game = Game.new(Options(deal_mode="oneRound", gusa_outcome="refund"), ["p0", "p1", "p2"], 1)
-    hand = game.state.hand
-    a, b, c = hand.participants
-    rig(game, {a: [7, 16], b: [0, 2], c: [3, 15]})  # a 구사, b 알리, c 2+8 = 망통
-    seats = {s.id: s for s in game.state.seats}
-    seats[b].stack += seats[a].stack - 10  # a keeps 10 behind its school: all-in at 20
-    seats[a].stack = 10
-    for s in seats.values():
-        s.stack_at_hand_start = s.stack + 10
-    start = {p: s.stack_at_hand_start for p, s in seats.items()}
+    cards = {"a": [7, 16], "b": [0, 2], "c": [3, 15]}  # a 구사, b 알리, c 2+8 = 망통
+    start = {"a": 20, "b": 1980, "c": 1000}  # a keeps 10 behind its school: all-in at 20
+    game, (a, b, c) = new_game(
+        3, 1, cards=cards, stacks=start, deal_mode="oneRound", gusa_outcome="refund"
+    )
     act(game, a, "ping")  # all-in: 20 in
     act(game, b, "half")  # 10 + (40 + 10) // 2 = 35 more: 45 in
     act(game, c, "call")  # 45 in: main pot 60 (a, b, c), side pot 50 (b, c)
-    assert hand.phase == "handEnd"
-    kinds = sorted((r["type"], r["amount"]) for r in hand.results)
+    hand = game.view(None)
+    assert hand.get("handPhase") == "handEnd"
+    kinds = sorted((r["type"], r["amount"]) for r in hand.get("results", []))
     assert kinds == [("refund", 60), ("win", 50)]
     assert stacks(game) == {a: start[a], b: start[b] + 25, c: start[c] - 25}
-    assert not hand.rematch_pots
+    assert not hand.get("pots")
     game.timeout()
     # winner rule, but the main pot had no winner: the 선 moves on clockwise
-    assert game.state.hand.hand_no == 2
-    assert game.state.seats[game.state.hand.dealer_seat].id == b
+    assert game.view(None).get("handNo") == 2
+    assert game.view(None).get("dealer") == b
 
 
 def test_refund_after_a_tie_rematch_returns_the_carried_pot_too() -> None:
-    game = Game.new(Options(deal_mode="oneRound", gusa_outcome="refund"), ["p0", "p1"], 2)
-    a, b = game.state.hand.participants
-    start = {s.id: s.stack_at_hand_start for s in game.state.seats}
-    rig(game, {a: [2, 5], b: [10, 17]})  # 5끗 each: tie rematch, pot 20 kept
+    deck = StackedDeck()
+    deck.rig({"a": [2, 5], "b": [10, 17]}, hand=1)  # 5끗 each: tie rematch, pot 20 kept
+    deck.rig({"a": [7, 16], "b": [0, 2]}, hand=1, rematch=1)  # 구사 vs 알리
+    game, (a, b) = new_game(2, 2, deck=deck, deal_mode="oneRound", gusa_outcome="refund")
+    start = dict.fromkeys(stacks(game), 1000)
     act(game, a, "ping")
     act(game, b, "call")
-    assert game.state.hand.rematch_reason == "tie"
+    assert game.view(None).get("rematchReason") == "tie"
     game.timeout()
-    hand = game.state.hand
-    rig(game, {hand.participants[0]: [7, 16], hand.participants[1]: [0, 2]})  # 구사 vs 알리
-    act(game, hand.actor, "ping")
-    act(game, hand.actor, "call")
-    assert hand.phase == "handEnd" and not hand.rematch_pots
-    assert {r["type"] for r in hand.results} == {"refund"}
+    assert game.view(None).get("rematchNo") == 1 and deal_order(game) == [a, b]
+    act(game, a, "ping")
+    act(game, b, "call")
+    hand = game.view(None)
+    assert hand.get("handPhase") == "handEnd" and not hand.get("pots")
+    assert {r["type"] for r in hand.get("results", [])} == {"refund"}
     assert stacks(game) == start
 
 
@@ -317,41 +315,39 @@ def test_a_game_with_refunds_replays_from_its_log() -> None:
 # ---------------------------------------------------------------- random play
 
 
-def _gusa_rig(game: Game, rng: random.Random) -> None:
-    """Give a random live player a 구사 (or 멍구사) for this (re)match, when the cards are free."""
-    hand = game.state.hand
-    if hand is None or rng.random() < 0.3:
-        return
-    live = [p for p, rp in hand.players.items() if not rp.folded and rp.hand]
-    if not live:
-        return
-    pid = rng.choice(live)
-    taken = {c for p, rp in hand.players.items() if p != pid for c in rp.hand}
-    pairs = [pr for pr in ((7, 16), (6, 17), (7, 17), (6, 16)) if not set(pr) & taken]
-    if not pairs:
-        return
-    ids = list(rng.choice(pairs))
-    if game.options.card_mode == "three":
-        free = [c for c in range(20) if c not in taken and c not in ids]
-        ids.append(rng.choice(free))
-        rng.shuffle(ids)
-    rig(game, {pid: ids})
+class GusaDeals:
+    """A deal hook: at a (re)match's first deal, maybe give a random receiver a 구사 (or 멍구사)."""
+
+    def __init__(self, rng: random.Random, three: bool) -> None:
+        self.rng, self.three = rng, three
+
+    def __call__(self, request: DealRequest) -> list[int]:
+        deck = list(request.deck)
+        if any(request.held.values()) or self.rng.random() < 0.3:
+            return deck
+        pid = self.rng.choice(request.receivers)
+        ids = list(self.rng.choice(((7, 16), (6, 17), (7, 17), (6, 16))))
+        if self.three:
+            ids.append(self.rng.choice([c for c in deck if c not in ids]))
+            self.rng.shuffle(ids)
+        stacked = StackedDeck()
+        stacked.rig({pid: ids})
+        return stacked(request)
 
 
 def play_random(seed: int, when: str, outcome: str, steps: int = 1500) -> dict[str, int]:
     rng = random.Random(seed)
     options = random_options(rng).replace(gusa=True, gusa_when_winning=when, gusa_outcome=outcome)
     ids = [f"p{i}" for i in range(rng.randint(2, min(5, options.max_players)))]
-    game = Game.new(options, ids, seed)
+    game = Game.new(options, ids, seed, deal=GusaDeals(rng, options.card_mode == "three"))
     seen = {"refund": 0, "gusaRematch": 0}
-    _gusa_rig(game, rng)
     for _ in range(steps):
         if game.finished:
             break
         move = random_action(game, rng)
         events = game.timeout() if move is None else game.apply(*move)
         assert game.chips_in_play() == total_chips(game)
-        assert all(s.stack >= 0 for s in game.state.seats)
+        assert all(s >= 0 for s in stacks(game).values())
         for i, event in enumerate(events):
             if event["type"] == "pot" and event["outcome"]["type"] == "refund":
                 seen["refund"] += 1
@@ -365,8 +361,6 @@ def play_random(seed: int, when: str, outcome: str, steps: int = 1500) -> dict[s
             if event["type"] == "rematchStart" and event["reason"] in ("gusa", "mungGusa"):
                 seen["gusaRematch"] += 1
                 assert outcome == "rematch"
-            if event["type"] in ("handStart", "rematchStart"):
-                _gusa_rig(game, rng)
     return seen
 
 
@@ -485,16 +479,28 @@ async def test_a_refund_over_real_ssh(tmp_path: Path) -> None:
 
     from .ssh_harness import ssh_server, wait_until
 
-    manager = RoomManager(seed_source=lambda: 7, reconnect_grace=30)
+    def first_hand(request: DealRequest) -> list[int]:
+        """구사 to the first to be dealt, against 1끗: it already wins."""
+        stacked = StackedDeck()
+        if request.hand_no == 1:
+            stacked.rig(dict(zip(request.receivers, ([7, 16], [9, 11]), strict=True)))
+        return stacked(request)
+
+    manager = RoomManager(seed_source=lambda: 7, reconnect_grace=30, deal=first_hand)
     options = {"dealMode": "oneRound", "gusaOutcome": "refund", "gusaWhenWinning": "rematch"}
     room = manager.create_room("영희", "파토 판", options)
     manager.join(room.id, "철수")
     manager.start(room.id, "영희")
-    game = manager._rooms[room.id].game
-    hand = game.state.hand
-    first, second = hand.participants
-    rig(game, {first: [7, 16], second: [9, 11]})  # 구사 against 1끗: it already wins
-    start = {s.id: s.stack_at_hand_start for s in game.state.seats}
+    game = manager.live_game(room.id)
+    assert game is not None
+    first, second = deal_order(game)
+    start = dict.fromkeys((first, second), 1000)
+
+    def table() -> dict[str, Any]:
+        view = manager.game_view(room.id, "")
+        assert view is not None
+        return dict(view)
+
     async with ssh_server(tmp_path, make_app_factory(manager)) as server, AsyncExitStack() as st_:
         clients = {
             nick: await st_.enter_async_context(server.connect(nick, size=(100, 30)))
@@ -503,14 +509,14 @@ async def test_a_refund_over_real_ssh(tmp_path: Path) -> None:
         for nick in (first, second):
             await clients[nick].wait_for("내 차례예요")
             await clients[nick].press("2")  # check
-            await wait_until(lambda nick=nick: hand.actor != nick)
-        assert hand.phase == "handEnd"
+            await wait_until(lambda nick=nick: table().get("actor") != nick)
+        assert table().get("handPhase") == "handEnd"
         for client in clients.values():
             await client.wait_for("구사 파토! 판돈을 돌려줘요")
             await client.wait_for("1,000칩")  # the school came back
-        assert [r["type"] for r in hand.results] == ["refund"]
+        assert [r["type"] for r in table().get("results", [])] == ["refund"]
         assert stacks(game) == start
         for client in clients.values():
             await client.press(" ")
-        await wait_until(lambda: game.state.hand.hand_no == 2)
-        assert game.state.hands_played == 1
+        await wait_until(lambda: table().get("handNo") == 2)
+        assert game.hands_played == 1
