@@ -18,7 +18,7 @@ import pytest
 
 from seotda_tui import cli
 from seotda_tui.clock import FakeClock
-from seotda_tui.config import load_settings
+from seotda_tui.config import ConfigError, load_settings, text_value
 from seotda_tui.logs import record_fields
 from seotda_tui.ssh import passphrase as passphrase_module
 from seotda_tui.ssh.admission import PendingLogins
@@ -378,3 +378,39 @@ async def test_names_nobody_came_back_to_expire(
         for name in ("regular", "newcomer"):
             tried = await attempt(server.port, name, passphrase="someone-else-1234")
             assert tried.conn is None
+
+
+# -- the settings --------------------------------------------------------------------------------
+
+NEW_SETTINGS = {
+    "max_refused_logins": (5, "5"),
+    "refused_login_grace": (2.5, "2.5"),
+    "name_failures": (4, "4"),
+    "name_lock_seconds": (30.0, "30"),
+    "registrations_per_ip": (3, "3"),
+    "nickname_expiry_days": (7, "7"),
+    "max_refused_requests": (6, "6"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_SETTINGS))
+def test_each_login_limit_is_a_toml_key_an_env_variable_and_a_flag(
+    tmp_path: Path, name: str
+) -> None:
+    value, text = NEW_SETTINGS[name]
+    toml = tmp_path / "seotda.toml"
+    toml.write_text(f"[limits]\n{name} = {text}\n")
+    assert getattr(load_settings(toml), name) == value
+    assert getattr(load_settings(env={f"SEOTDA_{name.upper()}": text}), name) == value
+    assert getattr(load_settings(flags={name: text_value(name, text)}), name) == value
+    with pytest.raises(ConfigError, match="--" + name.replace("_", "-")):
+        load_settings(flags={name: -1})
+
+
+async def test_the_server_applies_the_login_limits(tmp_path: Path) -> None:
+    flags = {name: value for name, (value, _) in NEW_SETTINGS.items()}
+    async with ssh_server(tmp_path, ProbeFactory(), **flags) as server:
+        state = _state(server)
+        assert state.settings.max_refused_logins == 5
+        assert state.policy.registrations.per_hour == 3
+        assert state.policy.guard.failures == 4 and state.policy.guard.seconds == 30.0

@@ -26,6 +26,8 @@ class NameGuard:
     """Wrong passphrases per nickname, and the addresses each nickname logged in from."""
 
     def __init__(self, failures: int, seconds: float, clock: Clock = time.monotonic) -> None:
+        self.failures = failures
+        self.seconds = seconds
         # The jail's table keyed by name (prefixed: a nickname never reads as an address).
         self._jail = AuthJail(failures, seconds, clock)
         self._known: dict[str, list[str]] = {}
