@@ -1,4 +1,5 @@
-"""Helpers for engine game tests: random option mixes, random play, rigged decks."""
+"""Helpers for engine game tests: random option mixes, random play, rigged games (through
+the deal hook), and what a viewer sees. Public API only: views, events, Game's queries."""
 
 from __future__ import annotations
 
@@ -164,32 +165,6 @@ def leaks(payload: Any, secret_ids: set[int]) -> list[str]:
             if needle in text:
                 found.append(needle)
     return found
-
-
-def rig(game: Game, cards: dict[str, list[int]]) -> None:
-    """Give each listed player exactly ``cards[pid]`` over the current (re)match.
-
-    Cards already dealt are replaced; the deck is ordered so later deals (in participant order)
-    hand out the rest. Players not listed keep theirs; the deck avoids every listed card.
-    """
-    hand = game.state.hand
-    assert hand is not None
-    listed = {c for ids in cards.values() for c in ids}
-    for pid, ids in cards.items():
-        rp = hand.players[pid]
-        rp.hand = list(ids[: len(rp.hand)])
-    others = {c for pid, rp in hand.players.items() if pid not in cards for c in rp.hand}
-    assert not (others & listed), "rigged cards already belong to an unlisted player"
-    later: list[int] = []
-    more = max(len(ids) - len(hand.players[p].hand) for p, ids in cards.items())
-    for k in range(more):
-        for pid in hand.participants:
-            ids = cards.get(pid)
-            rp = hand.players[pid]
-            if ids is not None and len(ids) > len(rp.hand) + k and not rp.folded:
-                later.append(ids[len(rp.hand) + k])
-    rest = [c for c in range(20) if c not in listed and c not in others]
-    hand.deck = later + rest
 
 
 def act(game: Game, pid: str, kind: str, **payload: Any) -> list[dict[str, Any]]:

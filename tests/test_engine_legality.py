@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from engine import Game, IllegalAction, Options
 from engine.betting import BET_ACTIONS, RAISES, BetContext, check
 from engine.betting import legal_actions as bet_legal_actions
+from engine.dealing import DealRequest, StackedDeck
 
-from .gamekit import random_action, random_options, rig
+from .gamekit import random_action, random_options
 
 PLAYER_KINDS = (*BET_ACTIONS, "choose", "rejoin", "rebuy", "ready")
 SYSTEM_KINDS = ("leave", "disconnect", "reconnect")
@@ -175,12 +176,17 @@ def _walk(
 ) -> None:
     rng = random.Random(seed)
     ids = [f"p{i}" for i in range(rng.randint(3 if gusa else 2, min(5, options.max_players)))]
-    game = Game.new(options, ids, seed)
-    events = game.last_events
+
+    def gusa_deals(request: DealRequest) -> list[int]:
+        """Half the hands: the 구사 table's cards to the players dealt in, in deal order."""
+        stacked = StackedDeck()
+        fresh = request.rematch_no == 0 and not any(request.held.values())
+        if fresh and rng.random() < 0.5:
+            stacked.rig(dict(zip(request.receivers, GUSA_TABLE)))
+        return stacked(request)
+
+    game = Game.new(options, ids, seed, deal=gusa_deals if gusa else None)
     for step in range(max_steps):
-        hand = game.state.hand  # test rigging only: the deal is set up, never read to decide
-        if gusa and hand and any(e["type"] == "handStart" for e in events) and rng.random() < 0.5:
-            rig(game, dict(zip(hand.participants, GUSA_TABLE)))
         if step % CHECK_EVERY == 0 or game.pending()["phase"] in ("rebuy", "rejoin", "finished"):
             _check_state(game, stats)  # (the short answer phases and the end: every state)
         if game.finished:
@@ -188,10 +194,13 @@ def _walk(
         if rng.random() < 0.01:  # the room manager's events now and then
             pid, kind = rng.choice(ids), rng.choice(["disconnect", "reconnect", "reconnect"])
             if getattr(game, f"check_{kind}")(pid) is None:
-                events = getattr(game, kind)(pid)
+                getattr(game, kind)(pid)
             continue
         move = random_action(game, rng)
-        events = game.timeout() if move is None else game.apply(*move)
+        if move is None:
+            game.timeout()
+        else:
+            game.apply(*move)
     _check_state(game, stats)
 
 
