@@ -499,8 +499,7 @@ class RoomManager:
             self._recorder.unseen(room.journal_key, nick)  # (the hand history; may fail)
         if room.privacy is not None:
             self._new_code(room)  # a fresh nickname with the old code finds nothing
-        else:
-            self._journal_room(room)
+        self._journal_room(room)
         notice = moderation.REMOVED_NOTICE.format(room=room.name)
         for sub, (who, callback) in list(room.subscribers.items()):
             if who == nick:
@@ -549,13 +548,13 @@ class RoomManager:
         room = self._get(room_id)
         moderation.check_code_change(room, host)
         self._new_code(room)
+        self._journal_room(room)
         log_event(log, "code_changed", room=room.id, host=host)
         self._changed(room, [{"type": "codeChanged", "by": host}])
 
     def _new_code(self, room: Room) -> None:
         assert room.privacy is not None
         room.privacy = dataclasses.replace(room.privacy, code=new_code(self._codes()))
-        self._journal_room(room)
 
     def _journal_room(self, room: Room) -> None:
         """A running game's room keeps its code, bars and lock across a restart."""
