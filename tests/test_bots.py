@@ -7,9 +7,10 @@ import random
 import pytest
 
 from engine import Game, Options
+from engine.dealing import StackedDeck
 from seotda_tui.rooms.bots import LEVELS, decide, hand_equity
 
-from .gamekit import random_options
+from .gamekit import held, random_options
 
 
 def play(seed: int, options: Options, levels: dict[str, str]) -> Game:
@@ -53,13 +54,13 @@ def test_bot_decision_depends_only_on_its_own_view() -> None:
     options = Options(deal_mode="oneRound")
     for seed in range(30):
         game = Game.new(options, ["me", "x", "y"], seed)
-        twin = Game.from_dict(game.to_dict())
-        hand = twin.state.hand
-        mine = set(hand.players["me"].hand)
+        mine = held(game, "me")
         others = [c for c in range(20) if c not in mine]
         random.Random(seed).shuffle(others)
-        hand.players["x"].hand = others[:2]
-        hand.players["y"].hand = others[2:4]
+        deck = StackedDeck()
+        deck.rig({"me": mine, "x": others[:2], "y": others[2:4]})
+        twin = Game.new(options, ["me", "x", "y"], seed, deal=deck)
+        assert held(twin, "x") == others[:2] and held(twin, "y") == others[2:4]
         assert game.view("me") == twin.view("me")
         for level in LEVELS:
             assert decide(level, game.view("me"), options, 1) == decide(
@@ -69,13 +70,12 @@ def test_bot_decision_depends_only_on_its_own_view() -> None:
 
 def test_strong_bot_picks_the_best_pair_in_three_card_mode() -> None:
     options = Options(card_mode="three")
-    game = Game.new(options, ["me", "x"], 2)
-    game.state.hand.players["me"].hand = [0, 14]  # 1광, 8광
-    game.state.hand.players["x"].hand = [3, 5]
-    for pid in list(game.state.hand.participants):
-        game.apply(pid, {"type": "check"})
-    game.state.hand.players["me"].hand = [0, 14, 6]  # + 4월 열끗
-    game.state.hand.players["x"].hand = [3, 5, 7]
+    deck = StackedDeck()
+    deck.rig({"me": [0, 14, 6], "x": [3, 5, 7]})  # 1광, 8광, then 4월 열끗
+    game = Game.new(options, ["me", "x"], 2, deal=deck)
+    while (actor := game.view(None).get("actor")) is not None:
+        game.apply(actor, {"type": "check"})
+    assert held(game, "me") == [0, 14, 6]
     assert decide("strong", game.view("me"), options) == {"type": "choose", "cardIds": [0, 14]}
 
 
