@@ -675,7 +675,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     hub = Hub(manager, ChatHub(), limits, restarted_with=restarted_with)
 
     async def serve_hub() -> None:
-        orphaned = asyncio.create_task(exit_with_parent())
+        orphaned = asyncio.create_task(exit_with_parent(workdir=Path(env[SOCKET]).parent))
         async with journal_pruning(settings), nickname_expiry(settings):
             manager.subscribe_lobby(lambda _rooms: None)()  # in the loop: arms resumed rooms
             await hub.listen(Path(env[SOCKET]))

@@ -22,7 +22,6 @@ counting from zero would let a full server take as many again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import time
@@ -159,14 +158,12 @@ class Hub:
         self._waiting_for = set(range(restarted_with))  # workers yet to restore
         self._settle_until = time.monotonic() + settle if restarted_with else 0.0
         self._server: asyncio.AbstractServer | None = None
-        self._path: tuple[Path, int] | None = None  # the socket file it made, and its inode
 
     async def listen(self, path: Path) -> None:
         path.unlink(missing_ok=True)  # a hub killed -9 leaves its socket file behind
         loop = asyncio.get_running_loop()
         self._server = await loop.create_unix_server(lambda: self._link(), str(path))
         os.chmod(path, 0o600)
-        self._path = (path, path.stat().st_ino)
         rooms = len(self.manager.rooms(unlisted=True))
         log_event(log, "hub_listening", pid=os.getpid(), socket=str(path), rooms=rooms)
 
@@ -178,11 +175,6 @@ class Hub:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
-        if self._path is not None:  # (asyncio leaves the file; not one a newer hub made since)
-            path, inode = self._path
-            with contextlib.suppress(OSError):
-                if path.stat().st_ino == inode:
-                    path.unlink()
         for link in list(self.links):
             if link.transport is not None:
                 link.transport.close()

@@ -290,13 +290,21 @@ def own_port(environ: Mapping[str, str]) -> int | None:
     return int(raw) if raw is not None else None
 
 
-async def exit_with_parent(every: float = 0.5) -> None:
+async def exit_with_parent(every: float = 0.5, workdir: Path | None = None) -> None:
     """A child whose parent is gone (killed -9) shuts itself down as on SIGTERM, instead of
-    holding the port and the journal with nobody to stop it."""
+    holding the port and the journal with nobody to stop it. The rooms process passes the
+    parent's ``workdir``: it removes its socket and the folder (if nothing else is in it),
+    which the parent would have removed. (Its connections to the workers stay up meanwhile.)"""
     import asyncio
 
     parent = os.getppid()
     while os.getppid() == parent:
         await asyncio.sleep(every)
     log_event(log, "parent_gone", level=logging.WARNING)
+    if workdir is not None:
+        try:
+            (workdir / "hub.sock").unlink(missing_ok=True)
+            workdir.rmdir()
+        except OSError:
+            pass
     os.kill(os.getpid(), signal.SIGTERM)
