@@ -124,3 +124,21 @@ async def test_a_workers_limits_hold_while_the_hub_is_away_and_are_told_to_the_n
     finally:
         link.close()
         served.stop()
+
+
+async def test_a_worker_started_later_is_told_every_jail_on_connecting(tmp_path: Path) -> None:
+    path = tmp_path / "hub.sock"
+    served = HubThread(path)
+    settings = Settings(auth_failures=5, auth_jail_seconds=60.0)
+    first, later = HubLink(path, worker=0, timeout=3.0), HubLink(path, worker=1, timeout=3.0)
+    try:
+        await first.start()
+        assert any([RemoteLimits(first, settings).auth_failed("10.7.7.7") for _ in range(5)])
+        limits = RemoteLimits(later, settings)
+        await later.start()  # (its restore's answer: the jails the hub knows)
+        served.stop()
+        await until(lambda: later._sock is None, "the link never saw the hub go")
+        assert limits.jail_remaining("10.7.7.7") > 50
+    finally:
+        first.close()
+        later.close()

@@ -274,8 +274,9 @@ class Hub:
             self._waiting_for.clear()
         return False
 
-    def _restore(self, link: WorkerLink, held: dict[str, Any]) -> None:
-        """What ``link``'s worker holds (sent first on each connect): counted again here."""
+    def _restore(self, link: WorkerLink, held: dict[str, Any]) -> dict[str, float]:
+        """What ``link``'s worker holds (sent first on each connect): counted again here. The
+        answer is every jail this hub knows (a worker started since holds none of them)."""
         for ip in _texts(held.get("admitted")):
             self.limits.count(ip)
             link.admitted.append(ip)
@@ -297,6 +298,7 @@ class Hub:
             jailed=len(jailed) if isinstance(jailed, dict) else 0,
             pending=len(link.pending),
         )
+        return self.limits.jail.held()[1]
 
     def _auth_failed(self, _link: WorkerLink, ip: str) -> bool:
         """Count a failed login; a jail is told to every worker (it holds it for a restart,

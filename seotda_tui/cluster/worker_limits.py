@@ -84,7 +84,9 @@ class RemoteLimits:
             "jailed": jailed,
             "pending": self._pending.handover() if self._pending is not None else [],
         }
-        self.link.call_or(None, "restore", held)
+        jailed = self.link.call_or(None, "restore", held)
+        if isinstance(jailed, dict):  # every jail the hub knows, from before this worker too
+            self._jail.restore({}, {str(k): float(v) for k, v in jailed.items()})
 
 
 class RemotePending:
