@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine import DECK, Game, IllegalAction, Options
 from engine.dealing import StackedDeck
 from engine.options import SPECS
-from engine.types import RefusalCode, SeatView
+from engine.types import Event, RefusalCode, SeatView
 
 if TYPE_CHECKING:  # the engine's tests do not load the UI
     from seotda_tui.testing import Table
@@ -46,7 +46,7 @@ def stack(game: Game, pid: str) -> int:
 
 def held(game: Game, pid: str) -> list[int]:
     """The ids of ``pid``'s cards in this match, as ``pid``'s own view shows them."""
-    return [c["id"] for c in seat(game, pid, pid).get("cards", []) if "id" in c]
+    return [c["id"] for c in seat(game, pid, pid).get("cards", []) if "hidden" not in c]
 
 
 def deal_order(game: Game) -> list[str]:
@@ -87,7 +87,7 @@ def new_game(
     return game, list(names)
 
 
-def random_action(game: Game, rng: random.Random) -> tuple[str | None, dict[str, Any]] | None:
+def random_action(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
     """A random legal action of a random pending player, or None for a timeout."""
     pending = game.pending()
     if not pending["players"] or rng.random() < 0.08:
@@ -141,8 +141,9 @@ def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
             continue
         own = seat(game, pid, pid)
         secret |= set(held(game, pid)) - revealed
-        if own.get("discardedId") is not None:
-            secret.add(own["discardedId"])
+        discarded = own.get("discardedId")
+        if discarded is not None:
+            secret.add(discarded)
     return secret
 
 
@@ -167,7 +168,7 @@ def leaks(payload: Any, secret_ids: set[int]) -> list[str]:
     return found
 
 
-def act(game: Game, pid: str, kind: str, **payload: Any) -> list[dict[str, Any]]:
+def act(game: Game, pid: str, kind: str, **payload: Any) -> list[Event]:
     return game.apply(pid, {"type": kind, **payload})
 
 

@@ -23,6 +23,7 @@ from engine import Game, IllegalAction, Options
 from engine.betting import BET_ACTIONS, RAISES, BetContext, check
 from engine.betting import legal_actions as bet_legal_actions
 from engine.dealing import DealRequest, StackedDeck
+from engine.types import LegalAction
 
 from .gamekit import random_action, random_options
 
@@ -63,7 +64,7 @@ def _own_cards(game: Game, pid: str) -> list[int]:
     """The player's cards as their own view shows them (public API, no state reads)."""
     for seat in game.view(pid)["seats"]:
         if seat["id"] == pid:
-            return [c["id"] for c in seat.get("cards", []) if "id" in c]
+            return [c["id"] for c in seat.get("cards", []) if "hidden" not in c]
     return []
 
 
@@ -254,7 +255,7 @@ def bet_contexts(draw: st.DrawFn) -> BetContext:
 @settings(max_examples=400, deadline=None)
 @given(bet_contexts())
 def test_bet_amounts_at_the_bounds(ctx: BetContext) -> None:
-    legal = {a["type"]: a for a in bet_legal_actions(ctx)}
+    legal: dict[str, LegalAction] = {a["type"]: a for a in bet_legal_actions(ctx)}
     assert "die" in legal
     for kind in BET_ACTIONS:
         amount, refusal = check(kind, ctx)

@@ -12,7 +12,7 @@ import pytest
 
 from engine import Game, Options
 from engine.dealing import DealRequest, StackedDeck
-from engine.types import RefusalCode, View
+from engine.types import Event, RefusalCode, View
 
 from .gamekit import act, deal_order, held, leaks, must_fail, new_game, seat, stack
 
@@ -47,9 +47,9 @@ def hand_phase(game: Game) -> str | None:
     return table(game).get("handPhase")
 
 
-def finish_hand(game: Game) -> list[dict[str, Any]]:
+def finish_hand(game: Game) -> list[Event]:
     """Timeouts until the hand reaches handEnd."""
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     while hand_phase(game) != "handEnd" and not game.finished:
         events += game.timeout()
     return events
@@ -385,7 +385,7 @@ def test_three_rematches_then_even_split_with_odd_chip_to_dealer_side() -> None:
     assert seat(game, c)["allIn"] and seat(game, c)["committed"] == 5
     rematches = 0
     for rematch in range(4):
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         while hand_phase(game) == "betting":
             events += game.timeout()
         assert table(game).get("showdown")
@@ -663,7 +663,7 @@ def test_view_shows_public_table_and_only_own_cards() -> None:
     assert seats[a]["lastAction"] == {"type": "ping", "amount": 10} and seats[a]["bet"] == 10
     assert seats[a]["cards"] == [{"hidden": True}] and seats[a]["dealer"]
     mine = seats[b]["cards"][0]
-    assert "id" in mine and mine["id"] not in held(game, a) + held(game, c)
+    assert "hidden" not in mine and mine["id"] not in held(game, a) + held(game, c)
     assert view["myHand"] is None  # one card: no hand yet
     assert game.view(c)["legalActions"] == [] and game.view(None)["legalActions"] == []
     assert all(s["cards"] == [{"hidden": True}] for s in game.view(None)["seats"])
@@ -767,11 +767,11 @@ def test_an_eliminated_player_who_leaves_stays_eliminated_at_the_hand_they_buste
     act(game, c, "die")
     events = game.timeout()
     assert seat(game, b)["status"] == "eliminated"
-    while table(game).get("handNo", 0) < 3:
+    while (table(game).get("handNo") or 0) < 3:
         events += game.timeout()
     events += act(game, b, "leave")
     assert {"type": "leave", "player": b} in events
-    while table(game).get("handNo", 0) < 5 and not game.finished:
+    while (table(game).get("handNo") or 0) < 5 and not game.finished:
         events += game.timeout()
     assert seat(game, b)["status"] == "eliminated"
     assert [e for e in events if e["type"] == "eliminated"] == [{"type": "eliminated", "player": b}]
@@ -801,7 +801,8 @@ def test_deal_hook_changes_only_the_rigged_cards_and_replays() -> None:
         rigged.timeout()
         plain.timeout()
     # the seeded shuffle still ran: from hand 2 on, every hand is dealt as without the hook
-    assert table(rigged).get("handNo") == table(plain).get("handNo") > 2
+    hand_no = table(plain).get("handNo")
+    assert hand_no is not None and hand_no > 2 and table(rigged).get("handNo") == hand_no
     assert {p: held(rigged, p) for p in "xyz"} == {p: held(plain, p) for p in "xyz"}
     again = StackedDeck()
     again.rig({"y": [G3, G8]}, hand=1)

@@ -21,8 +21,10 @@ async def test_four_players_one_scripted_hand_to_the_showdown() -> None:
     async with Table.open(["a", "b", "c", "d"], options=Options(), seed=7, deal=deal) as t:
         # first betting round: everyone checks with key 2, in turn
         for _ in range(4):
-            assert "내 차례예요" in t.text(t.actor)
-            await t.press(t.actor, "2")
+            actor = t.actor
+            assert actor is not None
+            assert "내 차례예요" in t.text(actor)
+            await t.press(actor, "2")
         # second card dealt: each player sees only their own two cards
         assert t.cards("b") == ["9월 열끗", "9월 띠"]
         assert "9월 열끗" in t.text("b") and "9월 열끗" not in t.text("a")
