@@ -24,7 +24,8 @@ from ..ssh.limits import AuthJail, Clock, ConnectLimiter
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
 from .link import HubDown, HubLink, as_text
 
-#: Why a login is refused while the rooms process is away or not yet told every worker's sessions.
+#: Why a login is refused while the rooms process cannot be reached (a new one that still waits
+#: for the workers' ``restore`` says ``restoring``): both are told "try again in a few seconds".
 AWAY = "rooms_away"
 
 
@@ -84,9 +85,9 @@ class RemoteLimits:
             "jailed": jailed,
             "pending": self._pending.handover() if self._pending is not None else [],
         }
-        jailed = self.link.call_or(None, "restore", held)
-        if isinstance(jailed, dict):  # every jail the hub knows, from before this worker too
-            self._jail.restore({}, {str(k): float(v) for k, v in jailed.items()})
+        known = self.link.call_or(None, "restore", held)
+        if isinstance(known, dict):  # every jail the hub knows, from before this worker too
+            self._jail.restore({}, {str(k): float(v) for k, v in known.items()})
 
 
 class RemotePending:
