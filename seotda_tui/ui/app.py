@@ -41,7 +41,10 @@ WIDE_WIDTH = 110
 
 
 class HasNickname(Protocol):
-    nickname: str
+    """Who the session is (an ``ssh.auth.Identity``: frozen, so the name is read-only here)."""
+
+    @property
+    def nickname(self) -> str: ...
 
 
 class SeotdaApp(App[None]):
