@@ -77,6 +77,13 @@ def card(spec: CardSpec) -> int:
     return cid
 
 
+def _who(nick: str | None) -> str:
+    """A player's nickname; the methods take ``None`` too, for ``t.text(t.actor)`` when
+    nobody's turn it is, and fail saying so."""
+    assert nick is not None, "no player named (nobody's turn?)"
+    return nick
+
+
 def _plan(deal: Mapping[str, Sequence[CardSpec]]) -> dict[str, list[int]]:
     return {nick: [card(c) for c in cards] for nick, cards in deal.items()}
 
@@ -196,21 +203,21 @@ class Table:
         assert view is not None, "the game has not started"
         return view.get("actor")
 
-    def view(self, nick: str) -> View:
+    def view(self, nick: str | None) -> View:
         """The game as ``nick``'s session is told it (own cards only)."""
-        view = self.manager.game_view(self.room_id, nick)
+        view = self.manager.game_view(self.room_id, _who(nick))
         assert view is not None, "the game has not started"
         return view
 
-    def seat(self, nick: str) -> SeatView:
+    def seat(self, nick: str | None) -> SeatView:
         """``nick``'s seat as ``nick``'s own view tells it (cards, choice, last action)."""
         return next(s for s in self.view(nick)["seats"] if s["id"] == nick)
 
-    def own_cards(self, nick: str) -> list[int]:
+    def own_cards(self, nick: str | None) -> list[int]:
         """The ids of the cards ``nick`` holds, as ``nick``'s own view tells them."""
         return [c["id"] for c in self.seat(nick).get("cards", []) if "hidden" not in c]
 
-    def cards(self, nick: str) -> list[str]:
+    def cards(self, nick: str | None) -> list[str]:
         """``nick``'s cards as labels ("3월 광"), as ``nick``'s own view tells them."""
         return [DECK[c].label for c in self.own_cards(nick)]
 
@@ -220,21 +227,21 @@ class Table:
         assert view is not None and "handNo" in view, "no hand is being played"
         return view
 
-    def legal(self, nick: str) -> list[LegalAction]:
-        return self.game.legal_actions(nick)
+    def legal(self, nick: str | None) -> list[LegalAction]:
+        return self.game.legal_actions(_who(nick))
 
-    def pilot(self, nick: str) -> Pilot[None]:
-        return self.pilots[nick]
+    def pilot(self, nick: str | None) -> Pilot[None]:
+        return self.pilots[_who(nick)]
 
-    def app(self, nick: str) -> SeotdaApp:
-        return self.apps[nick]
+    def app(self, nick: str | None) -> SeotdaApp:
+        return self.apps[_who(nick)]
 
-    def screen(self, nick: str) -> Any:
-        return self.apps[nick].screen
+    def screen(self, nick: str | None) -> Any:
+        return self.apps[_who(nick)].screen
 
-    def text(self, nick: str) -> str:
+    def text(self, nick: str | None) -> str:
         """What ``nick``'s terminal shows (plain text)."""
-        return screen_text(self.apps[nick])
+        return screen_text(self.apps[_who(nick)])
 
     # ------------------------------------------------------------------ doing
     async def settle(self) -> None:
@@ -244,8 +251,7 @@ class Table:
 
     async def press(self, nick: str | None, *keys: str) -> None:
         """Press keys in ``nick``'s app, then settle every app."""
-        assert nick is not None, "nobody to press for"
-        await self.pilots[nick].press(*keys)
+        await self.pilots[_who(nick)].press(*keys)
         await self.settle()
 
     async def act(self, nick: str, action: Mapping[str, Any]) -> None:
