@@ -45,10 +45,13 @@ def _events(caplog: pytest.LogCaptureFixture, *names: str) -> list[dict[str, Any
 # -- item 3: a refused login is not a player ----------------------------------------------------
 
 
-async def test_refused_logins_take_no_players_place_and_go_quickly(tmp_path: Path) -> None:
+async def test_refused_logins_take_no_players_place_and_go_quickly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """Logins whose name is refused (here a look-alike of a registered name, from six
     addresses) pass auth only to be told why: they never count against ``max_sessions``, at
     most ``max_refused_logins`` are held at once, each for ``refused_login_grace``."""
+    caplog.set_level(logging.INFO, logger="seotda.server")
     clock = FakeClock()
     settings = {
         "max_sessions": 2,
@@ -81,8 +84,14 @@ async def test_refused_logins_take_no_players_place_and_go_quickly(tmp_path: Pat
                 assert "너무 비슷해요" in said and "alice" in said
                 await asyncio.wait_for(conn.wait_closed(), 5)
                 # the others opened nothing: closed once the refused-login grace is over
+                caplog.clear()
                 clock.advance(30)
                 await wait_until(lambda: all(c.is_closed() for c in held))
+                timeouts = _events(caplog, "refused")
+                # (each from an address of its own: no summary)
+                assert [(e["reason"], e["why"]) for e in timeouts] == [
+                    ("refused_timeout", "lookalike")
+                ] * 3
                 await wait_until(lambda: state.refusing == 0)
                 assert not alice.closed.is_set() and state.admitted == 1
             finally:

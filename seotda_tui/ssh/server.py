@@ -370,6 +370,8 @@ class _PlayerConnection(asyncssh.SSHServer):
         if reason == "handshake_timeout" and self._awaits_host_key_answer():
             return  # login_grace (asyncssh's login timeout) bounds the rest
         fields = {"user": self.username} if self.username else {}
+        if self._refusal is not None:
+            fields["why"] = self._refusal[0]  # (a refused login that opened no session)
         self._state.refused(self.peer_ip, reason, **fields)
         self._disconnect(reason)
 
