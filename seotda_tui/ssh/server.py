@@ -12,17 +12,21 @@ What a connection goes through (settings from :class:`~seotda_tui.config.Setting
    once, before any key exchange. Otherwise it is a *pending login*
    (:class:`~seotda_tui.ssh.admission.PendingLogins`): at most ``max_pending_logins_per_ip``
    from one address, ``max_pending_logins`` in all (a newcomer from a quieter address
-   evicts the busiest address's oldest one). Pending logins never count against
-   ``max_sessions``.
+   evicts the one that got least far, see :meth:`_PlayerConnection.progress`). Pending logins
+   never count against ``max_sessions``.
 2. The key exchange must reach our answer within ``handshake_grace`` seconds (the client
    then holds our host key: on a first connection its user is asked whether to trust it,
    which may take longer), the whole login within ``login_grace``. Wrong passwords and (in
-   keys mode) unlisted keys count towards the jail. A connection lost before login is logged
-   (``refused reason=handshake_failed``: stage, client version, error).
-3. Authenticated (``auth_completed``): now it counts against ``max_sessions`` and
-   ``max_sessions_per_ip``; over either, its session channel only prints the Korean
-   refusal and closes. It must open that channel within ``login_grace`` (plink on a
-   terminal asks its user to press Return first, after every login).
+   keys mode) unlisted keys count towards the jail, wrong passphrases also towards their
+   nickname's lock (``name_failures``, :mod:`.guessing`). A connection lost before login is
+   logged (``refused reason=handshake_failed``: stage, client version, error).
+3. Authenticated (``auth_completed``): a login that may not play (its name can't be used,
+   too many new names from its address, the server or its address full) is never counted:
+   its session channel only prints the Korean refusal and closes, within
+   ``refused_login_grace``, at most ``max_refused_logins`` at once. Every other login counts
+   against ``max_sessions`` and ``max_sessions_per_ip`` and must open its channel within
+   ``login_grace`` (plink on a terminal asks its user to press Return first, after every
+   login).
 4. One session channel per connection, interactive with a PTY; everything else
    (exec, subsystems, forwarding of any kind, X11, agent, unknown channel types and
    requests) is refused: the first of each kind on a connection logged, repeats counted in
