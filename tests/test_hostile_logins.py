@@ -287,7 +287,7 @@ async def test_a_flood_of_guesses_from_one_address_takes_one_place_in_the_hash_l
 
     def slow_verify(passphrase: str, stored: str) -> bool:
         hashed.append(passphrase)
-        time.sleep(0.2)  # (in the hashing thread) a costly hash
+        time.sleep(0.5)  # (in the hashing thread) a costly hash
         return real_verify(passphrase, stored)
 
     real_verify = passphrase_module.verify_passphrase
