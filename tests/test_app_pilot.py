@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from engine import DECK, Options
 from engine.options import SPECS
@@ -18,6 +19,8 @@ from seotda_tui.ui.screens.results import ResultsScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.actions import ActionBar
 from seotda_tui.ui.widgets.hand import HandCards
+from seotda_tui.ui.widgets.lines import Line
+from seotda_tui.ui.widgets.pot import PotView
 from seotda_tui.ui.widgets.texts import BET_ORDER
 
 SIZE = (80, 24)
@@ -155,6 +158,7 @@ async def test_two_players_create_join_start_and_see_only_their_own_cards() -> N
             text = screen_text(app)
             assert all(label in text for label in mine)
             assert not any(label in text for label in theirs if label not in mine)
+            assert isinstance(app.screen, TableScreen)
             seats = app.screen.shown_seats
             ids = own_card_ids(m, room.id, me)
             assert seats[other].cards == "[?]" and seats[other].faces == (None,)
@@ -177,11 +181,12 @@ async def test_a_bet_by_one_shows_on_the_others_screen() -> None:
         assert "3 삥 (+10)" in screen_text(a)
         await pa.press("3")  # 삥
         await settle(pa, pb)
+        assert isinstance(b.screen, TableScreen)
         seats = b.screen.shown_seats
         assert seats[actor].bet == 10 and seats[actor].action == "삥"
         text = screen_text(b)
         assert "삥 10" in text and "4 콜 (+10)" in text
-        assert b.screen.query_one("#pot").amount == 30
+        assert b.screen.query_one("#pot", PotView).amount == 30
         await pb.press("l")  # the hand log, hidden at 80 columns, opens with l
         await settle(pb)
         assert f"{actor} 삥 10" in screen_text(b)
@@ -221,6 +226,7 @@ async def test_offline_seat_shows_connection_lost_to_others() -> None:
         await settle(pilot)
         m.session_disconnected("철수")
         await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
         seats = app.screen.shown_seats  # in the reconnect grace: how long the game waits
         grace = f"끊김 {int(m.reconnect_grace)}초"
         assert grace in seats["철수"].badges
@@ -349,7 +355,7 @@ async def test_game_end_shows_result_and_room_waits_again() -> None:
         await pilot.press("s")
         await settle(pilot)
         assert m.room(room.id).status == "playing"
-        banner = host.screen.query_one("#banner").plain
+        banner = host.screen.query_one("#banner", Line).plain
         assert "게임 끝" not in banner and banner.startswith("기리: ")  # the old result is gone
 
 
@@ -434,7 +440,7 @@ async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
     room = m.create_room("영희", "판", {})
     m.join(room.id, "철수")
     m.start(room.id, "영희")
-    sent: list[dict[str, Any]] = []
+    sent: list[Mapping[str, Any]] = []
     m.act = lambda room_id, nick, action: sent.append(action)  # type: ignore[method-assign]
     app = app_for(m, "영희")
     async with app.run_test(size=SIZE) as pilot:
@@ -487,6 +493,7 @@ async def test_form_greys_out_options_that_do_not_apply() -> None:
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
+        assert isinstance(form, CreateRoomScreen)
         assert form.query_one("#opt-rebuy_limit").disabled  # rebuy defaults to unlimited
         assert not form.query_one("#opt-deal_mode").disabled
         form.set_value("rebuy", "limited")
@@ -502,6 +509,7 @@ async def test_form_starts_from_the_server_room_defaults() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
         await settle(pilot)
+        assert isinstance(app.screen, CreateRoomScreen)
         values = app.screen.values()
         assert values["starting_chips"] == 2000 and values["hints"] is False
 
@@ -539,7 +547,7 @@ def test_table_text_from_a_real_view() -> None:
     m.session_connected("민수")
     m.session_disconnected("민수")
     summary = m.room(room.id)
-    view = game.view("영희")
+    view = cast(dict[str, Any], game.view("영희"))  # table_text reads views as plain dicts
     infos = {i.name: i for i in tt.seat_infos(summary, view, "영희")}
     assert "다이" in infos[first].badges and "연결 끊김" in infos["민수"].badges
     for nick, info in infos.items():

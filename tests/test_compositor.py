@@ -8,11 +8,12 @@ terminals must match each other and a full render of the true screen from scratc
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pyte
 import pytest
-from textual._compositor import Compositor
+from textual._compositor import Compositor, LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
@@ -50,11 +51,11 @@ class Recording:
         return update
 
 
-class StockRecording(Recording, Compositor):
+class StockRecording(Recording, Compositor):  # type: ignore[misc]  # render_update's Any
     pass
 
 
-class DirtyRecording(Recording, DirtyCompositor):
+class DirtyRecording(Recording, DirtyCompositor):  # type: ignore[misc]  # (as above)
     pass
 
 
@@ -122,7 +123,7 @@ class Terminal:
 
 def fresh_render(app: App[None]) -> pyte.Screen:
     update = app.screen._compositor.render_update(full=True)
-    assert update is not None
+    assert isinstance(update, LayoutUpdate)
     return play([update.render_segments(app.console)])
 
 
@@ -130,7 +131,7 @@ ASCII = ["", "x", "pot 1,200", "call half", "a much longer line of text here", "
 KOREAN = ["판돈 1,200", "다이", "콜 하프", "광땡!"]
 
 
-def step(rng: random.Random, widgets: list[Widget], words: list[str]) -> tuple[str, int, Any]:
+def step(rng: random.Random, widgets: Sequence[Widget], words: list[str]) -> tuple[str, int, Any]:
     """One change, drawn once and applied identically to both apps."""
     index = rng.randrange(len(widgets))
     if rng.random() < 0.6:

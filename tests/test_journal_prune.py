@@ -13,7 +13,7 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui import cli
-from seotda_tui.config import ConfigError, Settings, load_settings
+from seotda_tui.config import ConfigError, Settings, load_settings, text_value
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
@@ -297,7 +297,7 @@ def test_journal_keep_days_defaults_to_30_and_follows_the_precedence(tmp_path: P
     assert load_settings(path).journal_keep_days == 7
     env = {"SEOTDA_JOURNAL_KEEP_DAYS": "0"}
     assert load_settings(path, env).journal_keep_days == 0
-    flags = {"journal_keep_days": cli.text_value("journal_keep_days", "90")}
+    flags = {"journal_keep_days": text_value("journal_keep_days", "90")}
     assert load_settings(path, env, flags).journal_keep_days == 90
     assert "journal_keep_days = 30" in Settings().describe().split("[auth]")[0]
 

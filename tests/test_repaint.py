@@ -202,11 +202,11 @@ async def test_no_lobby_follows_the_rooms_while_its_player_sits_at_a_table() -> 
     async with Table.open(["a", "b"], seed=5, size=SIZE, start=False) as t:
         manager = t.manager
         assert isinstance(t.screen("a"), TableScreen)
-        assert not manager._lobby_subs  # the tables replaced the lobbies: no pushes
+        assert not manager.lobby_subscribers  # the tables replaced the lobbies: no pushes
         manager.create_room("c", "다른 방", {})
         await t.press("a", "q")  # back to the lobby (the waiting room leaves at once)
         await t.settle()
-        assert len(manager._lobby_subs) == 1
+        assert manager.lobby_subscribers == 1
         assert "다른 방" in t.text("a")  # the list is current again
 
 
@@ -215,14 +215,14 @@ async def test_a_lobby_under_the_room_form_follows_nothing_until_shown_again() -
     app = make_app_factory(manager)(SimpleNamespace(nickname="a"), None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert isinstance(app.screen, LobbyScreen) and len(manager._lobby_subs) == 1
+        assert isinstance(app.screen, LobbyScreen) and manager.lobby_subscribers == 1
         await pilot.press("n")
         await pilot.pause()
-        assert isinstance(app.screen, CreateRoomScreen) and not manager._lobby_subs
+        assert isinstance(app.screen, CreateRoomScreen) and not manager.lobby_subscribers
         manager.create_room("b", "다른 방", {})
         await pilot.press("escape")
         await pilot.pause()
-        assert isinstance(app.screen, LobbyScreen) and len(manager._lobby_subs) == 1
+        assert isinstance(app.screen, LobbyScreen) and manager.lobby_subscribers == 1
         assert "다른 방" in "\n".join(s.text for s in app.screen._compositor.render_strips())
 
 

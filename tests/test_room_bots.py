@@ -9,7 +9,7 @@ import pytest
 
 from engine import Options
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
-from seotda_tui.rooms import bot_seats as room_bots
+from seotda_tui.rooms import bots as bot_rules
 from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
 from seotda_tui.rooms.bots import decide
 from seotda_tui.rooms.clock import FakeClock
@@ -144,7 +144,7 @@ def test_one_human_and_three_bots_play_to_the_end(monkeypatch: pytest.MonkeyPatc
     assert result is not None and result["reason"] == "hands"
     assert {row["playerId"] for row in result["ranking"]} == {"사람", *bots}
     assert summary.players == ("사람", *bots)  # bots keep their seats for the next game
-    drivers = m._rooms[room.id].bot_players
+    drivers = m.bot_drivers(room.id)
     assert set(drivers) == set(bots) and all(d.errors == 0 for d in drivers.values())
     assert delays and all(BOT_DELAY[0] <= d <= BOT_DELAY[1] for d in delays)
     bets = [e for e in m.log(room.id) if e["type"] == "bet" and e["player"] in bots]
@@ -167,7 +167,7 @@ def test_bots_only_ever_see_their_own_view(monkeypatch: pytest.MonkeyPatch) -> N
         return decide(level, view, options, seed)
 
     monkeypatch.setattr(BotPlayer, "on_update", watch)
-    monkeypatch.setattr(room_bots.bots, "decide", spy_decide)
+    monkeypatch.setattr(bot_rules, "decide", spy_decide)
     m, clock = manager(seed="blind")
     room = m.create_room("a", "x", Options(card_mode="three", hand_limit=10))
     m.join(room.id, "b")
@@ -186,7 +186,7 @@ def test_bots_only_ever_see_their_own_view(monkeypatch: pytest.MonkeyPatch) -> N
     for salt, view in decided:
         assert view["viewer"] in bots and salt != "blind"  # a salt, never the deck's seed
     # the bot drivers hold no game
-    for driver in m._rooms[room.id].bot_players.values():
+    for driver in m.bot_drivers(room.id).values():
         assert not any(type(v).__name__ == "Game" for v in vars(driver).values())
 
 
@@ -236,7 +236,7 @@ def test_bots_resume_from_the_journal(tmp_path: Path) -> None:
     summary = m2.room(room.id)
     assert summary is not None and summary.bots == tuple(bots) and summary.offline == ("사람",)
     assert m2.live_game(room.id).state_hash() == before.state_hash()  # type: ignore[union-attr]
-    assert set(m2._rooms[room.id].bot_players) == set(bots)
+    assert set(m2.bot_drivers(room.id)) == set(bots)
     assert m2.session_connected("사람") == room.id
     inbox = Inbox()
     m2.subscribe_room(room.id, "사람", inbox)
@@ -245,7 +245,7 @@ def test_bots_resume_from_the_journal(tmp_path: Path) -> None:
     assert inbox.last.result is not None and inbox.last.result["reason"] == "hands"
     finished = Journal(tmp_path / "g.sqlite3").finished_games()
     assert finished and finished[0]["roomId"] == f"{room.id}-1"
-    assert start > 0 and all(d.errors == 0 for d in m2._rooms[room.id].bot_players.values())
+    assert start > 0 and all(d.errors == 0 for d in m2.bot_drivers(room.id).values())
 
 
 def test_a_game_of_bots_ends_when_the_humans_are_gone(tmp_path: Path) -> None:
@@ -326,7 +326,7 @@ def test_load_smoke_two_full_tables_of_people_and_bots() -> None:
     assert all(m.room(r).status == "finished" for r in rooms)  # type: ignore[union-attr]
     assert all(not s.errors for s in sessions)
     for room_id in rooms:
-        assert all(d.errors == 0 for d in m._rooms[room_id].bot_players.values())
+        assert all(d.errors == 0 for d in m.bot_drivers(room_id).values())
         assert m.live_game(room_id).result()["reason"] == "hands"  # type: ignore[union-attr]
 
 

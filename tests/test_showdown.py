@@ -3,12 +3,14 @@ against the independent judge in tests/seotda_reference.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import DECK, HandRank, Options, Outcome, best_two, evaluate, resolve
-from engine.showdown import resolve_ranks
+from engine.showdown import Reason, resolve_ranks
 from tests.seotda_reference import CODES, Rules, expected_ids, judge
 
 # Hands used below, by the spec's names.
@@ -37,15 +39,15 @@ def showdown(hands: dict[str, tuple[str, str]], **options) -> Outcome:
     return resolve({p: (card(a), card(b)) for p, (a, b) in hands.items()}, Options(**options))
 
 
-def win(player: str, reason: str = "normal") -> Outcome:
+def win(player: str, reason: Reason = "normal") -> Outcome:
     return Outcome("win", (player,), reason)
 
 
-def rematch(reason: str, *participants: str) -> Outcome:
+def rematch(reason: Reason, *participants: str) -> Outcome:
     return Outcome("rematch", (), reason, participants)
 
 
-def split(reason: str, *winners: str) -> Outcome:
+def split(reason: Reason, *winners: str) -> Outcome:
     return Outcome("split", winners, reason)
 
 
@@ -365,11 +367,11 @@ def to_cards(hands: dict[str, tuple[int, int]]):
     return {p: (DECK[a], DECK[b]) for p, (a, b) in hands.items()}
 
 
-def reordered(hands: dict, order: list[str]) -> dict:
+def reordered(hands: dict[str, Any], order: list[str]) -> dict[str, Any]:
     return {p: hands[p] for p in order}
 
 
-def effective_beats_or_equals(w: str, q: str, hands: dict, rules: Rules) -> bool:
+def effective_beats_or_equals(w: str, q: str, hands: dict[str, Any], rules: Rules) -> bool:
     """§6.3 read pairwise: does w's hand beat or equal q's in this showdown?"""
     rank = {p: expected_ids(a, b, rules) for p, (a, b) in hands.items()}
     vmax = max(r.value for r in rank.values())

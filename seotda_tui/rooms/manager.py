@@ -39,6 +39,9 @@ API (all synchronous; call from the event loop's thread)::
     manager.game_view(room_id, nick) -> View | None  # the game as nick sees it (own cards only)
     manager.result(room_id) -> dict | None           # the last finished game's result
     manager.live_game(room_id) -> Game | None        # server truth, for the tester harness / tools
+    manager.bot_drivers(room_id) -> dict[str, SeatDriver]  # who plays each bot seat (tools, tests)
+    manager.deadline(room_id) -> float | None         # seconds to the next automatic action
+    manager.lobby_subscribers -> int                  # sessions getting lobby pushes now
     manager.resend(room_id)                          # push every session its view again
     manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
     manager.close()                                   # shutdown: cancel timers, close the journal
@@ -131,6 +134,7 @@ from .model import (
     RoomError,
     RoomSummary,
     RoomUpdate,
+    SeatDriver,
 )
 from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
 from .private import (
@@ -271,6 +275,24 @@ class RoomManager:
         tools that drive or inspect a game, never for a session (which gets :meth:`game_view`)."""
         room = self._rooms.get(room_id)
         return room.game if room else None
+
+    def bot_drivers(self, room_id: str) -> dict[str, SeatDriver]:
+        """The drivers playing the room's bot seats, by bot (tools and tests read their errors)."""
+        room = self._rooms.get(room_id)
+        return dict(room.bot_players) if room else {}
+
+    def deadline(self, room_id: str) -> float | None:
+        """Seconds until the game acts for whoever it waits for; None while no timer is armed
+        (no game, a paused room, or a resumed one whose event loop has not run yet)."""
+        room = self._rooms.get(room_id)
+        if room is None or room.timer is None or room.deadline_at is None:
+            return None
+        return max(0.0, room.deadline_at - self.clock.time())
+
+    @property
+    def lobby_subscribers(self) -> int:
+        """Sessions getting lobby pushes now (a lobby screen subscribes while it is shown)."""
+        return len(self._lobby_subs)
 
     def resend(self, room_id: str) -> None:
         """Push every session in the room its view again (after a tool edited the game)."""

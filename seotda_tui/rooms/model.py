@@ -102,6 +102,8 @@ class RoomUpdate:
 class SeatDriver(Protocol):
     """What a room keeps of the driver that plays one of its bot seats."""
 
+    errors: int  # actions the game refused (should stay 0; counted for tests and logs)
+
     def stop(self) -> None: ...
 
 
