@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,52 @@ async def test_a_flood_from_many_addresses_does_not_evict_someone_typing(tmp_pat
             conn.close()
         finally:
             login.cancel()
+
+
+class _Hesitant(_Auth):
+    """Reads the host-key question ("Are you sure you want to continue connecting?") until
+    ``answered`` is set: it blocks its own event loop, in a thread of its own, as a person
+    would hold up OpenSSH."""
+
+    asked: threading.Event
+    answered: threading.Event
+
+    def validate_host_public_key(self, host: str, addr: str, port: int, key: Any) -> bool:
+        self.asked.set()
+        return self.answered.wait(20)
+
+
+async def test_a_flood_from_many_addresses_does_not_evict_someone_reading_the_host_key(
+    tmp_path: Path,
+) -> None:
+    settings = {"connect_rate": 0, "max_pending_logins": 6, "handshake_grace": 60}
+
+    class Hesitant(_Hesitant):
+        asked = threading.Event()
+        answered = threading.Event()
+
+    async def log_in() -> bool:
+        conn = await open_connection(
+            port, "dora", client=Hesitant, known_hosts=([], [], []), local_addr=("127.0.0.1", 0)
+        )
+        conn.close()
+        await conn.wait_closed()
+        return True
+
+    async with (
+        ssh_server(tmp_path, ProbeFactory(), **settings) as server,  # type: ignore[arg-type]
+        flooding(server.port) as flood,
+    ):
+        port = server.port
+        login = asyncio.ensure_future(asyncio.to_thread(asyncio.run, log_in()))
+        try:
+            assert await asyncio.to_thread(Hesitant.asked.wait, 10)
+            for n in range(2, 22):  # 20 new connections, each from an address of its own
+                await flood.silent(f"127.0.0.{n}", 1)
+            await wait_until(lambda: flood.open_count() == 5)  # the table: 5 of them + dora
+        finally:
+            Hesitant.answered.set()
+        assert await asyncio.wait_for(login, 10)
 
 
 # -- item 7: refused requests are logged sparingly and end a connection that keeps asking -------
