@@ -200,10 +200,11 @@ def judge(hands: dict[str, tuple[int, int]], rules: Rules) -> Judged:
 
 def best_two_ids(ids: tuple[int, int, int], rules: Rules) -> frozenset[int]:
     """§8.5: highest value, then a special combination, then the smaller id sum."""
-    pairs = [(ids[0], ids[1]), (ids[0], ids[2]), (ids[1], ids[2])]
+    pairs: list[tuple[int, int]] = [(ids[0], ids[1]), (ids[0], ids[2]), (ids[1], ids[2])]
 
-    def key(pair: tuple[int, int]) -> tuple[int, int, int]:
+    def key(pair: tuple[int, int]) -> tuple[int, bool, int]:
         rank = expected_ids(*pair, rules)
         return rank.value, rank.special is not None, -(pair[0] + pair[1])
 
-    return frozenset(max(pairs, key=key))
+    best: tuple[int, int] = max(pairs, key=key)
+    return frozenset(best)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
 import pytest
 
@@ -13,6 +14,11 @@ from seotda_tui.rooms.bots import LEVELS, decide, hand_equity
 from .gamekit import held, random_options
 
 
+def seen(game: Game, pid: str) -> dict[str, Any]:
+    """``pid``'s view as a bot is handed it (``RoomUpdate.view``: the view as a plain dict)."""
+    return cast(dict[str, Any], game.view(pid))
+
+
 def play(seed: int, options: Options, levels: dict[str, str]) -> Game:
     game = Game.new(options, list(levels), seed)
     steps = 0
@@ -21,7 +27,7 @@ def play(seed: int, options: Options, levels: dict[str, str]) -> Game:
         assert steps < 50000
         acted = False
         for pid in game.pending()["players"]:
-            action = decide(levels[pid], game.view(pid), options, seed)
+            action = decide(levels[pid], seen(game, pid), options, seed)
             if action is not None:
                 game.apply(pid, action)  # an illegal choice would raise IllegalAction here
                 acted = True
@@ -63,8 +69,8 @@ def test_bot_decision_depends_only_on_its_own_view() -> None:
         assert held(twin, "x") == others[:2] and held(twin, "y") == others[2:4]
         assert game.view("me") == twin.view("me")
         for level in LEVELS:
-            assert decide(level, game.view("me"), options, 1) == decide(
-                level, twin.view("me"), options, 1
+            assert decide(level, seen(game, "me"), options, 1) == decide(
+                level, seen(twin, "me"), options, 1
             )
 
 
@@ -76,7 +82,7 @@ def test_strong_bot_picks_the_best_pair_in_three_card_mode() -> None:
     while (actor := game.view(None).get("actor")) is not None:
         game.apply(actor, {"type": "check"})
     assert held(game, "me") == [0, 14, 6]
-    assert decide("strong", game.view("me"), options) == {"type": "choose", "cardIds": [0, 14]}
+    assert decide("strong", seen(game, "me"), options) == {"type": "choose", "cardIds": [0, 14]}
 
 
 def test_equity_orders_hands_sensibly() -> None:

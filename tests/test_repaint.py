@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from rich.cells import cell_len
@@ -202,7 +202,7 @@ async def test_no_lobby_follows_the_rooms_while_its_player_sits_at_a_table() -> 
     async with Table.open(["a", "b"], seed=5, size=SIZE, start=False) as t:
         manager = t.manager
         assert isinstance(t.screen("a"), TableScreen)
-        assert not manager.lobby_subscribers  # the tables replaced the lobbies: no pushes
+        assert manager.lobby_subscribers == 0  # the tables replaced the lobbies: no pushes
         manager.create_room("c", "다른 방", {})
         await t.press("a", "q")  # back to the lobby (the waiting room leaves at once)
         await t.settle()
@@ -218,7 +218,7 @@ async def test_a_lobby_under_the_room_form_follows_nothing_until_shown_again() -
         assert isinstance(app.screen, LobbyScreen) and manager.lobby_subscribers == 1
         await pilot.press("n")
         await pilot.pause()
-        assert isinstance(app.screen, CreateRoomScreen) and not manager.lobby_subscribers
+        assert isinstance(app.screen, CreateRoomScreen) and manager.lobby_subscribers == 0
         manager.create_room("b", "다른 방", {})
         await pilot.press("escape")
         await pilot.pause()
@@ -268,7 +268,8 @@ async def test_the_screens_of_a_table_share_each_seat_s_box_rows() -> None:
         seats._BOX_ROWS.clear()
         await t.press(t.actor, "2")  # a check: repaints the actor's box and the next actor's
         await t.settle()
-        drawn = Counter((key[0].name, key[4]) for key in seats._BOX_ROWS)  # (seat, row)
+        keys = cast(list[tuple[Any, ...]], list(seats._BOX_ROWS))  # (seat info, ..., row)
+        drawn = Counter((key[0].name, key[4]) for key in keys)
         assert drawn and set(drawn.values()) == {1}
         for name in t.apps:
             grid = t.screen(name).query_one(seats.SeatBoxes)

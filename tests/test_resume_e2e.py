@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from engine import DECK
-from seotda_tui.rooms.journal import GameRecord, Journal
+from seotda_tui.rooms.journal import Journal, JournaledGame
 from seotda_tui.ui.widgets.texts import chips
 
 from .ssh_harness import SSHClient, connect, wait_until
@@ -160,7 +160,7 @@ async def kill_9(proc: asyncio.subprocess.Process, *clients: SSHClient) -> None:
         await client.wait_closed(WAIT)
 
 
-def check_journal_matches(base: Path, before: dict[str, list[str]]) -> tuple[GameRecord, str]:
+def check_journal_matches(base: Path, before: dict[str, list[str]]) -> tuple[JournaledGame, str]:
     """The journal alone says what the players saw (the 2nd round, whose turn, cards, stacks);
     returns the saved game and who is to act."""
     (saved,) = Journal(base / "data" / "games.sqlite3").open_games()

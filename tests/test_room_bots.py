@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -204,7 +204,8 @@ def journal_of(
     for _ in range(150):
         clock.advance(0.5)
         if human_moves and "사람" in game.pending()["players"] and not game.finished:
-            action = decide("random", game.view("사람"), game.options, "사람")
+            view = cast(dict[str, Any], game.view("사람"))  # as RoomUpdate.view carries it
+            action = decide("random", view, game.options, "사람")
             assert action is not None and m.act(room.id, "사람", action) is None
     (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
     assert saved.rebuild().state_hash() == game.state_hash()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
-from engine import Options
+from engine import Game, Options
 from seotda_tui.testing import Table
 
 
@@ -202,6 +203,10 @@ async def test_a_dropped_seat_counts_its_grace_down_then_is_marked_gone_and_can_
         assert "연결 끊김" not in t.screen("a").shown_seats["b"].badges
 
 
+def at_hand(hand_no: int) -> Callable[[Game], bool]:
+    return lambda game: game.view(None).get("handNo") == hand_no
+
+
 async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None:
     from seotda_tui.ui.screens.table_text import FIRST_HAND_HINT, FIRST_TIP_HANDS
 
@@ -209,7 +214,7 @@ async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None
     async with Table.open(["a", "b"], options=options, seed=4) as t:
         seen = []
         for hand_no in range(1, FIRST_TIP_HANDS + 3):
-            t.play_until(lambda g, n=hand_no: g.view(None).get("handNo") == n)
+            t.play_until(at_hand(hand_no))
             await t.settle()
             seen.append(FIRST_HAND_HINT in t.text("a"))
         assert seen == [True] * FIRST_TIP_HANDS + [False] * 2, seen

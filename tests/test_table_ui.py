@@ -31,7 +31,7 @@ def buttons(t: Table, nick: str) -> dict[str, tuple[str, bool]]:
 
 def check_bar(t: Table, nick: str) -> None:
     """Every button: enabled exactly when legal, labelled with the engine's exact chips."""
-    legal = {a["type"]: a for a in t.legal(nick) if a["type"] in ACTION_NAMES}
+    legal: dict[str, Any] = {a["type"]: a for a in t.legal(nick) if a["type"] in ACTION_NAMES}
     for kind, (label, enabled) in buttons(t, nick).items():
         assert enabled == (kind in legal), (kind, label, legal)
         amount = legal.get(kind, {}).get("amount")
@@ -54,7 +54,7 @@ async def test_action_bar_amounts_and_dimming_follow_the_legal_actions() -> None
                 if nick != actor:
                     assert not any(on for _, on in buttons(t, nick).values())
             seen |= {a["type"] for a in t.legal(actor)}
-            before = {a["type"]: a["amount"] for a in t.legal(actor)}
+            before: dict[str, int] = {a["type"]: a["amount"] for a in t.legal(actor)}
             kind = BET_ORDER[int(key) - 1]
             await t.press(actor, key)  # the hotkey sends exactly that action
             bet = [e for e in t.manager.log(t.room_id) if e["type"] == "bet"][-1]
