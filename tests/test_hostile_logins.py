@@ -470,3 +470,23 @@ async def test_the_server_applies_the_login_limits(tmp_path: Path) -> None:
         assert state.settings.max_refused_logins == 5
         assert state.policy.registrations.per_hour == 3
         assert state.policy.guard.failures == 4 and state.policy.guard.seconds == 30.0
+
+
+async def test_routine_requests_of_putty_and_openssh_are_not_counted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PuTTY asks ``winadj@putty.projects.tartarus.org`` (a channel request) with every few
+    window adjusts of a busy screen, OpenSSH's ServerAliveInterval ``keepalive@openssh.com``:
+    refused, as asyncssh knows neither, but never counted, so a long game is not cut off."""
+    caplog.set_level(logging.INFO, logger="seotda.server")
+    async with ssh_server(tmp_path, ProbeFactory(), max_refused_requests=5) as server:
+        async with server.connect("putty") as c:
+            await c.wait_for("안녕 putty")
+            assert c.chan is not None
+            for _ in range(40):  # (no public API sends these)
+                assert not await c.chan._make_request(b"winadj@putty.projects.tartarus.org")
+                await c.conn._make_global_request(b"keepalive@openssh.com")
+            await c.type("ok")
+            await c.wait_for("typed=ok")
+            assert not c.conn.is_closed()
+    assert [e for e in _events(caplog, "refused", "refused_requests") if e.get("user")] == []

@@ -42,7 +42,9 @@ _ASYNCSSH_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"X11 forwarding request denied"), "x11_forwarding"),
     (re.compile(r"Agent forwarding request denied"), "agent_forwarding"),
 )
-# Refused by our own callbacks (and logged there), or routine for OpenSSH clients.
+# Refused by our own callbacks (and logged there), or routine for OpenSSH and PuTTY clients
+# (never counted towards max_refused_requests: PuTTY sends a winadj request with every few
+# window adjusts of a busy screen, so a player would be cut off).
 _NOT_REPORTED = {
     "session",
     "direct-tcpip",
@@ -51,6 +53,8 @@ _NOT_REPORTED = {
     "no-more-sessions@openssh.com",
     "keepalive@openssh.com",
     "hostkeys-00@openssh.com",
+    "winadj@putty.projects.tartarus.org",
+    "simple@putty.projects.tartarus.org",
 }
 
 
