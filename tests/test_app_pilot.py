@@ -265,7 +265,7 @@ async def test_three_card_choose_and_spectator() -> None:
         for nick in ("영희", "철수"):
             ids = own_card_ids(m, room.id, nick)
             assert seat_of(m, room.id, nick).get("chosenIds") == [ids[0], ids[2]]
-        assert m.game_view(room.id, "영희").get("handPhase") == "betting"  # type: ignore[union-attr]
+        assert m.game_view(room.id, "영희").get("handPhase") == "betting"
         spectator_text = screen_text(apps["구경꾼"])
         for nick in ("영희", "철수"):
             for card_id in own_card_ids(m, room.id, nick):
@@ -314,7 +314,7 @@ async def test_rebuy_prompt_and_answer() -> None:
     m.join(room.id, "철수")
     m.start(room.id, "영희")
     play_until(m, room.id, lambda g: g.view(None)["phase"] == "rebuy")
-    busted = m.game_view(room.id, "")["rebuyPending"][0]  # type: ignore[index]
+    busted = m.game_view(room.id, "")["rebuyPending"][0]
     app = app_for(m, busted)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -380,7 +380,7 @@ async def test_leaving_mid_game_asks_first_then_returns_to_lobby() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert m.room(room.id).left == ("민수",) and m.room_of("민수") is None
-        assert m.live_game(room.id).seat_status("민수") == "left"  # type: ignore[union-attr]
+        assert m.live_game(room.id).seat_status("민수") == "left"
 
 
 async def test_markup_in_a_room_name_is_shown_as_text() -> None:

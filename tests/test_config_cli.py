@@ -131,7 +131,7 @@ def test_open_host_key_folder_is_refused(
 
 
 @pytest.fixture
-def restore_logging():  # type: ignore[no-untyped-def]
+def restore_logging():
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     yield

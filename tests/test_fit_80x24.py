@@ -127,14 +127,14 @@ async def test_full_table_in_every_phase() -> None:
         assert actor is not None
         await t.act(actor, {"type": "half"})  # a round bet and a raise on the action bar
         for nick in (t.actor, actor, WATCHER):
-            fits(t.app(nick), f"betting ({nick})")  # type: ignore[arg-type]
+            fits(t.app(nick), f"betting ({nick})")
         await t.press(WATCHER, "4")
         assert "관전 중에는 베팅할 수 없어요" in t.text(WATCHER)
         fits(t.app(WATCHER), "betting, a watcher's bet key")
         for _ in range(30):  # raise to millions: long amounts, then calls that are all-in
-            kinds = [a["type"] for a in t.legal(t.actor)]  # type: ignore[arg-type]
+            kinds = [a["type"] for a in t.legal(t.actor)]
             kind = next(k for k in ("full", "half", "call", "check") if k in kinds)
-            await t.act(t.actor, {"type": kind})  # type: ignore[arg-type]
+            await t.act(t.actor, {"type": kind})
             if t.actor is None:
                 break
             fits(t.app(t.actor), f"betting, pot {t.game.pot_total():,}")
@@ -201,7 +201,7 @@ async def test_rejoin_phase() -> None:
         for nick in LONG[:3]:
             fits(t.app(nick), f"gusa at the showdown ({nick})")
             await t.press(nick, "space")
-        assert t.game.view(None).get("handPhase") == "rejoin"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "rejoin"
         for nick in LONG[:3]:
             fits(t.app(nick), f"rejoin ({nick})")
 

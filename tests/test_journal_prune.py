@@ -186,7 +186,7 @@ def test_an_unfinished_old_game_is_still_resumed_by_the_room_manager(tmp_path: P
     m = RoomManager(clock=FakeClock(), journal=Journal(path, clock=wall))
     (room,) = m.rooms()
     assert (room.id, room.status) == ("abcd1234", "playing")
-    assert m.live_game(room.id).state_hash() == running.state_hash()  # type: ignore[union-attr]
+    assert m.live_game(room.id).state_hash() == running.state_hash()
     m.close()
 
 

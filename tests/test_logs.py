@@ -17,7 +17,7 @@ from seotda_tui.logs import JsonFormatter, KeyValueFormatter, log_event, setup_l
 from .ssh_harness import ProbeFactory, key_pair, open_connection, ssh_server, wait_until
 
 
-def _record(logger: logging.Logger, formatter: logging.Formatter, emit) -> str:  # type: ignore[no-untyped-def]
+def _record(logger: logging.Logger, formatter: logging.Formatter, emit) -> str:
     buf = io.StringIO()
     handler = logging.StreamHandler(buf)
     handler.setFormatter(formatter)
@@ -195,8 +195,8 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
                 x11_display="127.0.0.1:0",
                 x11_auth_path=str(tmp_path / "xauth"),
             )
-            assert not await chan._make_request(b"frobnicate")  # type: ignore[attr-defined]
-            await conn._make_global_request(b"frob@example.com")  # type: ignore[attr-defined]
+            assert not await chan._make_request(b"frobnicate")
+            await conn._make_global_request(b"frob@example.com")
             with pytest.raises(asyncssh.ChannelOpenError):  # a second session channel
                 await conn.create_session(asyncssh.SSHClientSession, term_type="xterm")
             await wait_until(  # the last refusals are logged before the connection goes
@@ -211,10 +211,7 @@ async def test_every_refused_request_is_logged(tmp_path: Path, captured: io.Stri
             await conn.wait_closed()
         async with server.connect("bob", term_type=None) as c:
             await c.wait_closed()
-    reasons = [
-        re.search(r"reason=(\S+)", line).group(1)  # type: ignore[union-attr]
-        for line in events(captured, "refused")
-    ]
+    reasons = [re.search(r"reason=(\S+)", line).group(1) for line in events(captured, "refused")]
     assert set(reasons) == {  # (agent forwarding is asked for on every session channel)
         "exec",
         "subsystem",

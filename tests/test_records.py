@@ -91,12 +91,12 @@ def play_games(
         m.start(room.id, "철수")
         keys.append(f"{room.id}-{number}")
         for _ in range(20000):
-            if m.room(room.id).status != "playing":  # type: ignore[union-attr]
+            if m.room(room.id).status != "playing":
                 break
             clock.advance(0.5)
             for person in people:
                 person.maybe_act()
-        assert m.room(room.id).status == "finished"  # type: ignore[union-attr]
+        assert m.room(room.id).status == "finished"
     return m, keys
 
 
@@ -248,14 +248,14 @@ def test_a_resumed_game_is_counted_from_its_whole_log(tmp_path: Path) -> None:
         clock.advance(0.5)
         for person in people:
             person.maybe_act()
-    assert m.room(room.id).status == "playing"  # type: ignore[union-attr]
+    assert m.room(room.id).status == "playing"
     m.close()  # "the crash": the game stays open in the journal
     m2 = RoomManager(clock=clock, journal=Journal(journal), records=records(tmp_path))
     for nick in ("철수", "영희"):
         m2.session_connected(nick)
     people = [Person(m2, room.id, n, i + 7) for i, n in enumerate(("철수", "영희"))]
     for _ in range(20000):
-        if m2.room(room.id).status != "playing":  # type: ignore[union-attr]
+        if m2.room(room.id).status != "playing":
             break
         clock.advance(0.5)
         for person in people:
@@ -278,7 +278,7 @@ def test_bots_and_unregistered_names_are_never_recorded(tmp_path: Path) -> None:
     person = Person(m, room.id, "손님", 3)
     m.start(room.id, "손님")
     for _ in range(20000):
-        if m.room(room.id).status != "playing":  # type: ignore[union-attr]
+        if m.room(room.id).status != "playing":
             break
         clock.advance(0.5)
         person.maybe_act()
@@ -540,7 +540,7 @@ async def test_records_over_ssh_count_only_names_the_identity_store_holds(tmp_pa
     settings = load_settings(flags={"data_dir": tmp_path / "data"})
     manager = RoomManager(seed_source=lambda: "ssh-records", records=open_records(settings))
     factory = make_app_factory(manager)
-    async with ssh_server(tmp_path, factory) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, factory) as server:
         async with server.connect("철수") as cheolsu, server.connect("영희") as younghee:
             await cheolsu.wait_for("철수님 환영해요")
             await younghee.wait_for("영희님 환영해요")
@@ -557,7 +557,7 @@ async def test_records_over_ssh_count_only_names_the_identity_store_holds(tmp_pa
                 manager.subscribe_room(room.id, nick, keep)
             manager.start(room.id, "철수")
             for _ in range(5000):
-                if manager.room(room.id).status != "playing":  # type: ignore[union-attr]
+                if manager.room(room.id).status != "playing":
                     break
                 for nick, update in list(latest.items()):
                     if update.view and update.room.status == "playing":
@@ -567,7 +567,7 @@ async def test_records_over_ssh_count_only_names_the_identity_store_holds(tmp_pa
                         if action is not None:
                             manager.act(room.id, nick, action)
                 await asyncio.sleep(0)
-            assert manager.room(room.id).status == "finished"  # type: ignore[union-attr]
+            assert manager.room(room.id).status == "finished"
             assert manager.records is not None
             assert manager.records.player("유령") is None
             mine = manager.records.player("철수")

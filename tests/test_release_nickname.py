@@ -65,7 +65,7 @@ async def test_a_name_seated_in_a_running_game_is_not_released_and_a_released_on
             assert code == 1 and "자리가 있어요" in err
             stranger = await attempt(server.port, "철수", passphrase=NEW_SECRET)
             assert stranger.error is not None  # the name is still 철수's: no seat for a stranger
-            assert m.live_game(live.id) is not None and "철수" in m.room(live.id).players  # type: ignore[union-attr]
+            assert m.live_game(live.id) is not None and "철수" in m.room(live.id).players
 
             m.leave(live.id, "철수")  # his seat is given up: the game ends
             await wait_until(lambda: m.room_of("철수") is None)

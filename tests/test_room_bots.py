@@ -39,7 +39,7 @@ def manager(
 
 def run_until_over(m: RoomManager, clock: FakeClock, room_id: str, limit: float = 20000) -> None:
     start = clock.now
-    while m.room(room_id) is not None and m.room(room_id).status == "playing":  # type: ignore[union-attr]
+    while m.room(room_id) is not None and m.room(room_id).status == "playing":
         assert clock.now - start < limit, "the game did not end"
         clock.advance(0.5)
 
@@ -98,10 +98,10 @@ def test_bots_are_never_hosts_and_never_keep_a_room_open() -> None:
     m.add_bot(room.id, "a")
     m.join(room.id, "b")
     m.leave(room.id, "a")
-    assert m.room(room.id).host == "b"  # type: ignore[union-attr]
+    assert m.room(room.id).host == "b"
     m.watch(room.id, "s")
     m.leave(room.id, "b")
-    assert m.room(room.id).host is None  # type: ignore[union-attr]  # a spectator keeps it
+    assert m.room(room.id).host is None  # a spectator keeps it
     m.leave(room.id, "s")
     assert m.room(room.id) is None and lobby[-1] == []
 
@@ -150,7 +150,7 @@ def test_one_human_and_three_bots_play_to_the_end(monkeypatch: pytest.MonkeyPatc
     bets = [e for e in m.log(room.id) if e["type"] == "bet" and e["player"] in bots]
     assert bets  # the bots really played
     m.start(room.id, "사람")  # and play again
-    assert m.room(room.id).status == "playing"  # type: ignore[union-attr]
+    assert m.room(room.id).status == "playing"
 
 
 def test_bots_only_ever_see_their_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,7 +236,7 @@ def test_bots_resume_from_the_journal(tmp_path: Path) -> None:
     m2, clock2 = manager(tmp_path, reconnect_grace=30)
     summary = m2.room(room.id)
     assert summary is not None and summary.bots == tuple(bots) and summary.offline == ("사람",)
-    assert m2.live_game(room.id).state_hash() == before.state_hash()  # type: ignore[union-attr]
+    assert m2.live_game(room.id).state_hash() == before.state_hash()
     assert set(m2.bot_drivers(room.id)) == set(bots)
     assert m2.session_connected("사람") == room.id
     inbox = Inbox()
@@ -260,10 +260,10 @@ def test_a_game_of_bots_ends_when_the_humans_are_gone(tmp_path: Path) -> None:
     m.start(room.id, "a")
     clock.advance(5)
     m.leave(room.id, "a")
-    assert m.room(room.id).status == "playing"  # type: ignore[union-attr]  # b is still there
+    assert m.room(room.id).status == "playing"  # b is still there
     m.session_disconnected("b")
     clock.advance(19)
-    assert m.room(room.id).status == "playing"  # type: ignore[union-attr]  # within b's grace
+    assert m.room(room.id).status == "playing"  # within b's grace
     clock.advance(1)
     assert m.room(room.id) is None  # the game ended, and with no human the room closed
     log = Journal(tmp_path / "g.sqlite3")
@@ -305,12 +305,12 @@ def test_load_smoke_two_full_tables_of_people_and_bots() -> None:
         room = m.create_room(humans[0], f"탁자{table}", Options(card_mode="three", hand_limit=10))
         for nick in humans[1:]:
             m.join(room.id, nick)
-        while len(m.room(room.id).players) < 6:  # type: ignore[union-attr]
+        while len(m.room(room.id).players) < 6:
             m.add_bot(room.id, humans[0], ("strong", "cautious", "random")[len(sessions) % 3])
         sessions += [Session(m, room.id, nick) for nick in humans]
         rooms.append(room.id)
         m.start(room.id, humans[0])
-    assert len(sessions) + sum(len(m.room(r).bots) for r in rooms) == 12  # type: ignore[union-attr]
+    assert len(sessions) + sum(len(m.room(r).bots) for r in rooms) == 12
     for step in range(4000):
         clock.advance(0.5)
         if step % 3 == 0:  # people are a bit slower than bots
@@ -320,15 +320,15 @@ def test_load_smoke_two_full_tables_of_people_and_bots() -> None:
             game = m.live_game(room_id)
             assert game is not None
             for session in sessions:
-                if session.room_id == room_id and m.room(room_id).status == "playing":  # type: ignore[union-attr]
+                if session.room_id == room_id and m.room(room_id).status == "playing":
                     assert session.updates[-1].view == game.view(session.nick)
-        if all(m.room(r).status == "finished" for r in rooms):  # type: ignore[union-attr]
+        if all(m.room(r).status == "finished" for r in rooms):
             break
-    assert all(m.room(r).status == "finished" for r in rooms)  # type: ignore[union-attr]
+    assert all(m.room(r).status == "finished" for r in rooms)
     assert all(not s.errors for s in sessions)
     for room_id in rooms:
         assert all(d.errors == 0 for d in m.bot_drivers(room_id).values())
-        assert m.live_game(room_id).result()["reason"] == "hands"  # type: ignore[union-attr]
+        assert m.live_game(room_id).result()["reason"] == "hands"
 
 
 # ---------------------------------------------------------------- the waiting room's keys
@@ -351,7 +351,7 @@ async def test_host_seats_and_removes_bots_with_plus_and_minus() -> None:
             assert isinstance(app.screen, TableScreen)
         await pilot.press("plus", "plus", "equals_sign")
         await pilot.pause()
-        assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)", "봇3(무작위)")  # type: ignore[union-attr]
+        assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)", "봇3(무작위)")
         await pilot.press("minus")
         await pilot.pause()
         summary = m.room(room.id)
@@ -363,6 +363,6 @@ async def test_host_seats_and_removes_bots_with_plus_and_minus() -> None:
         assert "+ 봇" in text and "- 봇" in text  # the host's buttons
         await other.press("plus")  # not the host: refused, with the reason on screen
         await other.pause()
-        assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)")  # type: ignore[union-attr]
+        assert m.room(room.id).bots == ("봇1(신중)", "봇2(강함)")
         text = "\n".join(s.text for s in guest.screen._compositor.render_strips())
         assert "방장만 봇을 넣을 수 있어요" in text

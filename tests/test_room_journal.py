@@ -107,16 +107,16 @@ def test_actions_are_journaled_in_order_before_the_push(tmp_path: Path) -> None:
         return len(timeline)
 
     # a legal action: recorded, then pushed to the three sessions
-    actor = game.view(None).get("actor")  # type: ignore[union-attr]
+    actor = game.view(None).get("actor")
     at = mark()
     assert m.act(room_id, actor, {"type": "ping"}) is None
     expected.append((actor, {"type": "ping"}))
     assert timeline[at:] == [("record", expected[-1])] + [("push", n) for n in "abc"]
     # illegal ones: nothing recorded, nothing pushed
     at = mark()
-    other = next(p for p in "abc" if p != game.view(None).get("actor"))  # type: ignore[union-attr]
+    other = next(p for p in "abc" if p != game.view(None).get("actor"))
     assert m.act(room_id, other, {"type": "call"}) == "지금은 내 차례가 아니에요"
-    assert m.act(room_id, game.view(None).get("actor"), {"type": "check"}) is not None  # type: ignore[arg-type]
+    assert m.act(room_id, game.view(None).get("actor"), {"type": "check"}) is not None
     assert m.act(room_id, "a", {"type": "leave"}) == "그 행동은 직접 할 수 없어요"
     assert timeline[at:] == []
     # a timeout: recorded as (None, {}) before its push
@@ -164,9 +164,9 @@ def test_finished_games_keep_their_records_and_room_ids_do_not_repeat(tmp_path: 
     m.start(room_id, "a")
     for _ in range(300):
         clock.advance(20)
-        if m.room(room_id).status == "finished":  # type: ignore[union-attr]
+        if m.room(room_id).status == "finished":
             break
-    assert m.room(room_id).status == "finished"  # type: ignore[union-attr]
+    assert m.room(room_id).status == "finished"
     journal = Journal(tmp_path / "g.sqlite3")
     assert journal.open_games() == []
     (first,) = journal.finished_games()
@@ -228,7 +228,7 @@ def test_resume_restores_rooms_seats_stacks_cards_and_turn(
     # each player comes back to exactly the seat, stack, cards and turn they had
     for nick in "abc":
         assert m2.session_connected(nick) == room_id
-    assert m2.room(room_id).offline == ()  # type: ignore[union-attr]
+    assert m2.room(room_id).offline == ()
     assert views_of(m2, room_id, "abc") == seen
     inbox = Inbox("a")
     m2.subscribe_room(room_id, "a", inbox)
@@ -255,7 +255,7 @@ def test_resumed_players_who_never_return_end_the_game_after_the_grace(tmp_path:
     assert [r.id for r in lobby[-1]] == [room_id]
     assert m2.session_connected("a") == room_id  # only a comes back
     clock2.advance(59)
-    assert m2.room(room_id).status == "playing"  # type: ignore[union-attr]
+    assert m2.room(room_id).status == "playing"
     clock2.advance(1)  # b and c are gone for the engine: a alone cannot play
     summary = m2.room(room_id)
     assert summary is not None and summary.status == "finished" and summary.players == ("a",)

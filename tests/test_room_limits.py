@@ -93,7 +93,7 @@ async def test_an_idle_host_of_a_waiting_room_is_dropped_and_the_room_closes(
     m = RoomManager(seed_source=lambda: 7, clock=clock)
     idle = {"idle_timeout": 60.0, "idle_warning": 20.0}
     async with (
-        ssh_server(tmp_path, make_app_factory(m), timers=clock, **idle) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, make_app_factory(m), timers=clock, **idle) as server,
         server.connect("방장") as host,
         server.connect("영희") as guest_host,
         server.connect("철수") as guest,
@@ -111,7 +111,7 @@ async def test_an_idle_host_of_a_waiting_room_is_dropped_and_the_room_closes(
         await host.wait_closed()
         await guest_host.wait_closed()
         assert "입력이 없어서 연결을 끊었어요" in host.output_text
-        await wait_until(lambda: m.room(hidden) is None)  # type: ignore[arg-type]
+        await wait_until(lambda: m.room(hidden) is None)
         # 철수 was not dropped while 영희 hosted; now he hosts the waiting room
         await wait_until(lambda: getattr(m.room(shared.id), "host", None) == "철수")
         assert not guest.closed.is_set()

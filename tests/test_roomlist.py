@@ -177,4 +177,4 @@ async def test_the_rules_column_is_shortened_on_purpose_only_when_it_must() -> N
         room_list = app.screen.query_one(RoomList)
         shown = room_list.shown_cells(0)[-1]
         assert shown != "2장·1,000칩·학교 10·20판·풀" and shown.startswith("2장·1,000칩")
-        assert row_line(screen_text(app), 1).rstrip().endswith(shown)  # type: ignore[union-attr]
+        assert row_line(screen_text(app), 1).rstrip().endswith(shown)

@@ -28,7 +28,7 @@ def actor(manager: RoomManager, nick: str) -> str:
     assert room_id is not None
     view = manager.game_view(room_id, "")
     assert view is not None and view.get("actor") is not None
-    return view["actor"]  # type: ignore[return-value]
+    return view["actor"]
 
 
 async def shows_own_cards_only(client: SSHClient, mine: list[str], theirs: list[str]) -> None:
@@ -85,7 +85,7 @@ async def test_two_players_over_ssh(tmp_path: Path) -> None:
         finally:
             await guest_cm.__aexit__(None, None, None)
         await host.wait_for("[끊김 ")  # the seat's reconnect grace counts down
-        assert manager.room(manager.room_of("철수")).offline == ("철수",)  # type: ignore[arg-type,union-attr]
+        assert manager.room(manager.room_of("철수")).offline == ("철수",)
         # ...and comes back to the same seat with the same cards, mid-hand
         back = await stack.enter_async_context(server.connect("철수", size=(80, 24)))
         await back.wait_for("게임 중")

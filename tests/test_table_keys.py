@@ -77,11 +77,11 @@ async def test_help_switches_tabs_and_scrolls_with_the_keys_its_footer_names() -
 async def play_out(t: Table) -> None:
     """Let every turn time out until the game ends (10 hands)."""
     for _ in range(400):
-        if t.manager.room(t.room_id).status != "playing":  # type: ignore[union-attr]
+        if t.manager.room(t.room_id).status != "playing":
             break
         t.clock.advance(20)
     await t.settle()
-    assert t.manager.room(t.room_id).status == "finished"  # type: ignore[union-attr]
+    assert t.manager.room(t.room_id).status == "finished"
 
 
 async def test_a_spectator_who_keeps_the_results_open_sees_only_the_newest_one() -> None:
@@ -118,7 +118,7 @@ async def test_a_bet_key_out_of_turn_says_so_on_that_players_screen_only() -> No
         actor = t.actor
         other = "b" if actor == "a" else "a"
         await t.press(other, "4")
-        assert OUT_OF_TURN in t.text(other) and OUT_OF_TURN not in t.text(actor)  # type: ignore[arg-type]
+        assert OUT_OF_TURN in t.text(other) and OUT_OF_TURN not in t.text(actor)
         assert bets(t) == []
         await t.press(actor, "3")  # 삥: now it is the other's turn, the line has had its moment
         assert t.actor == other
@@ -138,7 +138,7 @@ async def test_a_spectators_player_keys_say_so_and_change_nothing() -> None:
             await t.press("w", key)
             assert WATCHER_KEY in t.text("w"), (key, t.text("w"))
         assert (len(t.manager.log(t.room_id)), t.actor, t.game.pending()) == before
-        assert "w" in t.manager.room(t.room_id).spectators  # type: ignore[union-attr]
+        assert "w" in t.manager.room(t.room_id).spectators
         await t.press(t.actor, "3")  # the game moves on: the line has had its moment
         assert WATCHER_KEY not in t.text("w")
 
@@ -149,9 +149,9 @@ async def test_a_spectator_in_a_waiting_room_is_told_how_to_sit_down() -> None:
     async with Table.open(["a", "b"], spectators=["w"], start=False) as t:
         await t.press("w", "3")
         assert WATCHER_JOIN in t.text("w"), t.text("w")
-        assert t.manager.room(t.room_id).players == ("a", "b")  # type: ignore[union-attr]
+        assert t.manager.room(t.room_id).players == ("a", "b")
         await t.press("w", "j")
-        assert "w" in t.manager.room(t.room_id).players  # type: ignore[union-attr]
+        assert "w" in t.manager.room(t.room_id).players
 
 
 async def test_an_own_turn_timing_out_says_what_was_played_for_you() -> None:
@@ -173,13 +173,13 @@ async def test_the_three_card_auto_pick_and_a_stale_pick_reminder() -> None:
     async with Table.open(["a", "b"], options={"cardMode": "three"}, seed=5) as t:
         for _ in range(2):
             await t.press(t.actor, "2")  # check, check: the third card and the choice
-        assert t.game.view(None).get("handPhase") == "choose"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "choose"
         await t.press("a", "enter")
         assert "카드 두 장을 골라 주세요" in t.text("a")
         cards = t.own_cards("b")[:2]
         await t.act("b", {"type": "choose", "cardIds": cards})
         await t.advance(t.game.pending()["seconds"] + 1)
-        assert t.game.view(None).get("handPhase") == "betting"  # type: ignore[union-attr]
+        assert t.game.view(None).get("handPhase") == "betting"
         text = t.text("a")
         assert "시간이 지나 자동으로 두 장 골랐어요" in text
         assert "카드 두 장을 골라 주세요" not in text  # the reminder's moment has passed

@@ -43,7 +43,7 @@ async def test_full_table_every_viewer_sees_the_pot_and_the_result() -> None:
             assert re.search(r"판돈 .*칩", t.text(nick)), (nick, nick == actor, t.text(nick))
         t.play_until(_hand_end)
         await t.settle()
-        results = t.game.view(None).get("results")  # type: ignore[union-attr]
+        results = t.game.view(None).get("results")
         winner = results[0]["winners"][0]
         amount = results[0]["amount"]
         line = f"{winner} 승리 +{amount:,}칩"
@@ -73,7 +73,7 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
             assert "(판돈" not in t.text(nick)
         t.rig({"a": ["3광", "8광"], "b": ["1띠", "2띠"], "c": ["5열", "6열"]}, next_match=True)
         await t.press("c", "y")
-        carried = t.game.state.hand.carried_pots[0].amount  # type: ignore[union-attr]
+        carried = t.game.state.hand.carried_pots[0].amount
         actor = t.actor
         assert actor is not None
         await t.act(actor, {"type": "ping"})

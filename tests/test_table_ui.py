@@ -281,7 +281,7 @@ async def test_chat_on_the_table_is_plain_text_without_escapes() -> None:
         await t.pilot("a").press(*"gg", "space", "2")
         await t.press("a", "enter")
         assert "a: gg 2" in t.text("b")
-        assert t.seat(t.actor).get("lastAction") is None  # type: ignore[arg-type]  # "2" went to the chat
+        assert t.seat(t.actor).get("lastAction") is None  # "2" went to the chat
         # the rate limit: a fourth line within three seconds is refused, in Korean
         for word in ("하나", "둘", "셋"):
             await t.say("b", word)
