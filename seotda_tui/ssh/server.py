@@ -243,8 +243,8 @@ class ServerState:
         self, ip: str, username: str, key_fp: str | None, proof: Proof | None
     ) -> tuple[str, str] | None:
         """(reason, message in the server's language) if an authenticated connection from ``ip``
-        may not play: its name can't be used (look-alike, invalid, held by another credential),
-        or the server or its address is full.
+        may not play: its name can't be used (look-alike, invalid, held by another credential,
+        one new name too many from its address), or the server or its address is full.
 
         The name comes first: a login that will never get an identity is not a player and
         never takes a place. With shared limits the rooms process decides, and counts it when
