@@ -172,18 +172,29 @@ def act(game: Game, pid: str, kind: str, **payload: Any) -> list[Event]:
     return game.apply(pid, {"type": kind, **payload})
 
 
-def must_fail(game: Game, pid: str, action: Any, code: RefusalCode | None = None) -> str:
-    """``action`` is refused (with ``code``, if given) and changes nothing; returns the reason."""
+def refusal(game: Game, pid: str, action: Any, *, own: bool = False) -> IllegalAction:
+    """The engine's refusal of ``action`` (``own``: as a player's own decision, ``Game.act``,
+    the path a session's keys take; else ``Game.apply``, which also takes system events),
+    checked to change nothing."""
     before = game.state_hash()
     try:
-        game.apply(pid, action)
+        if own:
+            game.act(pid, action)
+        else:
+            game.apply(pid, action)
     except IllegalAction as exc:
         assert game.state_hash() == before
-        if code is not None:
-            assert exc.code == code, (exc.code, str(exc))
         assert str(exc), "a refusal always says why"
-        return str(exc)
+        return exc
     raise AssertionError(f"{action!r} by {pid} was accepted")
+
+
+def must_fail(game: Game, pid: str, action: Any, code: RefusalCode | None = None) -> str:
+    """``action`` is refused (with ``code``, if given) and changes nothing; returns the reason."""
+    exc = refusal(game, pid, action)
+    if code is not None:
+        assert exc.code == code, (exc.code, str(exc))
+    return str(exc)
 
 
 @asynccontextmanager

@@ -16,7 +16,7 @@ from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock, LoopClock
 from seotda_tui.rooms.journal import GameRecord, Journal
 
-from .gamekit import random_action
+from .gamekit import random_action, refusal
 
 Timeline = list[tuple[str, Any]]
 
@@ -115,9 +115,13 @@ def test_actions_are_journaled_in_order_before_the_push(tmp_path: Path) -> None:
     # illegal ones: nothing recorded, nothing pushed
     at = mark()
     other = next(p for p in "abc" if p != game.view(None).get("actor"))
-    assert m.act(room_id, other, {"type": "call"}) == "지금은 내 차례가 아니에요"
-    assert m.act(room_id, game.view(None).get("actor"), {"type": "check"}) is not None
-    assert m.act(room_id, "a", {"type": "leave"}) == "그 행동은 직접 할 수 없어요"
+    for nick, action, code in [
+        (other, {"type": "call"}, "notYourTurn"),
+        (game.view(None).get("actor"), {"type": "check"}, "alreadyOpened"),
+        ("a", {"type": "leave"}, "systemOnly"),
+    ]:
+        reason = refusal(game, nick, action, own=True)
+        assert reason.code == code and m.act(room_id, nick, action) == str(reason)
     assert timeline[at:] == []
     # a timeout: recorded as (None, {}) before its push
     at = mark()

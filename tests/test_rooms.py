@@ -10,6 +10,8 @@ from engine import DECK, Options, OptionsError
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 
+from .gamekit import refusal
+
 
 class Inbox:
     """Collects one session's pushes."""
@@ -192,19 +194,23 @@ def test_each_session_gets_only_its_own_view() -> None:
             assert set(event) == {"type", "to", "count"}
 
 
-def test_illegal_action_returns_korean_reason_and_changes_nothing() -> None:
+def test_illegal_action_returns_the_engines_reason_and_changes_nothing() -> None:
     manager, _clock, room_id, inboxes = make("a", "b")
     manager.start(room_id, "a")
     game = game_of(manager, room_id)
     before = game.state_hash()
     pushes = len(inboxes["a"].updates)
     other = "b" if actor(inboxes) == "a" else "a"
-    assert manager.act(room_id, other, {"type": "check"}) == "지금은 내 차례가 아니에요"
-    assert (
-        manager.act(room_id, actor(inboxes), {"type": "call"}) == "맞출 금액이 없어요(체크 또는 삥)"
-    )
-    assert manager.act(room_id, actor(inboxes), {"type": "leave"}) == "그 행동은 직접 할 수 없어요"
-    assert manager.act(room_id, "stranger", {"type": "check"}) == "이 게임의 참가자가 아니에요"
+    refused = [
+        (other, {"type": "check"}, "notYourTurn"),
+        (actor(inboxes), {"type": "call"}, "nothingToCall"),
+        (actor(inboxes), {"type": "leave"}, "systemOnly"),  # the manager's to send, not a key's
+        ("stranger", {"type": "check"}, "notParticipant"),
+    ]
+    for nick, action, code in refused:
+        reason = refusal(game, nick, action, own=True)  # what the engine says, and why
+        assert reason.code == code
+        assert manager.act(room_id, nick, action) == str(reason)  # the same words, relayed
     assert game.state_hash() == before and len(inboxes["a"].updates) == pushes
 
 
