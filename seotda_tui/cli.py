@@ -557,14 +557,27 @@ async def _serve_until_signal(config: ServerConfig, cleanup: Cleanup | None) -> 
 #: (``(50_000, 20, …)`` let them reach 1 M objects and 0.6 s pauses, for the same total cost,
 #: though with ~15–25 % less memory: shorter-lived cycles died young; BENCHMARKS.md).
 #: This is the server process's own setting, made once at start-up, never per session.
+#: What these thresholds leave to a full collection must not be garbage: a closed screen's
+#: widgets are, in cycles Textual leaves, unless tuning's ``unlinked_nodes`` unlinks them
+#: (help opened and closed 800 times by four sessions grew a server 322 MB → 3 GB; issue 30).
 GC_THRESHOLDS = (10_000, 10, 1000)
+#: Where ``unlinked_nodes`` cannot apply (a Textual release changed what it unlinks): a full
+#: collection becomes due every ten generation-1 passes, and CPython runs it only once the old
+#: generation has grown by a quarter since the last one. Closed screens are then freed at the
+#: cost of those pauses (their length at 50–300 sessions: BENCHMARKS.md).
+FALLBACK_GC_THRESHOLDS = (10_000, 10, 10)
 
 
-def tune_garbage_collector() -> None:
+def tune_garbage_collector(stock: bool = False) -> None:
     """Raise the thresholds, and move what start-up made (modules, classes, the parsed
     configuration — ~0.5 M objects that live as long as the process) out of the collected
-    generations, so a full collection walks only the sessions' objects."""
-    gc.set_threshold(*GC_THRESHOLDS)
+    generations, so a full collection walks only the sessions' objects. ``stock``: the
+    ``stock_textual`` setting (the tuning is installed here, first, to know which applies)."""
+    from . import tuning
+
+    tuning.install(stock=stock)
+    unlinked = tuning.enabled("unlinked_nodes")
+    gc.set_threshold(*(GC_THRESHOLDS if unlinked else FALLBACK_GC_THRESHOLDS))
     gc.collect()
     gc.freeze()
 
@@ -603,7 +616,7 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
         print(unopenable_message(exc.path, exc.cause), file=real_stderr)
         return 1
     config = ServerConfig(app_factory=factory, settings=settings)
-    tune_garbage_collector()
+    tune_garbage_collector(settings.stock_textual)
     try:
         asyncio.run(serve(config, cleanup))
     except HostKeyError as exc:
@@ -736,7 +749,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
         await _serve_until_signal(config, cleanup)
         orphaned.cancel()
 
-    tune_garbage_collector()
+    tune_garbage_collector(settings.stock_textual)
     asyncio.run(serve_worker())
     return 0
 

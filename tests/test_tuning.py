@@ -139,6 +139,7 @@ def test_stock_keeps_only_the_guards(fresh: None, caplog: pytest.LogCaptureFixtu
         "crash_report",
         "stray_output",
         "colour_depth",
+        "unlinked_nodes",
     }
     assert set(report.values()) == {None, "stock_textual"}
     assert not _warnings(caplog)
