@@ -7,7 +7,6 @@ before the rooms process is killed -9: nothing restarts it until the parent goes
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 from collections.abc import AsyncIterator
@@ -34,11 +33,11 @@ async def rooms_process_restarted(c: Cluster) -> None:
 async def rooms_process_away(c: Cluster) -> AsyncIterator[None]:
     """The rooms process killed -9 and not restarted until the block ends; then it is, and
     every worker is back on the new one."""
-    back = c.text().count("event=hub_back")
+    back, lost = c.text().count("event=hub_back"), c.text().count("event=hub_lost")
     os.kill(c.proc.pid, signal.SIGSTOP)
     try:
         kill_9(c.hub_pids()[-1])
-        await c.wait_log(r"event=hub_lost", c.text().count("event=hub_lost") + 2)
+        await c.wait_log(r"event=hub_lost", lost + 2)
         yield
     finally:
         os.kill(c.proc.pid, signal.SIGCONT)
