@@ -185,6 +185,8 @@ class Server:
             limit,
             "--max-rooms",  # one room per table (the default 100 would stop the setup there)
             limit,
+            "--registrations-per-ip",  # every bench player is a new name from 127.0.0.1
+            "0",
             "--idle-timeout",
             "0",
             "--shutdown-notice",

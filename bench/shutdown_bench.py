@@ -85,6 +85,7 @@ async def main(args: argparse.Namespace) -> None:
     ]  # fmt: skip
     if not args.old_flags:
         cmd += ["--max-pending-logins", limit, "--max-pending-logins-per-ip", limit]
+        cmd += ["--registrations-per-ip", "0"]  # every player a new name from 127.0.0.1
     proc = await asyncio.create_subprocess_exec(
         *cmd, cwd=args.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
