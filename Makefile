@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean i18n i18n-extract
+.PHONY: run test soak bench lint clean i18n i18n-extract
 
 # The message catalogues (seotda_tui/i18n.py): the .po files are the source, kept in git; the
 # .mo files gettext reads are compiled from them by Babel before `make run` and `make test`
@@ -36,22 +36,53 @@ i18n-extract: $(STAMP)
 run: $(STAMP) $(MO)
 	$(BIN)/seotda-server $(ARGS)
 
-# `make test`: the whole suite with the Textual tuning (seotda_tui/tuning/) on, then the
-# STOCK_TESTS again on Textual's stock paths (SEOTDA_STOCK_TEXTUAL=1, ~1.5 min): the crash
-# guard (test_tuning), every SVG snapshot (the same screens both ways), the pilot UI and the
-# SSH lobby, table and server tests, and the compositor comparisons. Left out there: the tests
-# of the speed-ups themselves (they measure what stock Textual does not do) and the slow ones.
-# `make test ARGS="tests/test_foo.py"` runs only those, tuning on.
+# `make test`: two pytest runs at once, each spread over the cores by pytest-xdist (-n; tests
+# that share something run in one worker: their xdist_group, --dist loadgroup):
+# - the whole suite with the Textual tuning (seotda_tui/tuning/) on, its output on the terminal;
+# - beside it, the STOCK_TESTS again on Textual's stock paths (SEOTDA_STOCK_TEXTUAL=1), its output
+#   kept in a file and printed after: the crash guard (test_tuning), every SVG snapshot (the same
+#   screens both ways), the pilot UI and the SSH lobby, table and server tests, and the compositor
+#   comparisons. Left out there: the tests of the speed-ups themselves (they measure what stock
+#   Textual does not do) and the slow ones.
+# Either failing fails `make test`. Long checks run at their short size (tests/tiers.py).
+# `make soak`: the same two runs with SEOTDA_SOAK=1, every check at its long size (README, "Tests").
+# `make test ARGS="tests/test_foo.py"` (or `make soak ARGS=...`) runs only those, tuning on.
 STOCK_TESTS := tests/test_tuning.py tests/test_snapshots.py tests/test_app_pilot.py \
 	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py \
 	tests/test_i18n_snapshots.py
+# Workers: the tuned run takes every core (auto), the stock run one more process beside it.
+WORKERS       ?= auto
+STOCK_WORKERS ?= 1
+# Each worker, and each server the tests start as a subprocess, imports the package: bytecode
+# caches (__pycache__, git-ignored) spare them compiling it, and pytest rewriting the tests, again.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q --dist loadgroup \
+	--durations=15
+
+define both_runs
+	@stock_log=$$(mktemp); \
+	SEOTDA_STOCK_TEXTUAL=1 $(PYTEST) -n $(STOCK_WORKERS) $(STOCK_TESTS) >"$$stock_log" 2>&1 & \
+	stock_pid=$$!; \
+	$(PYTEST) -n $(WORKERS); tuned=$$?; \
+	wait $$stock_pid; stock=$$?; \
+	echo "=== the stock-Textual run (SEOTDA_STOCK_TEXTUAL=1), beside the one above ==="; \
+	cat "$$stock_log"; rm -f "$$stock_log"; \
+	echo "=== $(1): tuned run exit $$tuned, stock-Textual run exit $$stock ==="; \
+	[ $$tuned = 0 ] && [ $$stock = 0 ]
+endef
 
 test: $(STAMP) $(MO)
 ifeq ($(ARGS),)
-	$(BIN)/python -m pytest -q
-	SEOTDA_STOCK_TEXTUAL=1 $(BIN)/python -m pytest -q $(STOCK_TESTS)
+	$(call both_runs,make test)
 else
-	$(BIN)/python -m pytest -q $(ARGS)
+	$(PYTEST) -n $(WORKERS) $(ARGS)
+endif
+
+soak: export SEOTDA_SOAK = 1
+soak: $(STAMP) $(MO)
+ifeq ($(ARGS),)
+	$(call both_runs,make soak)
+else
+	$(PYTEST) -n $(WORKERS) $(ARGS)
 endif
 
 bench: $(STAMP)

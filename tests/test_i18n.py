@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import gettext
+import os
 import re
 import sqlite3
 import string
@@ -53,10 +54,13 @@ FRAMES = "█▊▎│▌▐"  # the edges of panes and modals
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled_catalogue() -> None:
-    """``make test`` compiles the .mo first; a bare ``pytest`` run compiles it here."""
+    """``make test`` compiles the .mo first; a bare ``pytest`` run compiles it here (into a file
+    of this process's own, then renamed: another xdist worker may be reading the old one)."""
     if not MO.exists() or MO.stat().st_mtime < PO.stat().st_mtime:
-        with PO.open("rb") as source, MO.open("wb") as target:
+        fresh = MO.with_name(f"{MO.name}.{os.getpid()}")
+        with PO.open("rb") as source, fresh.open("wb") as target:
             write_mo(target, read_po(source))
+        fresh.replace(MO)
         i18n.translations.cache_clear()
 
 
