@@ -61,7 +61,7 @@ async def test_refused_logins_take_no_players_place_and_go_quickly(
         "refused_login_grace": 30,
     }
     apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps, timers=clock, **settings) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, apps, timers=clock, **settings) as server:
         state = _state(server)
         async with player(server.port, "alice", "127.0.0.1") as alice:
             await alice.wait_for("안녕 alice")
@@ -136,7 +136,7 @@ async def test_a_flood_from_many_addresses_does_not_evict_someone_typing(tmp_pat
     settings = {"connect_rate": 0, "max_pending_logins": 6, "handshake_grace": 60}
     apps = ProbeFactory()
     async with (
-        ssh_server(tmp_path, apps, **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, apps, **settings) as server,
         flooding(server.port) as flood,
     ):
         state = _state(server)
@@ -153,6 +153,7 @@ async def test_a_flood_from_many_addresses_does_not_evict_someone_typing(tmp_pat
             for n in range(2, 22):  # 20 new connections, each from an address of its own
                 await flood.silent(f"127.0.0.{n}", 1)
             await wait_until(lambda: flood.open_count() == 5)  # the table: 5 of them + carol
+            assert isinstance(state.pending, PendingLogins)
             assert state.pending.held_by("127.0.0.1") == 1
             Typist.go.set()
             conn = await asyncio.wait_for(login, 10)
@@ -192,7 +193,7 @@ async def test_a_flood_from_many_addresses_does_not_evict_someone_reading_the_ho
         return True
 
     async with (
-        ssh_server(tmp_path, ProbeFactory(), **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, ProbeFactory(), **settings) as server,
         flooding(server.port) as flood,
     ):
         port = server.port
@@ -288,7 +289,7 @@ async def test_guessing_one_name_from_many_addresses_locks_it_but_not_its_owner(
         "connect_rate": 0,
         "clock": clock,
     }
-    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:
         async with player(server.port, "victim", "127.0.0.1") as owner:  # registers it
             await owner.wait_for("안녕 victim")
         for n in (2, 3, 4):  # one wrong guess from each of three addresses
@@ -339,7 +340,7 @@ async def test_a_flood_of_guesses_from_one_address_takes_one_place_in_the_hash_l
 
     real_verify = passphrase_module.verify_passphrase
     settings = {"name_failures": 100, "connect_rate": 0}
-    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:
         async with player(server.port, "victim", "127.0.0.1"):
             pass  # registered
         monkeypatch.setattr(passphrase_module, "verify_passphrase", slow_verify)
@@ -378,7 +379,7 @@ async def test_new_names_per_address_are_limited_and_logged(
     caplog.set_level(logging.INFO, logger="seotda.auth")
     clock = Tick()
     settings = {"registrations_per_ip": 2, "connect_rate": 0, "clock": clock}
-    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:
         store = _state(server).policy.store
         async with player(server.port, "new1", "127.0.0.2") as c:
             await c.wait_for("안녕 new1")
