@@ -673,6 +673,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     from .cluster.supervisor import RESTARTED, SOCKET, exit_with_parent
     from .rooms.chat import ChatHub
     from .ssh.admission import PendingLogins
+    from .ssh.guessing import NameGuard
     from .ssh.limits import AuthJail, ConnectLimiter
 
     manager = build_manager(settings)
@@ -682,6 +683,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
         AuthJail(settings.auth_failures, settings.auth_jail_seconds, time.monotonic),
         ConnectLimiter(settings.connect_rate, settings.connect_burst, time.monotonic),
         PendingLogins(settings.max_pending_logins_per_ip, settings.max_pending_logins),
+        names=NameGuard(settings.name_failures, settings.name_lock_seconds, time.monotonic),
     )
     # (a restarted one waits for every worker to say what it holds before admitting logins)
     restarted_with = settings.workers if RESTARTED in env else 0

@@ -102,3 +102,36 @@ async def test_the_login_jail_outlives_a_restart_of_the_rooms_process(tmp_path: 
             assert await jailed(a) and await jailed(b)  # still, with nobody to ask
         async with connect(b, "길동") as again:  # another address is not jailed
             await welcomed(again)
+
+
+async def test_a_nickname_locked_by_guessing_is_locked_on_every_worker_but_not_to_its_owner(
+    tmp_path: Path,
+) -> None:
+    """Wrong passphrases for one nickname count at the rooms process: guesses at one worker
+    lock the name at every worker (each used to count its own), the owner's address gets
+    through wherever it lands (it used to be known only where it logged in), and the lock
+    outlives a restart of the rooms process."""
+    guessing = ("--name-failures", "2", "--name-lock-seconds", "300", "--connect-rate", "0")
+    async with cluster(tmp_path, 2, *guessing) as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "길동") as owner:  # registers it, from 127.0.0.1
+            await welcomed(owner)
+        for n in (3, 4):  # a wrong guess from each of two addresses, at worker b
+            tried = await attempt(
+                b, "길동", passphrase=["wrong-1234"], local_addr=(f"127.0.0.{n}", 0)
+            )
+            assert tried.conn is None
+
+        async def locked(port: int) -> bool:  # the right passphrase from a fifth address
+            right = default_passphrase("길동")
+            tried = await attempt(port, "길동", passphrase=right, local_addr=("127.0.0.5", 0))
+            await tried.close()
+            return tried.conn is None and any("잠겨 있어요" in text for text in tried.banners)
+
+        assert await locked(a) and await locked(b)
+        async with connect(b, "길동") as owner:  # the owner, at the other worker
+            await welcomed(owner)
+        await rooms_process_restarted(c)
+        assert await locked(a) and await locked(b)
+        async with connect(b, "길동") as owner:
+            await welcomed(owner)

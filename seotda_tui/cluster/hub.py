@@ -14,9 +14,9 @@ killed), its sessions are disconnected from the manager: their seats are held by
 reconnect grace, and their subscriptions, limit counts and nickname claims are dropped.
 
 A restarted hub knows nothing of the limits: each worker's first call tells it what that worker
-holds (``restore``: its counted sessions, auth failures, the jail, pending logins). Until every
-worker has done so (or :data:`SETTLE_SECONDS` passed), no login is admitted (``restoring``):
-counting from zero would let a full server take as many again.
+holds (``restore``: its counted sessions, auth failures, the jail, nickname guesses and locks,
+pending logins). Until every worker has done so (or :data:`SETTLE_SECONDS` passed), no login is
+admitted (``restoring``): counting from zero would let a full server take as many again.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from ..logs import log_event
 from ..rooms import RoomError, RoomManager
 from ..rooms.chat import ChatHub
 from ..ssh.admission import PendingLogins
+from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, ConnectLimiter, address_key
 from . import protocol as wire
 
@@ -53,8 +54,9 @@ SETTLE_SECONDS = 5.0
 @dataclass
 class GlobalLimits:
     """The limits the workers share: sessions in all and per address, the auth jail, the
-    connection rate, pending logins (each known by its worker and that worker's token), and
-    which worker holds each nickname (so a second login elsewhere replaces the first)."""
+    connection rate, pending logins (each known by its worker and that worker's token), wrong
+    passphrases per nickname (``names``), and which worker holds each nickname (so a second
+    login elsewhere replaces the first)."""
 
     max_sessions: int
     max_sessions_per_ip: int
@@ -64,6 +66,7 @@ class GlobalLimits:
     admitted: int = 0
     per_address: Counter[str] = field(default_factory=Counter)
     holders: dict[str, WorkerLink] = field(default_factory=dict)
+    names: NameGuard = field(default_factory=lambda: NameGuard(10, 600.0))
 
     def admit(self, ip: str) -> str | None:
         """Why a login from ``ip`` may not play (``server_full``, ``ip_full``), else it is
@@ -274,9 +277,10 @@ class Hub:
             self._waiting_for.clear()
         return False
 
-    def _restore(self, link: WorkerLink, held: dict[str, Any]) -> dict[str, float]:
+    def _restore(self, link: WorkerLink, held: dict[str, Any]) -> dict[str, Any]:
         """What ``link``'s worker holds (sent first on each connect): counted again here. The
-        answer is every jail this hub knows (a worker started since holds none of them)."""
+        answer is every jail and nickname lock this hub knows (a worker started since holds
+        none of them)."""
         for ip in _texts(held.get("admitted")):
             self.limits.count(ip)
             link.admitted.append(ip)
@@ -286,6 +290,9 @@ class Hub:
                 {str(k): [float(a) for a in v] for k, v in failures.items() if isinstance(v, list)},
                 {str(k): float(v) for k, v in jailed.items() if isinstance(v, (int, float))},
             )
+        names = held.get("names")
+        if isinstance(names, list) and len(names) == 3 and all(isinstance(n, dict) for n in names):
+            self.limits.names.restore(*names)
         for pair in held.get("pending") or ():
             if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int):
                 self._pending_admit(link, str(pair[0]), pair[1], told=True)
@@ -298,7 +305,7 @@ class Hub:
             jailed=len(jailed) if isinstance(jailed, dict) else 0,
             pending=len(link.pending),
         )
-        return self.limits.jail.held()[1]
+        return {"jailed": self.limits.jail.held()[1], "locks": self.limits.names.held()[1]}
 
     def _auth_failed(self, _link: WorkerLink, ip: str) -> bool:
         """Count a failed login; a jail is told to every worker (it holds it for a restart,
@@ -308,6 +315,14 @@ class Hub:
             for link in list(self.links):
                 link.send({"t": "jail", "ip": ip, "s": self.limits.jail.seconds})
         return jailed
+
+    def _name_failed(self, _link: WorkerLink, nick: str) -> bool:
+        """A wrong passphrase for ``nick`` at any worker; a lock is told to every worker."""
+        locked = self.limits.names.failure(str(nick))
+        if locked:
+            for link in list(self.links):
+                link.send({"t": "name_lock", "nick": nick, "s": self.limits.names.seconds})
+        return locked
 
     def _admit(self, link: WorkerLink, ip: str) -> str | None:
         if self._restoring():
@@ -415,6 +430,9 @@ _OPS: dict[str, Callable[..., Any]] = {
     "connect_allowed": lambda h, _l, ip: h.limits.connects.allow(ip),
     "auth_failed": Hub._auth_failed,
     "restore": Hub._restore,
+    "name_locked": lambda h, _l, nick, ip: h.limits.names.locked(str(nick), str(ip)),
+    "name_failed": Hub._name_failed,
+    "name_success": lambda h, _l, nick, ip: h.limits.names.success(str(nick), str(ip)),
     "jail_remaining": lambda h, _l, ip: h.limits.jail.remaining(ip),
     "pending_admit": Hub._pending_admit,
     "pending_discard": Hub._pending_discard,

@@ -9,9 +9,9 @@ Each time it connects (the first time, and after every loss) the worker first te
 what it holds (:meth:`HubLink.when_connected`: a restarted hub knows nothing of it).
 
 Pushes (room updates, the lobby list, chat lines, "this nickname logged in elsewhere", "hang
-up on this pending login", "this address is jailed") come on the same socket; those that
-arrive while a call waits are delivered before it returns, as the in-process manager calls its
-subscribers inside the call that caused them.
+up on this pending login", "this address is jailed", "this nickname is locked") come on the
+same socket; those that arrive while a call waits are delivered before it returns, as the
+in-process manager calls its subscribers inside the call that caused them.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ class HubLink:
         self.on_kick: Callable[[str], None] | None = None
         self.on_evict: Callable[[int, str], None] | None = None
         self.on_jail: Callable[[str, float], None] | None = None
+        self.on_name_lock: Callable[[str, float], None] | None = None
         self._on_connected: list[Callable[[], None]] = []
         self._on_lost: list[Callable[[], None]] = []
         self._on_back: list[Callable[[], None]] = []
@@ -185,6 +186,8 @@ class HubLink:
                     safely(self.on_evict, int(message.get("token", -1)), str(message.get("by")))
                 elif kind == "jail" and self.on_jail is not None:
                     safely(self.on_jail, str(message.get("ip")), float(message.get("s", 0.0)))
+                elif kind == "name_lock" and self.on_name_lock is not None:
+                    safely(self.on_name_lock, str(message.get("nick")), float(message.get("s", 0)))
         except wire.ProtocolError as exc:
             log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
             self._lost()

@@ -16,10 +16,11 @@ Frames (``t`` is the kind)::
     {"t": "kick", "nick": "철수"}                      # hub -> worker: the nickname logged in elsewhere
     {"t": "evict", "token": 4, "by": "10.0.0.3"}       # hub -> worker: hang up on that pending login
     {"t": "jail", "ip": "10.0.0.3", "s": 300.0}        # hub -> every worker: that address is jailed
+    {"t": "name_lock", "nick": "철수", "s": 600.0}      # hub -> every worker: that nickname is locked
 
 A worker's first call after each connect is ``restore`` (what it holds: its counted sessions'
-addresses, its auth failures and the jail it knows, its pending logins), so a restarted hub
-counts them again.
+addresses, its auth failures and the jail it knows, its nickname guesses and the locks it knows,
+its pending logins), so a restarted hub counts them again.
 """
 
 from __future__ import annotations

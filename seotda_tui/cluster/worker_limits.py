@@ -2,7 +2,8 @@
 (:mod:`.hub`), so they count the connections of every worker.
 
 The worker also holds its share of them: the addresses of the sessions the hub counted for it,
-its own auth failures, every jail the hub told it of, its pending logins. They are sent again
+its own auth failures, every jail the hub told it of, its own nickname guesses and the
+addresses that proved a nickname here, every nickname lock, its pending logins. They are sent again
 each time it connects (``restore``), so a restarted hub counts what is still there; and while the
 hub is away nobody is let in unchecked: logins are refused with a "try again in a moment"
 (``rooms_away``), the jail it knows still holds, and connections and pending logins are counted
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..config import Settings
 from ..ssh.admission import PendingLogins
+from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, Clock, ConnectLimiter
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
 from .link import HubDown, HubLink, as_text
@@ -40,7 +42,9 @@ class RemoteLimits:
         self._jail = AuthJail(settings.auth_failures, settings.auth_jail_seconds, clock)
         self._connects = ConnectLimiter(settings.connect_rate, settings.connect_burst, clock)
         self._pending: RemotePending | None = None
+        self._names = RemoteNameGuard(link, settings.name_failures, settings.name_lock_seconds)
         link.on_jail = lambda ip, seconds: self._jail.restore({}, {ip: seconds})
+        link.on_name_lock = self._names.lock
         link.when_connected(self._restore)
 
     def connect_allowed(self, ip: str) -> bool:
@@ -72,6 +76,9 @@ class RemoteLimits:
     def jail_remaining(self, ip: str) -> float:
         return max(float(self.link.call_or(0.0, "jail_remaining", ip)), self._jail.remaining(ip))
 
+    def name_guard(self) -> NameGuard:
+        return self._names
+
     def pending_logins(self, evicted: Callable[[Any, str], None]) -> RemotePending:
         self._pending = RemotePending(self.link, evicted, self.settings)
         return self._pending
@@ -83,11 +90,45 @@ class RemoteLimits:
             "admitted": list(self._admitted.elements()),
             "failures": failures,
             "jailed": jailed,
+            "names": list(self._names.held()),
             "pending": self._pending.handover() if self._pending is not None else [],
         }
         known = self.link.call_or(None, "restore", held)
-        if isinstance(known, dict):  # every jail the hub knows, from before this worker too
-            self._jail.restore({}, {str(k): float(v) for k, v in known.items()})
+        if isinstance(known, dict):  # every jail and lock the hub knows, from before this worker
+            self._jail.restore({}, _seconds(known.get("jailed")))
+            self._names.restore({}, _seconds(known.get("locks")), {})
+
+
+class RemoteNameGuard(NameGuard):
+    """Wrong passphrases per nickname (:class:`~seotda_tui.ssh.guessing.NameGuard`), counted at
+    the hub with every worker's: a guesser gains nothing from landing on another worker, and the
+    owner's address gets through a lock wherever it lands. What this worker saw (and every lock
+    the hub pushes) is kept here too: sent to a restarted hub, and the answer while it is away.
+    """
+
+    def __init__(self, link: HubLink, failures: int, seconds: float) -> None:
+        super().__init__(failures, seconds)
+        self.link = link
+
+    def locked(self, nickname: str, ip: str) -> float:
+        left = self.link.call_or(None, "name_locked", nickname, ip)
+        return super().locked(nickname, ip) if left is None else float(left)
+
+    def failure(self, nickname: str) -> bool:
+        here = super().failure(nickname)
+        locked = self.link.call_or(None, "name_failed", nickname)
+        return here if locked is None else bool(locked)
+
+    def success(self, nickname: str, ip: str) -> None:
+        super().success(nickname, ip)
+        self.link.notify("name_success", nickname, ip)
+
+
+def _seconds(data: Any) -> dict[str, float]:
+    """A table of seconds from the hub (anything else in it is dropped)."""
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))}
 
 
 class RemotePending:

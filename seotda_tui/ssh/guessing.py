@@ -53,6 +53,29 @@ class NameGuard:
         known.append(key)
         del known[:-_ADDRESSES_PER_NAME]
 
+    def lock(self, nickname: str, seconds: float) -> None:
+        """Lock ``nickname`` for ``seconds``: with ``--workers N``, a lock the rooms process
+        made, held by each worker too."""
+        self._jail.restore({}, {_key(nickname): seconds})
+
+    def held(self) -> tuple[dict[str, list[float]], dict[str, float], dict[str, list[str]]]:
+        """What it remembers (failures, locks, each name's addresses), for a restarted rooms
+        process of ``--workers N`` (:meth:`restore`)."""
+        failures, locks = self._jail.held()
+        return failures, locks, {name: list(keys) for name, keys in self._known.items()}
+
+    def restore(
+        self,
+        failures: dict[str, list[float]],
+        locks: dict[str, float],
+        known: dict[str, list[str]],
+    ) -> None:
+        """Add what :meth:`held` gave (several workers' add up)."""
+        self._jail.restore(failures, locks)
+        for name, keys in known.items():
+            for key in keys:
+                self.success(name, key)
+
 
 def _key(nickname: str) -> str:
     return "name:" + nickname

@@ -148,6 +148,9 @@ class SharedLimits(Protocol):
 
     def jail_remaining(self, ip: str) -> float: ...
 
+    def name_guard(self) -> NameGuard:
+        """Wrong passphrases per nickname, counted with every worker's."""
+
     def pending_logins(self, evicted: Callable[[Any, str], None]) -> PendingAdmission[Any]:
         """Pending logins counted with every worker's; ``evicted(conn, by)`` is called for one
         of this worker's that the rooms process chose to make room for a newcomer elsewhere."""
@@ -799,7 +802,11 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
         load_all()
         policy.language = Language(settings.default_language)
-        policy.guard = NameGuard(settings.name_failures, settings.name_lock_seconds, config.clock)
+        policy.guard = (
+            config.shared.name_guard()
+            if config.shared is not None
+            else NameGuard(settings.name_failures, settings.name_lock_seconds, config.clock)
+        )
         policy.registrations = Registrations(settings.registrations_per_ip, config.clock)
         state = ServerState(
             policy=policy,
