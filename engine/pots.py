@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .types import PotDict
@@ -33,26 +33,35 @@ class Pot:
         return {"amount": self.amount, "eligible": list(self.eligible), "main": self.main}
 
 
-def build_pots(contrib: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
-    """Split contributions into pots by the levels of the live players' totals.
+def build_pots(
+    contrib: Mapping[str, int], live: Sequence[str], all_in: Collection[str] | None = None
+) -> list[Pot]:
+    """Split contributions into pots by the levels of the capped live players' totals.
 
     ``live`` are the players still in the hand (not folded), in seat order; folded chips stay in
-    the pots they reached. Chips above the highest live level (only possible after an uncalled
-    excess was not returned) go to the last pot.
+    the pots they reached. ``all_in``: the live players who can put in no more. While a round is
+    open only their totals are levels (§5.4: a side pot is made by an all-in for less); the
+    other live players may still match any level, so they are eligible for every pot. None (at
+    the showdown): every live total is final and a level. Chips above the highest level go to
+    a pot of the uncapped live players, or (none left) to the last pot.
     """
-    levels = sorted({contrib.get(p, 0) for p in live if contrib.get(p, 0) > 0})
+    capped = set(live) if all_in is None else set(all_in) & set(live)
+    uncapped = [p for p in live if p not in capped]
+    levels = sorted({contrib.get(p, 0) for p in capped if contrib.get(p, 0) > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:
         layer = {p: min(c, level) - min(c, previous) for p, c in contrib.items()}
-        eligible = [p for p in live if contrib.get(p, 0) >= level]
+        eligible = [p for p in live if p not in capped or contrib.get(p, 0) >= level]
         if not (pots and pots[-1].eligible == eligible):
             pots.append(Pot(0, eligible))
         pots[-1].add(layer)
         previous = level
     rest = {p: max(0, c - previous) for p, c in contrib.items()}
     if any(rest.values()):
-        if not pots:
+        if uncapped and not (pots and pots[-1].eligible == uncapped):
+            pots.append(Pot(0, uncapped))
+        elif not pots:
             pots.append(Pot(0, list(live)))
         pots[-1].add(rest)
     return pots

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from .cards import DECK
 from .hands import best_two, evaluate
 from .options import Options
-from .pots import build_pots
+from .pots import build_pots, uncalled_excess
 from .state import GameState
 from .types import CardDict, HiddenCard, LegalAction, Pending, PotDict, SeatView, View
 
@@ -120,6 +120,12 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
 
 
 def _pots(game: ViewSource) -> list[PotDict]:
+    """The carried pots, then this deal's bets: one pot unless a live player is all in.
+
+    With an all-in, the pots split at the all-in totals only (an open player can still match any
+    level) after setting aside a bet nobody has matched yet: that goes back to its owner unless
+    called (§5.4), so it is its own entry, eligible only for its owner, not a side pot.
+    """
     hand = game.state.hand
     assert hand is not None
     pots = [p.to_dict() for p in hand.carried_pots + hand.rematch_pots]
@@ -128,10 +134,20 @@ def _pots(game: ViewSource) -> list[PotDict]:
     contrib = {p: rp.committed_total for p, rp in players.items() if rp.committed_total}
     if not contrib:
         return pots
-    if not any(players[p].all_in for p in live):  # one pot: skip the level split
+    all_in = [p for p in live if players[p].all_in]
+    if not all_in:  # one pot: skip the level split
         pots.append({"amount": sum(contrib.values()), "eligible": live, "main": not pots})
         return pots
-    return pots + [p.to_dict() for p in build_pots(contrib, live)]
+    excess = uncalled_excess(contrib)
+    called = dict(contrib)
+    if excess:
+        called[excess[0]] -= excess[1]
+    new = [p.to_dict() for p in build_pots(called, live, all_in)]
+    if new and not pots:
+        new[0]["main"] = True
+    if excess:
+        new.append({"amount": excess[1], "eligible": [excess[0]], "main": False})
+    return pots + new
 
 
 def _my_hand(game: ViewSource, viewer: str | None) -> dict[str, object] | None:

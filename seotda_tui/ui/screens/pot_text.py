@@ -37,7 +37,8 @@ def _uncalled(view: View, pot: dict[str, Any]) -> bool:
 
 
 def labelled_pots(view: View) -> Labelled:
-    """(label, amount) of every pot when there is more than one, else ()."""
+    """(label, amount) of every pot when there is a side pot or a carried one, else (): a bet
+    nobody has called yet alone is no reason to split the pot line (it is on its seat)."""
     pots = view.get("pots") or []
     if len(pots) < 2:
         return ()
@@ -57,6 +58,8 @@ def labelled_pots(view: View) -> Labelled:
             fresh += 1
             rematch = any(label == CARRIED for label, _amount in out)
             out.append((NEW_BETS if rematch and first else MAIN if first else SIDE, amount))
+    if not any(label in (SIDE, CARRIED) for label, _amount in out):
+        return ()
     return tuple(out)
 
 
