@@ -128,6 +128,7 @@ class Table:
         spectators: Sequence[str] = (),
         size: tuple[int, int] = (80, 24),
         deal: Mapping[str, Sequence[CardSpec]] | None = None,
+        stacks: Mapping[str, int] | None = None,
         start: bool = True,
         manager: RoomManager | None = None,
         chat: ChatHub | None = None,
@@ -137,7 +138,8 @@ class Table:
         language: str | None = None,
     ) -> AsyncIterator[Table]:
         """Seat ``players`` (the first is the host) in a room called ``name``, start with
-        ``seed``, run every app (``notifications``: draw toasts, as a real session does;
+        ``seed`` (``deal``: the first hand's cards; ``stacks``: starting chips by player, before
+        the first school, e.g. a short stack), run every app (``notifications``: draw toasts, as a real session does;
         ``language``: every app's language from the start, e.g. "en", as a client's LANG
         would set it).
 
@@ -148,10 +150,14 @@ class Table:
         if manager is None:
             deck = StackedDeck()
             manager = RoomManager(
-                clock=clock, seed_source=lambda: seed, reconnect_grace=reconnect_grace, deal=deck
+                clock=clock,
+                seed_source=lambda: seed,
+                reconnect_grace=reconnect_grace,
+                deal=deck,
+                stacks=stacks,
             )
-        elif deal:
-            raise ValueError("deal= needs the Table's own manager (rig through its deal hook)")
+        elif deal or stacks:
+            raise ValueError("deal= and stacks= need the Table's own manager (Game.new's hooks)")
         else:
             clock = manager.clock  # type: ignore[assignment]
         hub = chat or ChatHub(clock=clock.time)

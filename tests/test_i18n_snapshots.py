@@ -121,7 +121,7 @@ async def test_table_actor_waiter_spectator_and_results(size: tuple[int, int], l
 async def test_three_card_choice(size: tuple[int, int], lang: str) -> None:
     options = Options(card_mode="three")
     async with Table.open(["Ann", "Ben"], options=options, seed=5, size=size, language=lang) as t:
-        t.play_until(lambda game: bool(game.state.hand and game.state.hand.phase == "choose"))
+        t.play_until(lambda game: game.view(None).get("handPhase") == "choose")
         await t.refresh()
         await t.press("Ann", "1", "2")
         snap("three_cards", size, t.app("Ann"), lang)

@@ -46,21 +46,20 @@ async def test_a_disconnected_player_whose_turn_timed_out_shows_both_die_and_dis
 
 async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -> None:
     options = Options(deal_mode="oneRound", rebuy="off", hand_limit=10)
-    async with Table.open(["a", "b", "c"], options=options, seed=3) as t:
+    loser, watcher, third = "a", "b", "c"
+    deal = {loser: ["2띠", "8일"], watcher: ["3광", "8광"], third: ["1띠", "4띠"]}  # 망통 loses
+    # nothing left behind the school: all in from the start, the loser busts in hand 1
+    async with Table.open(
+        ["a", "b", "c"], options=options, seed=3, deal=deal, stacks={loser: 10}
+    ) as t:
         game = t.game
-        loser = t.actor
-        assert loser is not None
-        seat = next(s for s in game.state.seats if s.id == loser)
-        other = next(s for s in game.state.seats if s.id != loser)
-        other.stack += seat.stack  # nothing left behind the school: folding busts them
-        seat.stack = 0
-        await t.refresh()
-        await t.act(loser, {"type": "die"})
-        t.play_until(lambda g: seat.status == "eliminated")
+        assert t.seat(loser).get("allIn")
+        t.play_until(lambda g: g.seat_status(loser) == "eliminated")
         await t.settle()
-        out_at = seat.eliminated_at_hand
-        assert out_at == 1
-        watcher = other.id
+        log = t.manager.log(t.room_id)
+        out = log.index({"type": "eliminated", "player": loser})
+        assert not any(e["type"] == "handStart" and e["handNo"] > 1 for e in log[:out])
+        out_at = 1
         await t.press(loser, "q")  # the leave question has nothing to warn about
         question = t.text(loser)
         assert "이미 탈락했어요" in question and "자동으로 다이" not in question, question
@@ -68,7 +67,9 @@ async def test_a_busted_player_who_leaves_is_not_warned_and_shows_eliminated() -
         assert loser not in t.manager.room(t.room_id).players
         t.play_until(lambda g: g.view(None).get("handNo") >= out_at + 2)
         await t.settle()
-        assert seat.status == "eliminated" and seat.eliminated_at_hand == out_at
+        assert game.seat_status(loser) == "eliminated"
+        log = t.manager.log(t.room_id)
+        assert [e for e in log if e["type"] == "eliminated"] == [log[out]]  # once, at hand 1
         badges = t.screen(watcher).shown_seats[loser].badges
         assert badges[0] == "탈락" and "연결 끊김" not in badges, badges
         assert "탈락" in "\n".join(box_lines(t, watcher, loser))

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine import Options
+from engine import Game, Options
 from seotda_tui.rooms import RoomManager
 from seotda_tui.testing import Table
 from seotda_tui.ui.app import make_app_factory
@@ -73,7 +73,7 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
             assert "(판돈" not in t.text(nick)
         t.rig({"a": ["3광", "8광"], "b": ["1띠", "2띠"], "c": ["5열", "6열"]}, next_match=True)
         await t.press("c", "y")
-        carried = t.game.state.hand.carried_pots[0].amount
+        carried = t.view("a").get("pots", [])[0]["amount"]  # the kept pot comes first
         actor = t.actor
         assert actor is not None
         await t.act(actor, {"type": "ping"})
@@ -90,10 +90,13 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
 
 
 async def test_an_uncalled_bet_is_not_a_pot() -> None:
-    async with Table.open(["a", "b", "c"], options={"dealMode": "oneRound"}, seed=4) as t:
-        first = t.actor
-        assert first is not None
-        t.game.state.seats[[s.id for s in t.game.state.seats].index(first)].stack = 5
+    options = Options(deal_mode="oneRound")
+    first = Game.new(options, ["a", "b", "c"], 4).view(None).get("actor")  # the seed decides
+    assert first is not None
+    async with Table.open(
+        ["a", "b", "c"], options=options, seed=4, stacks={first: 5 + 10}
+    ) as t:  # 5 chips behind the school
+        assert t.actor == first and t.seat(first)["stack"] == 5
         await t.act(
             first,
             {"type": "call"}
@@ -159,11 +162,10 @@ async def test_a_toast_leaves_the_three_card_recommendation_readable() -> None:
 
 
 async def test_the_summary_has_thousands_separators_and_says_whose_best_hand() -> None:
-    async with Table.open(
-        ["a", "b"], seed=3, options={"handLimit": 10, "startingChips": 5000}
-    ) as t:
-        seats = t.game.state.seats
-        seats[0].stack, seats[1].stack = seats[0].stack + 2000, seats[1].stack - 2000
+    options = Options(hand_limit=10, starting_chips=5000)
+    first, second = Game.new(options, ["a", "b"], 3).players  # seat order: the seed decides
+    stacks = {first: 5000 + 2000, second: 5000 - 2000}
+    async with Table.open(["a", "b"], seed=3, options=options, stacks=stacks) as t:
         for _ in range(300):
             if getattr(t.manager.room(t.room_id), "status", None) != "playing":
                 break

@@ -10,7 +10,7 @@ API (all synchronous; call from the event loop's thread)::
     manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None,
                           journal=None,                 # a Journal: record games, resume them
                           records=None,                 # a GameRecords: players' statistics
-                          deal=None)                    # engine.dealing hook (tests; no journal)
+                          deal=None, stacks=None)       # Game.new's test hooks (no journal)
     manager.records -> GameRecords | None             # what the records screens read
     manager.room_defaults -> Options                  # what the create-room form starts from
     manager.rooms(unlisted=False) -> list[RoomSummary]  # the lobby list (+ unlisted rooms)
@@ -190,11 +190,13 @@ class RoomManager:
         records: GameRecords | None = None,
         max_rooms_per_address: int = MAX_ROOMS_PER_ADDRESS,
         deal: DealHook | None = None,
+        stacks: Mapping[str, int] | None = None,
     ) -> None:
-        if deal is not None and journal is not None:  # the journal replays from the seed alone
-            raise ValueError("a deal hook (tests, the harness) cannot be journaled")
-        #: ``Game.new``'s deal hook for every game started here (seotda_tui.testing rigs cards).
-        self._deal = deal
+        if (deal is not None or stacks) and journal is not None:  # it replays from the seed
+            raise ValueError("a deal hook or stacks (tests, the harness) cannot be journaled")
+        #: ``Game.new``'s deal hook and starting stacks for every game started here
+        #: (seotda_tui.testing rigs cards and stacks through them).
+        self._deal, self._stacks = deal, dict(stacks or {})
         self.clock: Clock = clock or LoopClock()
         #: What the create-room form starts from (the server's ``[room_defaults]`` setting).
         self.room_defaults = room_defaults or Options()
@@ -600,7 +602,8 @@ class RoomManager:
         seed = self._seed_source()
         if self._recorder is not None:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text
-        game = Game.new(room.options, list(room.players), seed, deal=self._deal)
+        stacks = {p: c for p, c in self._stacks.items() if p in room.players}
+        game = Game.new(room.options, list(room.players), seed, deal=self._deal, stacks=stacks)
         key = game_key(room.id, room.game_no + 1)
         if self._recorder is not None and not self._recorder.start(
             GameRecord(
