@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from engine import Options
+from engine import Game, Options
 from seotda_tui.rooms import RoomManager
 from seotda_tui.testing import Table
 from seotda_tui.ui.app import make_app_factory
@@ -27,11 +28,25 @@ def fits(app: Any, where: str) -> None:
     assert not found, f"{where}: " + "\n".join(found)
 
 
-async def _big_stacks(t: Table) -> None:
-    """9,999,999칩 stacks, every other one 99,999 (its calls turn all-in with long amounts)."""
-    for i, seat in enumerate(t.game.state.seats):
-        seat.stack = BIG if i % 2 == 0 else 99_999
-    await t.refresh()
+def big_stacks(players: Sequence[str], seed: int, options: Options | None = None) -> dict[str, int]:
+    """~9,999,999칩 stacks, every other seat ~99,999 (its calls turn all-in with long amounts),
+    by the seat order the seed gives (an engine game with the same seed says it)."""
+    seats = Game.new(options or Options(), players, seed).players
+    return {p: BIG if i % 2 == 0 else 99_999 for i, p in enumerate(seats)}
+
+
+async def make_away(t: Table, *nicks: str) -> None:
+    """Mark seats away as play does (§5.7: two timeouts in a row); the others check or call."""
+    for _ in range(200):
+        if all(t.seat(n).get("away") for n in nicks):
+            return
+        actor = t.actor
+        if actor is None or actor in nicks:
+            await t.advance((t.game.pending()["seconds"] or 0) + 1)
+            continue
+        kinds = [a["type"] for a in t.legal(actor)]
+        await t.act(actor, {"type": "check" if "check" in kinds else "call"})
+    raise AssertionError(f"{nicks} never went away")
 
 
 async def test_lobby_and_form_with_a_long_nickname() -> None:
@@ -121,8 +136,7 @@ async def test_waiting_room_host_guest_and_watcher() -> None:
 
 
 async def test_full_table_in_every_phase() -> None:
-    async with Table.open(LONG, spectators=[WATCHER], seed=3) as t:
-        await _big_stacks(t)
+    async with Table.open(LONG, spectators=[WATCHER], seed=3, stacks=big_stacks(LONG, 3)) as t:
         actor = t.actor
         assert actor is not None
         await t.act(actor, {"type": "half"})  # a round bet and a raise on the action bar
@@ -154,12 +168,14 @@ async def test_full_table_in_every_phase() -> None:
 async def test_a_room_name_at_its_limit_with_the_longest_host_and_watchers() -> None:
     """Found over ssh: "… · 방장 가나다라마바사아 · 관전" lost "1명" at the edge."""
     name = "가나다라마바사아자차"  # 20 cells, the form's limit
-    async with Table.open(LONG[:3], spectators=[WATCHER], seed=3, start=False, name=name) as t:
+    stacks = big_stacks(LONG[:3], 3)
+    async with Table.open(
+        LONG[:3], spectators=[WATCHER], seed=3, start=False, name=name, stacks=stacks
+    ) as t:
         for nick in (LONG[0], WATCHER):
             fits(t.app(nick), f"waiting room, long room name ({nick})")
         t.manager.start(t.room_id, LONG[0])
         await t.settle()
-        await _big_stacks(t)
         for nick in (LONG[0], LONG[1], WATCHER):
             text = t.text(nick).splitlines()[0]
             assert "관전 1명" in text, text
@@ -167,13 +183,9 @@ async def test_a_room_name_at_its_limit_with_the_longest_host_and_watchers() -> 
 
 
 async def test_badges_and_a_long_chat_line() -> None:
-    async with Table.open(LONG, spectators=[WATCHER], seed=3) as t:
-        await _big_stacks(t)
+    async with Table.open(LONG, spectators=[WATCHER], seed=3, stacks=big_stacks(LONG, 3)) as t:
         t.manager.leave(t.room_id, LONG[2])  # [나감]
-        for seat in t.game.state.seats:
-            if seat.id == LONG[3]:
-                seat.away = True  # [자리 비움]
-        await t.refresh()
+        await make_away(t, LONG[3])  # [자리 비움]
         await t.say(LONG[4], "가" * 100)  # the longest chat line (200 cells)
         for nick in (LONG[0], WATCHER):
             fits(t.app(nick), f"badges, chat ({nick})")
@@ -181,10 +193,10 @@ async def test_badges_and_a_long_chat_line() -> None:
 
 async def test_two_badges_in_a_seat_box() -> None:
     async with Table.open(LONG[:4], seed=3) as t:
+        await make_away(t, LONG[2], LONG[3])  # [자리 비움]
         t.manager.leave(t.room_id, LONG[2])  # [나감] and, once it is their turn, [다이]
-        for seat in t.game.state.seats:
-            seat.away = seat.id in (LONG[2], LONG[3])  # [자리 비움]
-        await t.refresh()
+        await t.settle()
+        assert t.seat(LONG[2]).get("away") and t.seat(LONG[3]).get("away")
         for nick in (LONG[0], LONG[1]):
             assert t.screen(nick).layout_choice[0] == "box"
             fits(t.app(nick), f"badges in boxes ({nick})")
@@ -192,10 +204,9 @@ async def test_two_badges_in_a_seat_box() -> None:
 
 async def test_rejoin_phase() -> None:
     deal = {LONG[0]: ["4띠", "9열"], LONG[1]: ["1띠", "2열"], LONG[2]: ["5띠", "6띠"]}
-    async with Table.open(
-        LONG[:3], options={"rejoinCost": "half", "dealMode": "oneRound"}, seed=11, deal=deal
-    ) as t:
-        await _big_stacks(t)
+    options = Options(rejoin_cost="half", deal_mode="oneRound")
+    stacks = big_stacks(LONG[:3], 11, options)
+    async with Table.open(LONG[:3], options=options, seed=11, deal=deal, stacks=stacks) as t:
         while t.actor is not None:
             await t.press(t.actor, "1" if t.actor == LONG[2] else "2")
         for nick in LONG[:3]:
@@ -219,8 +230,9 @@ async def test_lobby_refusal_to_join_a_started_game() -> None:
 
 
 async def test_three_card_choice() -> None:
-    async with Table.open(LONG[:6], options={"cardMode": "three"}, seed=3) as t:
-        await _big_stacks(t)
+    options = Options(card_mode="three")
+    stacks = big_stacks(LONG[:6], 3, options)
+    async with Table.open(LONG[:6], options=options, seed=3, stacks=stacks) as t:
         t.play_until(lambda g: g.view(None).get("handPhase") == "choose")
         await t.refresh()
         nick = t.game.pending()["players"][0]
