@@ -41,6 +41,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.live_game(room_id) -> Game | None        # server truth, for the tester harness / tools
     manager.bot_drivers(room_id) -> dict[str, SeatDriver]  # who plays each bot seat (tools, tests)
     manager.deadline(room_id) -> float | None         # seconds to the next automatic action
+    manager.paused(room_id) -> bool                   # waiting for the journal (rooms/pause.py)
     manager.lobby_subscribers -> int                  # sessions getting lobby pushes now
     manager.resend(room_id)                          # push every session its view again
     manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
@@ -282,6 +283,11 @@ class RoomManager:
         """The drivers playing the room's bot seats, by bot (tools and tests read their errors)."""
         room = self._rooms.get(room_id)
         return dict(room.bot_players) if room else {}
+
+    def paused(self, room_id: str) -> bool:
+        """Whether the room waits for its journal (rooms/pause.py): no play until a write works."""
+        room = self._rooms.get(room_id)
+        return room is not None and room.paused
 
     def deadline(self, room_id: str) -> float | None:
         """Seconds until the game acts for whoever it waits for; None while no timer is armed
