@@ -202,6 +202,10 @@ class Game(HandFlow, Rematch, BetweenHands):
         """§5.6–5.7: playing, busted (asked to rebuy), eliminated, or left the room."""
         return self._seats[player_id].status
 
+    def stack(self, player_id: str) -> int:
+        """The chips in front of ``player_id`` now (what every view's seat shows as ``stack``)."""
+        return self._seats[player_id].stack
+
     def is_connected(self, player_id: str) -> bool:
         """False once the room manager reported the seat disconnected (or left)."""
         return self._seats[player_id].connected

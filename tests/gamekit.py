@@ -41,7 +41,9 @@ def seat(game: Game, pid: str, viewer: str | None = None) -> SeatView:
 
 
 def stack(game: Game, pid: str) -> int:
-    return seat(game, pid)["stack"]
+    """``pid``'s chips, as the game says them and every view shows them."""
+    assert game.stack(pid) == seat(game, pid)["stack"]
+    return game.stack(pid)
 
 
 def held(game: Game, pid: str) -> list[int]:
