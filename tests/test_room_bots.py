@@ -268,7 +268,7 @@ def test_a_game_of_bots_ends_when_the_humans_are_gone(tmp_path: Path) -> None:
     assert m.room(room.id) is None  # the game ended, and with no human the room closed
     log = Journal(tmp_path / "g.sqlite3")
     assert log.open_games() == []
-    assert log.finished_games()[0]["result"]["reason"] == "disconnected"
+    assert log.finished_games()[0]["result"]["reason"] == "botsOnly"  # not "1 connected"
     assert clock.pending == []
 
 

@@ -39,6 +39,11 @@ BOT_DELAY = (0.8, 2.0)
 
 assert set(BOT_TAGS) == set(bots.LEVELS)
 
+#: The end reason of a game with bots in which no person was left in play (each left, went
+#: bust or was offline past the grace): the room's word for it, in the result in place of the
+#: engine's ``disconnected`` (which counts the bots as people).
+BOTS_ONLY = "botsOnly"
+
 
 def bot_name(number: int, level: str) -> str:
     return f"봇{number}({BOT_TAGS[level]})"
@@ -237,18 +242,31 @@ class BotSeats:
             lambda: bot_salt(room.seed),
         )
 
+    @staticmethod
+    def _no_human_in_play(room: Room) -> bool:
+        """Bots are seated and no human in the game has a connection and a chance."""
+        game = room.game
+        if not room.bots or game is None:
+            return False
+        return not any(
+            pid not in room.bots
+            and game.is_connected(pid)
+            and game.seat_status(pid) not in ("left", "eliminated")
+            for pid in game.players
+        )
+
+    def end_reason(self, room: Room, result: dict[str, Any] | None) -> dict[str, Any] | None:
+        """``result`` with the real reason when the game ended as only bots were left: a person
+        who went bust is still connected, so "at most one person connected" would be untrue."""
+        if result and result.get("reason") == "disconnected" and self._no_human_in_play(room):
+            result["reason"] = BOTS_ONLY
+        return result
+
     def humans_gone(self, room: Room) -> list[dict[str, Any]]:
         """Bots never keep a game going alone: with no human still in it, disconnect the bots."""
         game = room.game
-        if not room.bots or game is None or game.finished:
+        if game is None or game.finished or not self._no_human_in_play(room):
             return []
-        for pid in game.players:
-            if (
-                pid not in room.bots
-                and game.is_connected(pid)
-                and game.seat_status(pid) not in ("left", "eliminated")
-            ):
-                return []
         events: list[dict[str, Any]] = []
         for pid in game.players:
             if (

@@ -91,7 +91,8 @@ like people's (``RoomSummary.players``, and ``RoomSummary.bots`` says which), bu
 view and calls ``act``. Bots are never hosts and never keep a room open: a room with no human and
 no spectator closes, and when no human in the game is left with a connection and a chance (every
 one has left, been eliminated, or is offline past the grace), the manager sends the engine
-``disconnect`` for every bot, which ends the game (reason ``disconnected``).
+``disconnect`` for every bot, which ends the game (the engine's reason ``disconnected``; the
+room's result says ``botsOnly``, as a person who went bust is still connected).
 
 The manager is one class that owns three collaborators, each given only what it needs (no mixins
 reaching for each other's private methods): :class:`~.bot_seats.BotSeats` (bot seats and their
@@ -822,7 +823,7 @@ class RoomManager:
         """The game ended: keep the result, free the seats of players who are gone."""
         assert room.game is not None
         room.status = FINISHED
-        room.result = copy.deepcopy(room.game.result())
+        room.result = self._bots.end_reason(room, copy.deepcopy(room.game.result()))
         self._faults.record_finish(room.journal_key, room.result)
         if self.records is not None and room.tally is not None and room.result is not None:
             key = room.journal_key or game_key(room.id, room.game_no)

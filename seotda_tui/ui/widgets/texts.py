@@ -35,7 +35,8 @@ END_REASONS = {
     "hands": N_("정해진 판을 모두 쳤어요"),
     "lastStanding": N_("최후의 1인이 남았어요"),
     "handCap": N_("300판에 도달했어요"),
-    "disconnected": N_("접속한 사람이 1명 이하라 끝났어요"),
+    "disconnected": N_("접속해 있고 칩이 있는 사람이 1명 이하라 끝났어요"),
+    "botsOnly": N_("사람이 모두 탈락하거나 나가서 봇만 남았어요"),
 }
 
 #: Labels (msgids) of every option value, for the create-room form and the lobby; a label
