@@ -677,13 +677,19 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     from .ssh.limits import AuthJail, ConnectLimiter
 
     manager = build_manager(settings)
+    progress: dict[object, int] = {}  # how far each worker's pending login got, as it reported
     limits = GlobalLimits(
         settings.max_sessions,
         settings.max_sessions_per_ip,
         AuthJail(settings.auth_failures, settings.auth_jail_seconds, time.monotonic),
         ConnectLimiter(settings.connect_rate, settings.connect_burst, time.monotonic),
-        PendingLogins(settings.max_pending_logins_per_ip, settings.max_pending_logins),
+        PendingLogins(
+            settings.max_pending_logins_per_ip,
+            settings.max_pending_logins,
+            lambda key: progress.get(key, 0),
+        ),
         names=NameGuard(settings.name_failures, settings.name_lock_seconds, time.monotonic),
+        progress=progress,
     )
     # (a restarted one waits for every worker to say what it holds before admitting logins)
     restarted_with = settings.workers if RESTARTED in env else 0

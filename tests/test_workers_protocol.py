@@ -95,12 +95,14 @@ def test_another_version_or_a_huge_frame_is_refused() -> None:
 @asynccontextmanager
 async def serving(tmp_path: Path, **hub_options: Any) -> AsyncIterator[tuple[Hub, Path]]:
     """A hub on this loop and its socket's path; closed afterwards."""
+    progress: dict[object, int] = {}
     limits = GlobalLimits(
         max_sessions=3,
         max_sessions_per_ip=2,
         jail=AuthJail(2, 60.0),
         connects=ConnectLimiter(1000.0, 1000),
-        pending=PendingLogins(per_address=2, total=3),
+        pending=PendingLogins(per_address=2, total=3, progress=lambda key: progress.get(key, 0)),
+        progress=progress,
     )
     hub = Hub(RoomManager(), ChatHub(), limits, **hub_options)
     path = tmp_path / "hub.sock"
@@ -282,3 +284,19 @@ async def test_a_restarted_hub_whose_worker_never_comes_admits_after_the_settle_
         assert (await one.call("admit", "10.0.0.1"))[0]["v"] == "restoring"
         await asyncio.sleep(0.35)
         assert (await one.call("admit", "10.0.0.1"))[0]["v"] is None
+
+
+async def test_the_pending_login_that_got_least_far_is_evicted_whichever_worker_holds_it(
+    tmp_path: Path,
+) -> None:
+    """Three in all, one each from three addresses: a newcomer from a fourth evicts one. Worker
+    0's (the oldest) has told the hub it is logging in, so worker 1's silent one goes."""
+    async with serving(tmp_path) as (hub, path):
+        one, two = await Worker.connect(path, 0), await Worker.connect(path, 1)
+        assert (await one.call("pending_admit", "10.0.0.1", 1))[0]["v"] == [None, None]
+        assert (await two.call("pending_admit", "10.0.0.2", 1))[0]["v"] == [None, None]
+        assert (await two.call("pending_admit", "10.0.0.3", 2))[0]["v"] == [None, None]
+        one.writer.write(wire.frame({"t": "n", "op": "pending_progress", "a": [1, 2]}))
+        await one.call("rooms")  # (the notice is read before this call is answered)
+        assert (await two.call("pending_admit", "10.0.0.4", 3))[0]["v"] == [None, 1]
+        assert hub.limits.pending.held_by("10.0.0.1") == 1

@@ -7,6 +7,7 @@ before the rooms process is killed -9: nothing restarts it until the parent goes
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections.abc import AsyncIterator
@@ -15,7 +16,18 @@ from pathlib import Path
 
 import asyncssh
 
-from .ssh_harness import SSHClient, attempt, connect, default_passphrase
+from seotda_tui.cluster.worker_limits import PROGRESS_EVERY
+
+from .ssh_harness import (
+    SSHClient,
+    attempt,
+    connect,
+    default_passphrase,
+    open_connection,
+    wait_until,
+)
+from .test_admission import flooding
+from .test_hostile_logins import _SlowTypist
 from .workerkit import WAIT, Cluster, cluster, kill_9
 
 TRY_AGAIN = "몇 초 뒤에 다시 접속해 주세요"
@@ -84,13 +96,17 @@ async def test_the_login_jail_outlives_a_restart_of_the_rooms_process(tmp_path: 
         (a, _), (b, _) = c.workers()
         async with connect(a, "길동") as owner:  # the nickname gets its passphrase
             await welcomed(owner)
-        guesser = {"local_addr": ("127.0.0.2", 0)}
-        guessed = await attempt(a, "길동", passphrase=["wrong-1234", "wrong-5678"], **guesser)
+        guesser = ("127.0.0.2", 0)
+        guessed = await attempt(
+            a, "길동", passphrase=["wrong-1234", "wrong-5678"], local_addr=guesser
+        )
         assert guessed.conn is None
         await c.wait_log(r"event=jailed ip=127\.0\.0\.2")
 
         async def jailed(port: int) -> bool:
-            tried = await attempt(port, "길동", passphrase=default_passphrase("길동"), **guesser)
+            tried = await attempt(
+                port, "길동", passphrase=default_passphrase("길동"), local_addr=guesser
+            )
             await tried.close()
             error = tried.error
             return isinstance(error, asyncssh.DisconnectError) and "failed logins" in error.reason
@@ -135,3 +151,35 @@ async def test_a_nickname_locked_by_guessing_is_locked_on_every_worker_but_not_t
         assert await locked(a) and await locked(b)
         async with connect(b, "길동") as owner:
             await welcomed(owner)
+
+
+async def test_a_flood_at_one_worker_does_not_evict_someone_typing_at_another(
+    tmp_path: Path,
+) -> None:
+    """Pending logins are counted by the rooms process, which evicts the one that got least far
+    first: a person at the passphrase prompt at worker a outlasts twenty silent sockets from
+    twenty addresses at worker b (the oldest pending login used to go, wherever it was)."""
+    limits = ("--connect-rate", "0", "--max-pending-logins", "6", "--handshake-grace", "60")
+    async with cluster(tmp_path, 2, *limits) as c:
+        (a, _), (b, _) = c.workers()
+
+        class Typist(_SlowTypist):
+            prompted = asyncio.Event()
+            go = asyncio.Event()
+
+        login = asyncio.ensure_future(
+            open_connection(a, "carol", client=Typist, local_addr=("127.0.0.1", 0))
+        )
+        async with flooding(b) as flood:
+            try:
+                await asyncio.wait_for(Typist.prompted.wait(), WAIT)
+                await asyncio.sleep(4 * PROGRESS_EVERY)  # worker a has told the rooms process
+                for n in range(2, 22):  # 20 new connections, each from an address of its own
+                    await flood.silent(f"127.0.0.{n}", 1)
+                kept = "carol kept her place (5 silent ones left)"
+                await wait_until(lambda: flood.open_count() == 5, WAIT, kept)
+                Typist.go.set()
+                conn = await asyncio.wait_for(login, WAIT)
+                conn.close()
+            finally:
+                login.cancel()

@@ -67,6 +67,9 @@ class GlobalLimits:
     per_address: Counter[str] = field(default_factory=Counter)
     holders: dict[str, WorkerLink] = field(default_factory=dict)
     names: NameGuard = field(default_factory=lambda: NameGuard(10, 600.0))
+    #: How far each pending login got, as its worker reported it (``pending``'s progress: the
+    #: one that got least far is evicted first).
+    progress: dict[object, int] = field(default_factory=dict)
 
     def admit(self, ip: str) -> str | None:
         """Why a login from ``ip`` may not play (``server_full``, ``ip_full``), else it is
@@ -224,6 +227,7 @@ class Hub:
         link.admitted.clear()
         for token in link.pending:
             self.limits.pending.discard((link, token))
+            self.limits.progress.pop((link, token), None)
         link.pending.clear()
         for nick in [n for n, holder in self.limits.holders.items() if holder is link]:
             del self.limits.holders[nick]
@@ -293,9 +297,11 @@ class Hub:
         names = held.get("names")
         if isinstance(names, list) and len(names) == 3 and all(isinstance(n, dict) for n in names):
             self.limits.names.restore(*names)
-        for pair in held.get("pending") or ():
-            if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int):
-                self._pending_admit(link, str(pair[0]), pair[1], told=True)
+        for entry in held.get("pending") or ():
+            if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], int):
+                ip, token, level = str(entry[0]), entry[1], int(entry[2])
+                self._pending_admit(link, ip, token, told=True)
+                self._pending_progress(link, token, level)
         self._waiting_for.discard(link.worker)
         log_event(
             log,
@@ -350,6 +356,7 @@ class Hub:
             return [None, None]
         holder, victim = evicted
         holder.pending.discard(victim)
+        self.limits.progress.pop(evicted, None)
         if holder is link and not told:
             return [None, victim]
         holder.send({"t": "evict", "token": victim, "by": ip})
@@ -359,6 +366,12 @@ class Hub:
         if token in link.pending:
             link.pending.discard(token)
             self.limits.pending.discard((link, token))
+        self.limits.progress.pop((link, token), None)
+
+    def _pending_progress(self, link: WorkerLink, token: int, level: int) -> None:
+        """How far one of ``link``'s pending logins got (its worker tells each change)."""
+        if token in link.pending:
+            self.limits.progress[(link, token)] = int(level)
 
     def _claim(self, link: WorkerLink, nick: str) -> None:
         """``nick`` logged in through ``link``: a session under it on another worker ends."""
@@ -436,6 +449,7 @@ _OPS: dict[str, Callable[..., Any]] = {
     "jail_remaining": lambda h, _l, ip: h.limits.jail.remaining(ip),
     "pending_admit": Hub._pending_admit,
     "pending_discard": Hub._pending_discard,
+    "pending_progress": Hub._pending_progress,
     "claim": Hub._claim,
     "unclaim": Hub._unclaim,
 }

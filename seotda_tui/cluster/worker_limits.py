@@ -26,6 +26,8 @@ from ..ssh.limits import AuthJail, Clock, ConnectLimiter
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
 from .link import HubDown, HubLink, as_text
 
+#: How often a worker tells the hub how far its pending logins got (those that changed).
+PROGRESS_EVERY = 0.2
 #: Why a login is refused while the rooms process cannot be reached (a new one that still waits
 #: for the workers' ``restore`` says ``restoring``): both are told "try again in a few seconds".
 AWAY = "rooms_away"
@@ -79,8 +81,10 @@ class RemoteLimits:
     def name_guard(self) -> NameGuard:
         return self._names
 
-    def pending_logins(self, evicted: Callable[[Any, str], None]) -> RemotePending:
-        self._pending = RemotePending(self.link, evicted, self.settings)
+    def pending_logins(
+        self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
+    ) -> RemotePending:
+        self._pending = RemotePending(self.link, evicted, self.settings, progress)
         return self._pending
 
     def _restore(self) -> None:
@@ -137,21 +141,31 @@ class RemotePending:
     evict the busiest address's oldest pending login wherever it waits (see
     :class:`~seotda_tui.ssh.admission.PendingLogins`). The hub knows each by a token.
 
+    The hub evicts the one that got least far first (``progress(conn)``, as one process does):
+    each change is told to it, checked every :data:`PROGRESS_EVERY` seconds while any is pending
+    (a hook at each step would be spread over the SSH server's callbacks).
+
     While the hub is away they are counted here, against the same caps (this worker's alone).
     """
 
     def __init__(
-        self, link: HubLink, evicted: Callable[[Any, str], None], settings: Settings
+        self,
+        link: HubLink,
+        evicted: Callable[[Any, str], None],
+        settings: Settings,
+        progress: Callable[[Any], int],
     ) -> None:
         self.link = link
         self._evicted = evicted
+        self._progress = progress
         self._tokens: dict[Any, int] = {}
         self._conns: dict[int, Any] = {}
         self._ips: dict[int, str] = {}
+        self._told: dict[int, int] = {}  # token -> the progress the hub was told
         self._ids = itertools.count(1)
-        caps = settings.max_pending_logins_per_ip, settings.max_pending_logins
-        self._caps = caps
-        self._away: PendingLogins[Any] = PendingLogins(*caps)  # while the hub is away
+        self._caps = settings.max_pending_logins_per_ip, settings.max_pending_logins
+        self._away: PendingLogins[Any] = PendingLogins(*self._caps, progress)  # hub away
+        self._ticking: asyncio.TimerHandle | None = None
         link.on_evict = self._evict
 
     def admit(self, ip: str, conn: Any) -> tuple[str | None, Any]:
@@ -170,7 +184,20 @@ class RemotePending:
         self._tokens[conn], self._conns[token], self._ips[token] = token, conn, ip
         if evicted is not None:
             self._forget(evicted)
+        if self._ticking is None:
+            self._ticking = asyncio.get_running_loop().call_later(PROGRESS_EVERY, self._tick)
         return None, evicted
+
+    def _tick(self) -> None:
+        """Tell the hub how far each pending login got, where that changed."""
+        self._ticking = None
+        for token, conn in list(self._conns.items()):
+            level = self._progress(conn)
+            if level != self._told.get(token, 0):
+                self._told[token] = level
+                self.link.notify("pending_progress", token, level)
+        if self._conns:
+            self._ticking = asyncio.get_running_loop().call_later(PROGRESS_EVERY, self._tick)
 
     def discard(self, conn: Any) -> None:
         token = self._forget(conn)
@@ -178,10 +205,12 @@ class RemotePending:
             self.link.notify("pending_discard", token)
 
     def handover(self) -> list[list[Any]]:
-        """[address, token] of each, for the hub, which counts them from now on (those counted
-        here while it was away too)."""
-        self._away = PendingLogins(*self._caps)
-        return [[self._ips[token], token] for token in self._tokens.values()]
+        """[address, token, progress] of each, for the hub, which counts them from now on
+        (those counted here while it was away too)."""
+        self._away = PendingLogins(*self._caps, self._progress)
+        return [
+            [self._ips[token], token, self._told.get(token, 0)] for token in self._tokens.values()
+        ]
 
     def __contains__(self, conn: object) -> bool:
         return conn in self._tokens
@@ -196,6 +225,7 @@ class RemotePending:
         if token is not None:
             del self._conns[token]
             del self._ips[token]
+            self._told.pop(token, None)
         return token
 
     def _evict(self, token: int, by: str) -> None:

@@ -151,9 +151,12 @@ class SharedLimits(Protocol):
     def name_guard(self) -> NameGuard:
         """Wrong passphrases per nickname, counted with every worker's."""
 
-    def pending_logins(self, evicted: Callable[[Any, str], None]) -> PendingAdmission[Any]:
+    def pending_logins(
+        self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
+    ) -> PendingAdmission[Any]:
         """Pending logins counted with every worker's; ``evicted(conn, by)`` is called for one
-        of this worker's that the rooms process chose to make room for a newcomer elsewhere."""
+        of this worker's that the rooms process chose to make room for a newcomer elsewhere,
+        which takes the one that got least far (``progress(conn)``) first, as one process does."""
 
 
 @dataclass(kw_only=True)
@@ -216,7 +219,9 @@ class ServerState:
                 s.max_pending_logins_per_ip, s.max_pending_logins, _PlayerConnection.progress
             )
         else:
-            self.pending = self.shared.pending_logins(self._evicted_elsewhere)
+            self.pending = self.shared.pending_logins(
+                self._evicted_elsewhere, _PlayerConnection.progress
+            )
         self.refusals = RefusalLog(log, self.clock)
 
     def _evicted_elsewhere(self, conn: _PlayerConnection, by: str) -> None:
