@@ -300,3 +300,19 @@ async def test_the_pending_login_that_got_least_far_is_evicted_whichever_worker_
         await one.call("rooms")  # (the notice is read before this call is answered)
         assert (await two.call("pending_admit", "10.0.0.4", 3))[0]["v"] == [None, 1]
         assert hub.limits.pending.held_by("10.0.0.1") == 1
+
+
+async def test_a_worker_that_reconnects_to_the_same_hub_is_not_counted_twice(
+    tmp_path: Path,
+) -> None:
+    """Its sessions were given back when its connection closed, so they count again; its auth
+    failures never left this hub, so they do not."""
+    async with serving(tmp_path) as (hub, path):
+        one = await Worker.connect(path, 0)
+        await one.call("restore", held(["10.0.0.1"], {"10.9.9.9": [1.0]}))
+        one.writer.close()
+        await asyncio.sleep(0.2)
+        assert hub.limits.admitted == 0
+        again = await Worker.connect(path, 0)
+        await again.call("restore", held(["10.0.0.1"], {"10.9.9.9": [1.0]}))
+        assert hub.limits.admitted == 1 and hub.limits.jail.failures("10.9.9.9") == 1

@@ -162,6 +162,7 @@ class Hub:
         self.manager, self.chat, self.limits = manager, chat, limits
         self.links: set[WorkerLink] = set()
         self._waiting_for = set(range(restarted_with))  # workers yet to restore
+        self._restored: set[int] = set()  # workers that told this hub what they hold
         self._settle_until = time.monotonic() + settle if restarted_with else 0.0
         self._server: asyncio.AbstractServer | None = None
 
@@ -284,19 +285,17 @@ class Hub:
     def _restore(self, link: WorkerLink, held: dict[str, Any]) -> dict[str, Any]:
         """What ``link``'s worker holds (sent first on each connect): counted again here. The
         answer is every jail and nickname lock this hub knows (a worker started since holds
-        none of them)."""
+        none of them).
+
+        Sessions and pending logins were given back when its last connection closed; failures
+        are counted here only the first time (a worker that reconnects to this same hub, after
+        a call that timed out, would count them twice)."""
         for ip in _texts(held.get("admitted")):
             self.limits.count(ip)
             link.admitted.append(ip)
-        failures, jailed = held.get("failures"), held.get("jailed")
-        if isinstance(failures, dict) and isinstance(jailed, dict):
-            self.limits.jail.restore(
-                {str(k): [float(a) for a in v] for k, v in failures.items() if isinstance(v, list)},
-                {str(k): float(v) for k, v in jailed.items() if isinstance(v, (int, float))},
-            )
-        names = held.get("names")
-        if isinstance(names, list) and len(names) == 3 and all(isinstance(n, dict) for n in names):
-            self.limits.names.restore(*names)
+        if link.worker not in self._restored:
+            self._restored.add(link.worker)
+            self._restore_failures(held)
         for entry in held.get("pending") or ():
             if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], int):
                 ip, token, level = str(entry[0]), entry[1], int(entry[2])
@@ -308,10 +307,22 @@ class Hub:
             "worker_restored",
             worker=link.worker,
             sessions=len(link.admitted),
-            jailed=len(jailed) if isinstance(jailed, dict) else 0,
             pending=len(link.pending),
         )
         return {"jailed": self.limits.jail.held()[1], "locks": self.limits.names.held()[1]}
+
+    def _restore_failures(self, held: dict[str, Any]) -> None:
+        """A worker's auth failures and jails, nickname guesses and locks (see _restore)."""
+        failures, jailed = held.get("failures"), held.get("jailed")
+        if isinstance(failures, dict) and isinstance(jailed, dict):
+            ages = {
+                str(k): [float(a) for a in v] for k, v in failures.items() if isinstance(v, list)
+            }
+            left = {str(k): float(v) for k, v in jailed.items() if isinstance(v, (int, float))}
+            self.limits.jail.restore(ages, left)
+        names = held.get("names")
+        if isinstance(names, list) and len(names) == 3 and all(isinstance(n, dict) for n in names):
+            self.limits.names.restore(*names)
 
     def _auth_failed(self, _link: WorkerLink, ip: str) -> bool:
         """Count a failed login; a jail is told to every worker (it holds it for a restart,
