@@ -23,7 +23,7 @@ AWAY_SECONDS = 5
 CHOOSE_EXTRA_SECONDS = 10
 REJOIN_SECONDS = 15
 HAND_END_SECONDS = 4
-REBUY_SECONDS = 15
+REBUY_SECONDS = 15  # at least: the room's turn time when that is longer
 #: §6.6 lastStanding hard cap, §5.5 rematch cap.
 LAST_STANDING_HAND_CAP = 300
 MAX_REMATCHES = 3

@@ -231,7 +231,9 @@ class Game(HandFlow, Rematch, BetweenHands):
         if st.phase == "finished":
             return {"phase": "finished", "players": [], "seconds": None}
         if st.phase == "rebuy":
-            return {"phase": "rebuy", "players": list(st.rebuy_pending), "seconds": REBUY_SECONDS}
+            # the room's turn time when longer: 15 s lost rebuys in 60 s rooms (issue 32)
+            seconds = max(REBUY_SECONDS, self.options.turn_seconds)
+            return {"phase": "rebuy", "players": list(st.rebuy_pending), "seconds": seconds}
         assert hand is not None
         if hand.phase == "betting":
             assert hand.actor is not None

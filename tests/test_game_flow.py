@@ -434,7 +434,7 @@ def test_rebuy_and_hands_scores() -> None:
     act(game, b, "call")
     assert hand_phase(game) == "handEnd"
     game.timeout()
-    assert game.pending() == {"phase": "rebuy", "players": [b], "seconds": 15}
+    assert game.pending() == {"phase": "rebuy", "players": [b], "seconds": 20}  # the turn time
     must_fail(game, a, {"type": "rebuy", "accept": True}, "notRebuying")
     act(game, b, "rebuy", accept=True)
     assert stack(game, b) + seat(game, b)["committed"] == 1000

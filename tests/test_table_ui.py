@@ -320,7 +320,7 @@ async def test_rejoin_prompt_shows_its_cost_and_countdown() -> None:
 async def test_rebuy_prompt_shows_its_countdown() -> None:
     async with busted_at_rebuy() as t:
         text = t.text("b")
-        assert "y 칩 다시 받기" in text and "칩을 다시 받을까요? y/n" in text and "15초" in text
+        assert "y 칩 다시 받기" in text and "칩을 다시 받을까요? y/n" in text and "20초" in text
         assert "[파산]" in text
 
 
