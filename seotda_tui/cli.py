@@ -675,6 +675,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     from .ssh.admission import PendingLogins
     from .ssh.guessing import NameGuard
     from .ssh.limits import AuthJail, ConnectLimiter
+    from .ssh.registration import Registrations
 
     manager = build_manager(settings)
     progress: dict[object, int] = {}  # how far each worker's pending login got, as it reported
@@ -689,6 +690,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
             lambda key: progress.get(key, 0),
         ),
         names=NameGuard(settings.name_failures, settings.name_lock_seconds, time.monotonic),
+        registrations=Registrations(settings.registrations_per_ip, time.monotonic),
         progress=progress,
     )
     # (a restarted one waits for every worker to say what it holds before admitting logins)

@@ -183,3 +183,21 @@ async def test_a_flood_at_one_worker_does_not_evict_someone_typing_at_another(
                 conn.close()
             finally:
                 login.cancel()
+
+
+async def test_new_nicknames_per_address_count_every_worker_and_outlive_a_restart(
+    tmp_path: Path,
+) -> None:
+    """One new nickname an hour from an address: a second at the other worker is refused (each
+    worker used to allow its own), and still after the rooms process is restarted."""
+    too_many = "새 닉네임을 너무 많이 만들었어요"
+    async with cluster(tmp_path, 2, "--registrations-per-ip", "1") as c:
+        (a, _), (b, _) = c.workers()
+        async with connect(a, "갑돌") as first:
+            await welcomed(first)
+        await refused_with(b, "을순", too_many)
+        await rooms_process_restarted(c)
+        await refused_with(a, "병철", too_many)
+        await refused_with(b, "병철", too_many)
+        async with connect(b, "갑돌") as again:  # a name it holds is no new one
+            await welcomed(again)

@@ -39,6 +39,7 @@ from ..rooms.chat import ChatHub
 from ..ssh.admission import PendingLogins
 from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, ConnectLimiter, address_key
+from ..ssh.registration import Registrations
 from . import protocol as wire
 
 log = logging.getLogger("seotda.cluster")
@@ -55,8 +56,8 @@ SETTLE_SECONDS = 5.0
 class GlobalLimits:
     """The limits the workers share: sessions in all and per address, the auth jail, the
     connection rate, pending logins (each known by its worker and that worker's token), wrong
-    passphrases per nickname (``names``), and which worker holds each nickname (so a second
-    login elsewhere replaces the first)."""
+    passphrases per nickname (``names``), new nicknames per address (``registrations``), and
+    which worker holds each nickname (so a second login elsewhere replaces the first)."""
 
     max_sessions: int
     max_sessions_per_ip: int
@@ -67,6 +68,7 @@ class GlobalLimits:
     per_address: Counter[str] = field(default_factory=Counter)
     holders: dict[str, WorkerLink] = field(default_factory=dict)
     names: NameGuard = field(default_factory=lambda: NameGuard(10, 600.0))
+    registrations: Registrations = field(default_factory=lambda: Registrations(10))
     #: How far each pending login got, as its worker reported it (``pending``'s progress: the
     #: one that got least far is evicted first).
     progress: dict[object, int] = field(default_factory=dict)
@@ -312,7 +314,8 @@ class Hub:
         return {"jailed": self.limits.jail.held()[1], "locks": self.limits.names.held()[1]}
 
     def _restore_failures(self, held: dict[str, Any]) -> None:
-        """A worker's auth failures and jails, nickname guesses and locks (see _restore)."""
+        """A worker's auth failures and jails, nickname guesses and locks, new nicknames (see
+        _restore)."""
         failures, jailed = held.get("failures"), held.get("jailed")
         if isinstance(failures, dict) and isinstance(jailed, dict):
             ages = {
@@ -323,6 +326,11 @@ class Hub:
         names = held.get("names")
         if isinstance(names, list) and len(names) == 3 and all(isinstance(n, dict) for n in names):
             self.limits.names.restore(*names)
+        spent = held.get("registrations")
+        if isinstance(spent, dict):
+            self.limits.registrations.restore(
+                {str(k): float(v) for k, v in spent.items() if isinstance(v, (int, float))}
+            )
 
     def _auth_failed(self, _link: WorkerLink, ip: str) -> bool:
         """Count a failed login; a jail is told to every worker (it holds it for a restart,
@@ -457,6 +465,8 @@ _OPS: dict[str, Callable[..., Any]] = {
     "name_locked": lambda h, _l, nick, ip: h.limits.names.locked(str(nick), str(ip)),
     "name_failed": Hub._name_failed,
     "name_success": lambda h, _l, nick, ip: h.limits.names.success(str(nick), str(ip)),
+    "registration_allowed": lambda h, _l, ip: h.limits.registrations.allowed(str(ip)),
+    "registered": lambda h, _l, ip: h.limits.registrations.restore({str(ip): 1.0}),
     "jail_remaining": lambda h, _l, ip: h.limits.jail.remaining(ip),
     "pending_admit": Hub._pending_admit,
     "pending_discard": Hub._pending_discard,

@@ -23,6 +23,7 @@ from ..config import Settings
 from ..ssh.admission import PendingLogins
 from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, Clock, ConnectLimiter
+from ..ssh.registration import Registrations
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
 from .link import HubDown, HubLink, as_text
 
@@ -45,6 +46,7 @@ class RemoteLimits:
         self._connects = ConnectLimiter(settings.connect_rate, settings.connect_burst, clock)
         self._pending: RemotePending | None = None
         self._names = RemoteNameGuard(link, settings.name_failures, settings.name_lock_seconds)
+        self._registrations = RemoteRegistrations(link, settings.registrations_per_ip)
         link.on_jail = lambda ip, seconds: self._jail.restore({}, {ip: seconds})
         link.on_name_lock = self._names.lock
         link.when_connected(self._restore)
@@ -81,6 +83,9 @@ class RemoteLimits:
     def name_guard(self) -> NameGuard:
         return self._names
 
+    def registrations(self) -> Registrations:
+        return self._registrations
+
     def pending_logins(
         self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
     ) -> RemotePending:
@@ -95,6 +100,7 @@ class RemoteLimits:
             "failures": failures,
             "jailed": jailed,
             "names": list(self._names.held()),
+            "registrations": self._registrations.held(),
             "pending": self._pending.handover() if self._pending is not None else [],
         }
         known = self.link.call_or(None, "restore", held)
@@ -126,6 +132,24 @@ class RemoteNameGuard(NameGuard):
     def success(self, nickname: str, ip: str) -> None:
         super().success(nickname, ip)
         self.link.notify("name_success", nickname, ip)
+
+
+class RemoteRegistrations(Registrations):
+    """New nicknames per address (:class:`~seotda_tui.ssh.registration.Registrations`), counted
+    at the hub with every worker's. Each is logged here, where it was registered, and counted
+    here too: sent to a restarted hub, and the answer while it is away."""
+
+    def __init__(self, link: HubLink, per_hour: int) -> None:
+        super().__init__(per_hour)
+        self.link = link
+
+    def allowed(self, ip: str) -> bool:
+        allowed = self.link.call_or(None, "registration_allowed", ip)
+        return super().allowed(ip) if allowed is None else bool(allowed)
+
+    def registered(self, nickname: str, ip: str, credential: str) -> None:
+        super().registered(nickname, ip, credential)
+        self.link.notify("registered", ip)
 
 
 def _seconds(data: Any) -> dict[str, float]:

@@ -53,6 +53,26 @@ class Registrations:
             )
         bucket.take()
 
+    def held(self) -> dict[str, float]:
+        """Names each address has spent from its bucket (not yet refilled): with ``--workers
+        N``, what a worker tells a restarted rooms process (:meth:`restore`)."""
+        return {key: b.burst - b.tokens for key, b in self._buckets.items() if b.tokens < b.burst}
+
+    def restore(self, spent: dict[str, float]) -> None:
+        """Spend what :meth:`held` gave (several workers' add up), logging nothing: the names
+        were logged where they were registered."""
+        if self.per_hour <= 0:
+            return
+        for ip, n in spent.items():
+            key = address_key(ip)
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                self._sweep()
+                bucket = self._buckets[key] = TokenBucket(
+                    self.per_hour / 3600, self.per_hour, self._clock
+                )
+            bucket.take(min(float(n), bucket.tokens))
+
     def _sweep(self) -> None:
         if len(self._buckets) < _SWEEP_AT:
             return

@@ -151,6 +151,9 @@ class SharedLimits(Protocol):
     def name_guard(self) -> NameGuard:
         """Wrong passphrases per nickname, counted with every worker's."""
 
+    def registrations(self) -> Registrations:
+        """New nicknames per address, counted with every worker's."""
+
     def pending_logins(
         self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
     ) -> PendingAdmission[Any]:
@@ -812,7 +815,11 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             if config.shared is not None
             else NameGuard(settings.name_failures, settings.name_lock_seconds, config.clock)
         )
-        policy.registrations = Registrations(settings.registrations_per_ip, config.clock)
+        policy.registrations = (
+            config.shared.registrations()
+            if config.shared is not None
+            else Registrations(settings.registrations_per_ip, config.clock)
+        )
         state = ServerState(
             policy=policy,
             app_factory=config.app_factory,
