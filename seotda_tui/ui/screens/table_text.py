@@ -52,7 +52,7 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
     else:
         parts.append(_("{n}/{max}명").format(n=len(room.players), max=room.max_players))
     if host:
-        parts.append(_("방장 {host}").format(host=room.host or "-"))
+        parts.append(_("방장 {host}").format(host=room.host) if room.host else _("방장 없음"))
     return " · ".join(parts)
 
 
@@ -80,12 +80,14 @@ def waiting_status(room: RoomSummary, me: str, cells: int = 0) -> str:
 def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
     is_host = room.host == me
     enough = len(room.players) >= 2
-    host = room.host or "-"
+    host = room.host
     if room.status == FINISHED:
         if not enough:
             again = _("2명 이상 앉으면 다시 시작할 수 있어요")
         elif is_host:
             again = _("s 키로 다시 시작할 수 있어요")
+        elif host is None:  # no person seated: the first to sit down hosts (manager.join)
+            again = _("j로 앉으면 방장이 돼요")
         else:
             again = _("방장 {host}님이 다시 시작할 수 있어요").format(host=host)
         return (
@@ -97,6 +99,8 @@ def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
         return (
             (_("s 키로 시작해요"),) if enough else (_("2명 이상 앉으면 s 키로 시작할 수 있어요"),)
         )
+    if host is None:
+        return (_("방장이 없어요. j로 앉으면 방장이 돼요"), _("방장 없음 · j로 앉으면 방장"))
     return (
         _("방장 {host}님이 시작하기를 기다려요").format(host=host),
         _("{host}님이 시작하기를 기다려요").format(host=host),
