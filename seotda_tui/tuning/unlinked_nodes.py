@@ -26,7 +26,8 @@ This unlinks the rest where Textual is done with the node — after ``Widget._me
 virtual node when ``Stylesheet._process_component_classes`` replaces it; ``LRUCache.clear``
 unlinks its ring. All are things Textual itself sets to ``None`` or empty elsewhere (a
 ``Styles`` made without a node, a cleared cache), so a late call on a removed widget finds
-the state of a widget that was never styled, not a dangling one.
+the state of a widget that was never styled, not a dangling one; a widget mounted again gets
+its styles' links back (``MessagePump._attach``).
 
 A guard (memory a stranger can grow), so ``stock_textual`` leaves it on. Fallback, if a
 Textual release changes these names: the server lets CPython collect the old generation on
@@ -45,6 +46,7 @@ from textual.cache import LRUCache
 from textual.css.styles import RenderStyles, Styles
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -88,7 +90,7 @@ def unlink_widget(widget: Widget, components: list[RenderStyles]) -> None:
 
 
 def unlink_removed_nodes() -> None:
-    """Patch the three places (idempotent)."""
+    """Patch the five places (idempotent)."""
     exit_loop: Any = Widget._message_loop_exit
     if not getattr(exit_loop, MARK, False):
 
@@ -100,6 +102,18 @@ def unlink_removed_nodes() -> None:
 
         setattr(_message_loop_exit, MARK, True)
         Widget._message_loop_exit = _message_loop_exit  # type: ignore[method-assign]
+
+    attach: Any = MessagePump._attach
+    if not getattr(attach, MARK, False):
+
+        @wraps(attach)
+        def _attach(self: MessagePump, parent: MessagePump) -> None:
+            attach(self, parent)
+            if isinstance(self, DOMNode) and self._css_styles.node is None:  # mounted again
+                self._css_styles.node = self._inline_styles.node = self
+
+        setattr(_attach, MARK, True)
+        MessagePump._attach = _attach  # type: ignore[method-assign]
 
     process: Any = Stylesheet._process_component_classes
     if not getattr(process, MARK, False):
@@ -175,6 +189,7 @@ def _missing() -> str | None:
     return first_reason(
         lambda: wrong_parameters(Widget, "_message_loop_exit", ["self"]),
         lambda: wrong_parameters(Stylesheet, "_process_component_classes", ["self", "node"]),
+        lambda: wrong_parameters(MessagePump, "_attach", ["self", "parent"]),
         lambda: wrong_parameters(LRUCache, "clear", ["self"]),
         lambda: wrong_parameters(
             Compositor, "_arrange_root", ["self", "root", "size", "visible_only"]
