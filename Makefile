@@ -36,8 +36,11 @@ i18n-extract: $(STAMP)
 run: $(STAMP) $(MO)
 	$(BIN)/seotda-server $(ARGS)
 
-# `make test`: two pytest runs at once, each spread over the cores by pytest-xdist (-n; tests
-# that share something run in one worker: their xdist_group, --dist loadgroup):
+# `make test`: two pytest runs at once, each spread over the cores by pytest-xdist (-n). No test
+# needs another's worker (each has its own port, tmp_path and monkeypatched env), so xdist hands
+# them out one by one (its default); tests/conftest.py starts the longest files first. (No
+# xdist_group marks: pytest-xdist 3.8's --dist loadgroup stops grouping under pytest 9.2
+# without a word, pytest-xdist issue #1386.)
 # - the whole suite with the Textual tuning (seotda_tui/tuning/) on, its output on the terminal;
 # - beside it, the STOCK_TESTS again on Textual's stock paths (SEOTDA_STOCK_TEXTUAL=1), its output
 #   kept in a file and printed after: the crash guard (test_tuning), every SVG snapshot (the same
@@ -55,8 +58,7 @@ WORKERS       ?= auto
 STOCK_WORKERS ?= 1
 # Each worker, and each server the tests start as a subprocess, imports the package: bytecode
 # caches (__pycache__, git-ignored) spare them compiling it, and pytest rewriting the tests, again.
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q --dist loadgroup \
-	--durations=15
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q --durations=15
 
 define both_runs
 	@stock_log=$$(mktemp); \

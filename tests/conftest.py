@@ -19,3 +19,25 @@ TEST_SCRYPT_COST = (2**4, 1, 1)
 def _test_scrypt_cost(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("real_scrypt") is None:
         monkeypatch.setattr("seotda_tui.ssh.passphrase.COST", TEST_SCRYPT_COST)
+
+
+#: Files with the longest tests (subprocess servers, whole games over many screens), started
+#: first: xdist hands tests out in collection order, so no worker is left alone with one of them
+#: at the end. Only an order: a file missing here just starts in its turn.
+SLOW_FIRST = (
+    "test_workers.py",
+    "test_workers_restart.py",
+    "test_workers_leftovers.py",
+    "test_resume_e2e.py",
+    "test_shutdown.py",
+    "test_memory.py",
+    "test_i18n_snapshots.py",
+    "test_engine_legality.py",
+    "test_colour_isolation.py",
+    "test_fit_80x24.py",
+    "test_game_random.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in SLOW_FIRST)  # stable: files stay whole

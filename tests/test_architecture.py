@@ -29,10 +29,6 @@ LINT = (
 )
 
 
-#: One worker runs them all (make test's --dist loadgroup), so the graph is built once.
-pytestmark = pytest.mark.xdist_group("import_graph")
-
-
 @pytest.fixture(scope="module")
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One import graph for every contract (import-linter caches it by the files' mtimes)."""
