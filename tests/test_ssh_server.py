@@ -463,7 +463,9 @@ async def _run_openssh(
             await proc.wait()
 
 
-needs_openssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client")
+needs_openssh = pytest.mark.skipif(
+    shutil.which("ssh") is None, reason="ssh not installed: apt install openssh-client"
+)
 
 
 @needs_openssh
