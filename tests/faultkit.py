@@ -62,7 +62,9 @@ def tiny_tmpfs(where: Path, size: str = "1m") -> Iterator[Path]:
         check=False,
     )
     if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+        pytest.skip(
+            f"cannot mount a tmpfs (needs root): {done.stderr.decode(errors='replace').strip()}"
+        )
     try:
         yield where
     finally:
