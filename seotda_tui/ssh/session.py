@@ -67,6 +67,12 @@ _GOODBYES: dict[DisconnectReason, str] = {
 }
 
 
+def crlf(text: str) -> str:
+    """``text`` with every line ending CR LF: a PTY's terminal is raw, so a bare LF only moves
+    down and the next line (e.g. a refusal's English under its Korean) starts mid-screen."""
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
 def _duration_text(seconds: float, language: i18n.Language) -> str:
     """30분, 1분, 45초 (30 min, 1 min, 45 s): how long, in the session's language."""
     if seconds >= 60:
@@ -268,7 +274,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         chan = self._chan
         if chan is None or self._closed or chan.is_closing():
             return
-        chan.write((TERMINAL_RESET + "\r\n" + self._goodbye(reason) + "\r\n").encode())
+        chan.write((TERMINAL_RESET + "\r\n" + crlf(self._goodbye(reason)) + "\r\n").encode())
         self._closed = True
         chan.exit(1)
 
@@ -366,7 +372,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self._term is None:
             self._write((message.rstrip("\n") + "\n").encode())
         else:  # after an app the cursor may be mid-line: start a fresh one
-            self._write(("\r\n" + message.rstrip("\n") + "\r\n").encode())
+            self._write(("\r\n" + crlf(message.rstrip("\n")) + "\r\n").encode())
 
     def _finish_channel(self, status: int) -> None:
         chan = self._chan
