@@ -4,7 +4,6 @@ refusal started where the Korean one ended (column 69 for a nickname with a spac
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import asyncssh
@@ -56,8 +55,8 @@ async def test_a_refusal_made_when_the_session_opens_ends_its_lines_with_cr_lf(
         first = await server.open_connection("새이름", key=key_pair())
         second = await server.open_connection("새이름", key=key_pair())
         try:
-            await _shell(first)
-            await asyncio.sleep(0.3)  # its session has claimed the name
+            owner = await _shell(first)
+            await owner.wait_for("안녕 새이름")  # its session has claimed the name
             late = await _shell(second)
             await late.wait_closed()
             _starts_a_line(late, "'새이름' 닉네임은 등록된 SSH 키로만 접속할 수 있어요")
