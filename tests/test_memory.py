@@ -462,3 +462,17 @@ async def test_a_widget_removed_and_mounted_again_keeps_its_styles_working() -> 
         static.styles.background = "blue"  # inline: refreshes through the node
         await pilot.pause()
         assert static.styles.background.rgb == (0, 0, 255)
+
+
+async def test_a_session_that_ends_is_freed_without_a_full_collection(tmp_path: Path) -> None:
+    """Each ended session's app is freed under the server's GC settings (its app, animator,
+    worker manager, logger and driver held each other: ~650 KB a session until a full
+    collection), so someone connecting again and again does not grow the server."""
+    manager = RoomManager()
+    async with ssh_server(tmp_path, make_app_factory(manager)) as server:
+        with server_gc():
+            for n in range(sized(3, 50)):
+                async with server.connect(f"철수{n}", size=SIZE) as client:
+                    await client.wait_for("님 환영해요")
+                    aged()
+                await wait_until(lambda: live(SeotdaApp) == 0, what="no app alive")

@@ -63,8 +63,9 @@ Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallbac
     the server's environment, the same for all; the lowering still applies.
 
 ``unlinked_nodes``
-    Wraps ``Widget._message_loop_exit``, ``Stylesheet._process_component_classes`` and
-    ``LRUCache.clear``: a removed widget's cycles (its ``Styles.node``, animators, memos, the
+    Wraps ``Widget._message_loop_exit``, ``App._shutdown``, ``Stylesheet._process_component_classes``,
+    ``LRUCache.clear``, ``MessagePump._attach`` and ``Compositor._arrange_root``: a removed widget's
+    and an ended app's cycles (its ``Styles.node``, animators, memos, the
     virtual nodes of its component classes; a screen's update timer and compositor root) are
     unlinked, so it is freed at once instead of waiting in the old generation for a full
     collection that the raised GC thresholds make rare: help opened and closed 800 times by

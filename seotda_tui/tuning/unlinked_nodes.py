@@ -13,6 +13,10 @@ on a screen its update timer (a bound method of the screen), its compositor's ``
 the widgets waiting for a layout (keyed by the screen). Help
 closed 800 times by four sessions took a server from 322 MB to 3 GB (issue 30, BENCHMARKS.md).
 
+An ended app (a session that closed) is the same: it, its animator, worker manager, logger
+and driver point at each other; they are unlinked after ``App._shutdown`` (~650 KB and ~3,300
+objects per ended lobby session stayed until a full collection).
+
 One more cycle pins a whole screen: ``Compositor._arrange_root`` places widgets with a
 recursive local function (a closure over itself, the map and the set of every widget). It is
 garbage as soon as the arrangement returns and dies in the next young collection — unless a
@@ -42,6 +46,7 @@ from functools import wraps
 from typing import Any
 
 from textual._compositor import Compositor
+from textual.app import App
 from textual.cache import LRUCache
 from textual.css.styles import RenderStyles, Styles
 from textual.css.stylesheet import Stylesheet
@@ -89,8 +94,26 @@ def unlink_widget(widget: Widget, components: list[RenderStyles]) -> None:
         widget._layout_widgets.clear()
 
 
+def _drop(*args: object, **kwargs: object) -> None:
+    """What an ended app logs (nothing: its log went to its own console)."""
+
+
+def unlink_app(app: App[Any]) -> None:
+    """Break what ties an ended ``app`` to itself: its styles, its animator (and that one's
+    timer), its worker manager, its logger and its driver."""
+    unlink_styles(app)
+    app._animate = None  # type: ignore[assignment]
+    animator = app._animator
+    animator._timer._callback = None
+    animator.app = None  # type: ignore[assignment]
+    app._workers._app = None  # type: ignore[assignment]
+    app._logger._log = _drop
+    if app._driver is not None:
+        app._driver._app = None  # type: ignore[assignment]
+
+
 def unlink_removed_nodes() -> None:
-    """Patch the five places (idempotent)."""
+    """Patch the six places (idempotent)."""
     exit_loop: Any = Widget._message_loop_exit
     if not getattr(exit_loop, MARK, False):
 
@@ -102,6 +125,17 @@ def unlink_removed_nodes() -> None:
 
         setattr(_message_loop_exit, MARK, True)
         Widget._message_loop_exit = _message_loop_exit  # type: ignore[method-assign]
+
+    shutdown: Any = App._shutdown
+    if not getattr(shutdown, MARK, False):
+
+        @wraps(shutdown)
+        async def _shutdown(self: App[Any]) -> None:
+            await shutdown(self)
+            unlink_app(self)
+
+        setattr(_shutdown, MARK, True)
+        App._shutdown = _shutdown  # type: ignore[method-assign]
 
     attach: Any = MessagePump._attach
     if not getattr(attach, MARK, False):
@@ -185,6 +219,17 @@ def _shapes() -> str | None:
     )
 
 
+def _app_shapes() -> str | None:
+    app = App[Any]()
+    return first_reason(
+        lambda: no_attributes(app, ["_animate", "_animator", "_workers", "_logger", "_driver"]),
+        lambda: no_attributes(app._animator, ["_timer", "app"]),
+        lambda: no_attributes(app._animator._timer, ["_callback"]),
+        lambda: no_attributes(app._workers, ["_app"]),
+        lambda: no_attributes(app._logger, ["_log"]),
+    )
+
+
 def _missing() -> str | None:
     return first_reason(
         lambda: wrong_parameters(Widget, "_message_loop_exit", ["self"]),
@@ -208,7 +253,9 @@ def _missing() -> str | None:
                 "_nodes",
             ],
         ),
+        lambda: wrong_parameters(App, "_shutdown", ["self"]),
         _shapes,
+        _app_shapes,
     )
 
 
