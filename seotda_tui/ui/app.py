@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("seotda_tui.app")  # its name before the move into ui/
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+#: Frames the app's end waits for a screen still composing (then it ends anyway).
+EXIT_WAITS = 100
 WIDE_WIDTH = 110
 
 
@@ -90,6 +92,8 @@ class SeotdaApp(App[None]):
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
         self.hands_dealt = 0
         self._connected = False
+        self._leaving = False  # ``exit`` was called: no more keys
+        self._exit_waits = 0  # frames ``exit`` waited for a composing screen (see EXIT_WAITS)
         #: ``ssh 철수+K7QX3@host``: the room to go straight to on connecting (rooms/private.py).
         self.join_target = join_target
         #: This session's language: every ``_()`` in this app's tasks reads it.
@@ -130,6 +134,30 @@ class SeotdaApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_size(event.size.width, event.size.height)
+
+    def exit(self, result: None = None, return_code: int = 0, message: Any = None) -> None:
+        """End the app once no screen is still composing: a key and the client's EOF (or a
+        ``q y``) can come in the same packet as the key that opened a screen, and Textual's
+        shutdown would remove the new screen's widgets under its own mount handlers (a
+        lobby's, a help tab bar's), each a crash report instead of a goodbye.
+        From here on keys and clicks do nothing (one in the same packet as the end would
+        open another screen)."""
+        self._leaving = True
+        self.call_later(self._exit_once_composed, result, return_code, message)
+
+    def _exit_once_composed(self, result: None, return_code: int, message: Any) -> None:
+        composing = any(not screen.is_mounted for screen in self.screen_stack)
+        if composing and self._exit_waits < EXIT_WAITS:
+            self._exit_waits += 1
+            self.call_after_refresh(self._exit_once_composed, result, return_code, message)
+            return
+        super().exit(result, return_code, message)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys and clicks that come after the end was asked for are dropped."""
+        if isinstance(event, events.InputEvent) and (self._leaving or not self.screen_stack):
+            return
+        await super().on_event(event)
 
     def _apply_size(self, width: int, height: int) -> None:
         """Below 80×24 every screen shows only "창을 키워 주세요" (see app.tcss)."""
@@ -205,7 +233,8 @@ class SeotdaApp(App[None]):
         from .screens.table import TableScreen
 
         if isinstance(self.screen, HelpScreen):
-            self.pop_screen()
+            if self.screen.is_mounted:  # (not while it composes: ``?`` twice in one packet)
+                self.pop_screen()
             return
         options, hand = self.manager.room_defaults, None
         for screen in reversed(self.screen_stack):

@@ -50,10 +50,19 @@ class BaseScreen(Screen[Any]):
         """Below 80×24 only the too-small notice shows (the app's ``-too-small`` class)."""
         return self.app.has_class("-too-small")
 
+    @property
+    def live(self) -> bool:
+        """On the app's screen stack while the app runs. False once the app is ending (e.g.
+        the client's EOF) or the screen was closed: its widgets are being removed then, and
+        a handler that still arrives (its mount, a push, a timer) must leave them alone."""
+        return self.is_attached and self in self.app.screen_stack
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key acts on a screen the player cannot see: a bet made behind the too-small
-        notice would be played (and journaled) without the player seeing it."""
-        return not self.hidden_by_size
+        notice would be played (and journaled) without the player seeing it. Nor on one
+        still composing (a key in the same packet as the one that opened it) or on its way
+        out: its widgets are not all there."""
+        return self.is_mounted and self.live and not self.hidden_by_size
 
     def card_style_changed(self) -> None:
         """The session's ``card_style`` changed (its cards already follow): redraw what
@@ -62,6 +71,11 @@ class BaseScreen(Screen[Any]):
     def language_changed(self) -> None:
         """The session's language changed (``L``): every text this screen shows is redone in
         it (texts already in the hand log or chat stay as they were written)."""
+        if not self.is_mounted:  # still composing: redo it once its widgets are all there
+            self.call_later(self.language_changed)
+            return
+        if not self.live:
+            return
         for notice in self.query(".too-small").results(Static):
             notice.update(_(TOO_SMALL))
         self.relabel()

@@ -21,7 +21,7 @@ from ...i18n import N_, _
 from ..widgets.card import CardView
 from ..widgets.texts import hand_name
 from .base import BaseScreen
-from .help_text import KEYS_TEXT, VIRTUAL_NOTE, jokbo_rows, row_matches, rules_text
+from .help_text import KEYS_TEXT, VIRTUAL_NOTE, JokboRow, jokbo_rows, row_matches, rules_text
 
 
 class HelpCard(CardView, can_focus=False):
@@ -31,8 +31,10 @@ class HelpCard(CardView, can_focus=False):
 #: The 족보 sections (msgids of help_text's rows).
 _SECTIONS = (N_("광땡"), N_("땡"), N_("중간 족보"), N_("끗"))
 
-#: The tabs in order, for ←/→.
+#: The tabs in order, for ←/→, and their labels (msgids).
 PANES = ("help-jokbo", "help-rules-pane", "help-keys-pane")
+TAB_LABELS = (N_("족보"), N_("규칙"), N_("키"))
+FOOTER = N_("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요")
 
 
 class HelpScreen(BaseScreen):
@@ -56,14 +58,17 @@ class HelpScreen(BaseScreen):
         super().__init__()
         self.options = options
         self.hand_name = hand_name
-        self.tab = tab  # the pane to open on (the table's i key opens the rules)
+        self.tab = tab  # the pane that shows (the table's i key opens on the rules)
 
-    def compose_body(self) -> Iterable[Widget]:
+    def _title(self) -> Text:
         title = _("도움말 · 족보와 규칙")
         if self.hand_name:
             title += " · " + _("지금 내 패: {name}").format(name=hand_name(self.hand_name))
-        yield Static(Text(title), id="help-title")
-        jokbo, rules, keys = _("족보"), _("규칙"), _("키")
+        return Text(title)
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static(self._title(), id="help-title")
+        jokbo, rules, keys = (_(label) for label in TAB_LABELS)
         with TabbedContent(jokbo, rules, keys, id="help-tabs", initial=self.tab):
             with TabPane(jokbo, id="help-jokbo"), VerticalScroll(id="jokbo"):
                 yield from self._jokbo()
@@ -71,9 +76,7 @@ class HelpScreen(BaseScreen):
                 yield Static(Text(rules_text(self.options)), id="help-rules")
             with TabPane(keys, id="help-keys-pane"), VerticalScroll():
                 yield Static(Text(_(KEYS_TEXT)), id="help-keytext")
-        yield Static(
-            Text(_("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요")), id="help-keys"
-        )
+        yield Static(Text(_(FOOTER)), id="help-keys")
 
     def _jokbo(self) -> Iterable[Widget]:
         section = ""
@@ -83,33 +86,56 @@ class HelpScreen(BaseScreen):
                 yield Static(Text(f"■ {_(section)}"), classes="jokbo-head")
             mine = row_matches(row, self.hand_name)
             with Horizontal(classes="jokbo-row -mine" if mine else "jokbo-row"):
-                name = Text(("▶ " if mine else "  ") + row.name, style="bold")
-                yield Static(name, classes="jokbo-name")
+                yield Static(self._row_name(row, mine), classes="jokbo-name")
                 for card in row.cards:
                     yield HelpCard(DECK[card], size_name="compact", follow_app=True)
                 yield Static(Text(row.note), classes="jokbo-note")
         yield Static(Text(_(VIRTUAL_NOTE)), id="help-note")
 
+    @staticmethod
+    def _row_name(row: JokboRow, mine: bool) -> Text:
+        return Text(("▶ " if mine else "  ") + row.name, style="bold")
+
     def relabel(self) -> None:
-        """The language changed: the whole help again, on the tab it shows."""
-        self.tab = self.query_one(TabbedContent).active or self.tab
-        self.refresh(recompose=True)
-        self.call_after_refresh(self.on_mount)
+        """The language changed: every text again, in place. (Not a recompose: keys and the
+        session's end may come while one runs, and find half of the widgets.)"""
+        self.query_one("#help-title", Static).update(self._title())
+        tabs = self.query_one(TabbedContent)
+        for pane, label in zip(PANES, TAB_LABELS, strict=True):
+            tabs.get_tab(pane).label = _(label)
+        rows = jokbo_rows(self.options)
+        sections = dict.fromkeys(row.section for row in rows)
+        for head, section in zip(self.query(".jokbo-head").results(Static), sections, strict=True):
+            head.update(Text(f"■ {_(section)}"))
+        for box, row in zip(self.query(".jokbo-row"), rows, strict=True):
+            box.query_one(".jokbo-name", Static).update(self._row_name(row, box.has_class("-mine")))
+            box.query_one(".jokbo-note", Static).update(Text(row.note))
+        self.query_one("#help-note", Static).update(Text(_(VIRTUAL_NOTE)))
+        self.query_one("#help-rules", Static).update(Text(rules_text(self.options)))
+        self.query_one("#help-keytext", Static).update(Text(_(KEYS_TEXT)))
+        self.query_one("#help-keys", Static).update(Text(_(FOOTER)))
 
     def on_mount(self) -> None:
-        opening = "#rules-scroll" if self.tab == "help-rules-pane" else "#jokbo"
-        self.query_one(opening, VerticalScroll).focus()  # (focus also picks the tab)
+        self.query_one(TabbedContent).active = self.tab
+        self._scroller().focus()  # (focus also picks the tab)
+
+    def _scroller(self) -> VerticalScroll:
+        """The text of the tab that shows."""
+        return self.query_one(f"#{self.tab}", TabPane).query_one(VerticalScroll)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """A tab picked with the mouse is the one that shows, for the keys and a relabel."""
+        if event.pane.id in PANES:
+            self.tab = event.pane.id
 
     def action_tab(self, step: int) -> None:
-        tabs = self.query_one(TabbedContent)
-        tabs.active = PANES[(PANES.index(tabs.active) + step) % len(PANES)]
+        """(Keys act once help is mounted: ``BaseScreen.check_action``.)"""
+        self.tab = PANES[(PANES.index(self.tab) + step) % len(PANES)]
+        self.query_one(TabbedContent).active = self.tab
 
     def action_scroll(self, key: str) -> None:
         """Scroll the shown tab's text (one line, one page, or to either end)."""
-        pane = self.query_one(TabbedContent).active_pane
-        if pane is None:
-            return
-        scroller = pane.query_one(VerticalScroll)
+        scroller = self._scroller()
         moves = {
             "up": scroller.scroll_up,
             "down": scroller.scroll_down,

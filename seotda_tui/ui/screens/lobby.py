@@ -94,6 +94,9 @@ class LobbyScreen(ChatScreen):
         self._message_until: float | None = None  # on the app's clock
         self._message_timer: Timer | None = None  # runs only while a message shows
         self._rooms: list[RoomSummary] = []
+        #: The code prompt while it shows: one at a time, known by this state (not by a
+        #: query, which finds a removed prompt until its removal completes).
+        self._prompt: CodePrompt | None = None
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="lobby-title")
@@ -181,6 +184,13 @@ class LobbyScreen(ChatScreen):
     def on_screen_resume(self) -> None:
         self._listen()
         self.query_one(RoomList).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the code prompt shows, only Esc acts: keys typed in the same packet as the
+        ``c`` that opened it (before it has the focus) must not open another one or a room."""
+        if self._prompt is not None and action != "close_chat":
+            return False
+        return super().check_action(action, parameters)
 
     def on_pushed(self, message: Pushed) -> None:
         self.show_rooms(message.payload)
@@ -273,20 +283,24 @@ class LobbyScreen(ChatScreen):
         self._open_code_prompt(None, "join")
 
     def _open_code_prompt(self, room_id: str | None, how: str) -> None:
-        self._close_code_prompt()
-        prompt = CodePrompt(room_id, how)
-        self.mount(prompt, before="#lobby-message")
+        """Show the prompt for ``room_id`` (or any room's code), or aim the one showing there."""
+        prompt = self._prompt
+        if prompt is None:
+            prompt = self._prompt = CodePrompt(room_id, how)
+            self.mount(prompt, before="#lobby-message")
+        else:
+            prompt.aim(room_id, how)
         prompt.focus()
         if room_id is not None:
             self.say(_(NEED_CODE))
 
     def _close_code_prompt(self) -> bool:
-        prompts = list(self.query(CodePrompt))
-        for prompt in prompts:
-            prompt.remove()
-        if prompts:
-            self.query_one(RoomList).focus()
-        return bool(prompts)
+        prompt, self._prompt = self._prompt, None
+        if prompt is None:
+            return False
+        prompt.remove()
+        self.query_one(RoomList).focus()
+        return True
 
     def _code_entered(self, prompt: CodePrompt, code: str) -> None:
         room_id, how = prompt.room_id, prompt.how

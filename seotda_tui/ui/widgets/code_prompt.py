@@ -19,6 +19,13 @@ class CodePrompt(Input):
     DEFAULT_CSS = "CodePrompt, CodePrompt:focus { border: none; height: 1; padding: 0 1; }"
 
     def __init__(self, room_id: str | None, how: str) -> None:
-        super().__init__(placeholder=_(PROMPT), max_length=CODE_INPUT_MAX, id="code-input")
+        # no id: a prompt closed and another opened by keys of one packet are both in the
+        # screen until the first one's removal completes
+        super().__init__(placeholder=_(PROMPT), max_length=CODE_INPUT_MAX)
         self.room_id = room_id  # the private room it opens, or None: any room with that code
         self.how = how  # "join" or "watch"
+
+    def aim(self, room_id: str | None, how: str) -> None:
+        """Ask for another room's code (or any room's) instead, from an empty line."""
+        self.room_id, self.how = room_id, how
+        self.value = ""
