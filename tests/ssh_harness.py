@@ -461,7 +461,7 @@ async def connect(
     A keyless login answers the nickname-passphrase prompts with ``passphrase``
     (by default :func:`default_passphrase`, so the same name always gets in again).
     """
-    local = {"local_addr": (local_ip, 0)} if local_ip else {}
+    local: dict[str, Any] = {"local_addr": (local_ip, 0)} if local_ip else {}
     conn = await open_connection(
         port, username, key=key, password=password, passphrase=passphrase, host=host, **local
     )
@@ -471,7 +471,7 @@ async def connect(
             lambda: _Session(client),
             term_type=term_type,
             term_size=size if term_type else None,
-            env=dict(env or {}),
+            env={k: v for k, v in (env or {}).items()},  # (asyncssh types keys str | bytes)
             encoding=None,
         )
         yield client

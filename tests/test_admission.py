@@ -219,6 +219,12 @@ def _state(server: SSHHarness) -> ServerState:
     return server.handle.state
 
 
+def _pending(state: ServerState) -> PendingLogins[Any]:
+    """This process's pending logins (no --workers here), which count per address."""
+    assert isinstance(state.pending, PendingLogins)
+    return state.pending
+
+
 async def test_silent_floods_lock_out_nobody_and_drop_no_player(tmp_path: Path) -> None:
     settings = {
         "connect_rate": 0,  # no rate limit: the flood reaches the login caps in full
@@ -229,7 +235,7 @@ async def test_silent_floods_lock_out_nobody_and_drop_no_player(tmp_path: Path) 
     }
     factory = make_app_factory(RoomManager())
     async with (
-        ssh_server(tmp_path, factory, **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, factory, **settings) as server,
         player(server.port, "alice", "127.0.0.1") as alice,
         flooding(server.port) as flood,
     ):
@@ -241,9 +247,9 @@ async def test_silent_floods_lock_out_nobody_and_drop_no_player(tmp_path: Path) 
         await flood.silent("127.0.0.11", 50)  # 8 evict others, the other 42 are refused
         await flood.silent("127.0.0.12", 4, hello=b"SSH-2.0-stall\r\n")  # stuck in kex
         flood.stall_in_auth("127.0.0.13", 4)  # stuck at the login prompt
-        await wait_until(lambda: state.pending.held_by("127.0.0.13") == 4)
-        assert state.pending.held_by("127.0.0.12") == 4
-        assert state.pending.held_by("127.0.0.11") <= 8
+        await wait_until(lambda: _pending(state).held_by("127.0.0.13") == 4)
+        assert _pending(state).held_by("127.0.0.12") == 4
+        assert _pending(state).held_by("127.0.0.11") <= 8
         assert len(state.pending) == 64
         # every raw socket beyond the 60 pending places (4 are the stalled SSH clients) was
         # refused or evicted at once, not left to time out
@@ -254,7 +260,7 @@ async def test_silent_floods_lock_out_nobody_and_drop_no_player(tmp_path: Path) 
         async with player(server.port, "bob", "127.0.0.10") as bob:
             await bob.wait_for("bob님 환영해요")
             assert state.admitted == 2
-            assert state.pending.held_by("127.0.0.10") == 0  # given back at login
+            assert _pending(state).held_by("127.0.0.10") == 0  # given back at login
         assert not alice.closed.is_set()
         assert server.handle is not None and "alice" in server.handle.nicknames()
         await alice.press("down")  # still served
@@ -265,19 +271,19 @@ async def test_a_player_from_a_flooding_address_below_its_cap_gets_in(tmp_path: 
     factory = make_app_factory(RoomManager())
     settings = {"connect_rate": 0, "max_pending_logins_per_ip": 8, "handshake_grace": 60}
     async with (
-        ssh_server(tmp_path, factory, **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, factory, **settings) as server,
         flooding(server.port) as flood,
     ):
         state = _state(server)
         await flood.silent("127.0.0.2", 6)
         flood.stall_in_auth("127.0.0.2", 1)
-        await wait_until(lambda: state.pending.held_by("127.0.0.2") == 7)
+        await wait_until(lambda: _pending(state).held_by("127.0.0.2") == 7)
         async with player(server.port, "carol", "127.0.0.2") as carol:
             await carol.wait_for("carol님 환영해요")
         # the 8th place is taken while the flood keeps all 7 of its own
         await flood.silent("127.0.0.2", 2)
         await wait_until(lambda: flood.open_count() == 7)
-        assert state.pending.held_by("127.0.0.2") == 8
+        assert _pending(state).held_by("127.0.0.2") == 8
 
 
 async def test_handshake_grace_closes_silent_and_stalled_connections(
@@ -288,7 +294,7 @@ async def test_handshake_grace_closes_silent_and_stalled_connections(
     clock = FakeClock()
     settings = {"handshake_grace": 30, "login_grace": 600, "connect_rate": 0}
     async with (
-        ssh_server(tmp_path, factory, timers=clock, **settings) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, factory, timers=clock, **settings) as server,
         flooding(server.port) as flood,
     ):
         state = _state(server)
@@ -329,7 +335,7 @@ async def test_a_first_connection_may_take_its_time_over_the_host_key_question(
             return True
 
     factory = make_app_factory(RoomManager())
-    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:
         conn = await open_connection(  # nothing trusted yet: the client asks
             server.port, "frank", client=Hesitant, known_hosts=([], [], [])
         )
@@ -350,7 +356,7 @@ async def test_a_login_that_opens_no_session_is_closed_after_the_login_grace(
     factory = make_app_factory(RoomManager())
     clock = FakeClock()
     settings = {"handshake_grace": 20, "login_grace": 150, "connect_rate": 0}
-    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:  # type: ignore[arg-type]
+    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:
         state = _state(server)
         conn = await open_connection(server.port, "dave")
         clock.advance(60)  # past handshake_grace: still open (the hang-up is logged at once)
@@ -366,7 +372,7 @@ async def test_jailed_address_refusals_are_summarised(
 ) -> None:
     clock = Tick()
     settings = {"auth_failures": 1, "auth_jail_seconds": 3600, "clock": clock}
-    server = SSHHarness(tmp_path, lambda identity, ctx: None, **settings)  # type: ignore[arg-type,return-value]
+    server = SSHHarness(tmp_path, lambda identity, ctx: None, **settings)
     await server.start()
     try:
         state = _state(server)

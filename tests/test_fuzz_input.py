@@ -364,8 +364,8 @@ async def test_eof_right_after_the_session_opens_over_ssh(
             first = (b"", b"?", b"n", b"cc", b"\r\r")[n % 5]
             if first:
                 await client.wait_for("환영해요")
-                client.chan.write(first)  # type: ignore[union-attr]
-            client.chan.write_eof()  # type: ignore[union-attr]
+                client.chan.write(first)
+            client.chan.write_eof()
             await client.wait_closed()
             conn.close()
             await conn.wait_closed()
@@ -414,7 +414,7 @@ async def test_doubled_and_random_keys_over_ssh(
             await asyncio.sleep(rng.choice((0, 0.01, 0.05, 0.15)))
         for client in (host, guest):
             if not client.closed.is_set():
-                client.chan.write_eof()  # type: ignore[union-attr]
+                client.chan.write_eof()
             await client.wait_closed()
         for conn in (host_conn, guest_conn):
             conn.close()

@@ -31,7 +31,7 @@ def _play(seed: int, check_every: int) -> None:
     n = rng.randint(2, options.max_players)
     ids = [f"p{i}" for i in range(n)]
     game = Game.new(options, ids, seed)
-    log: list[tuple[str | None, dict]] = []
+    log: list[tuple[str | None, dict[str, Any]]] = []
     events_seen = list(game.last_events)
     shared_checked = False  # once per game at a hand end with a showdown, besides every 500 steps
     for step in range(MAX_STEPS):
@@ -72,16 +72,16 @@ def _play(seed: int, check_every: int) -> None:
             log.append(move)
         events_seen += events
         assert game.chips_in_play() == total_chips(game)
-        for seat in game.state.seats:
-            assert seat.stack >= 0
+        assert all(game.stack(p) >= 0 for p in ids)
         if step % check_every == 0 or game.finished:
             for viewer in ids + [None]:
                 secret = hidden_ids_of_others(game, viewer)
                 assert not leaks(game.view(viewer), secret), (seed, step, viewer)
                 assert not leaks(events, secret)
             json.dumps(game.view(ids[0]))
-        hand = game.state.hand
-        showdown_seen = hand is not None and hand.phase == "handEnd" and bool(hand.showdown)
+        showdown_seen = game.pending()["phase"] == "handEnd" and bool(
+            game.view(None).get("showdown")
+        )
         if step % 500 == 0 or game.finished or (showdown_seen and not shared_checked):
             _check_views_share_nothing(game, ids[:2] + [None])
             shared_checked = shared_checked or showdown_seen

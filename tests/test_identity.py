@@ -300,7 +300,7 @@ async def test_a_held_seat_is_not_handed_to_a_login_without_the_passphrase(
 
     def factory(identity: Identity, ctx: SessionContext) -> Any:
         made.append(identity.nickname)
-        return real(identity, ctx)  # type: ignore[arg-type]
+        return real(identity, ctx)
 
     size = (100, 30)
     async with ssh_server(tmp_path, factory) as server, AsyncExitStack() as stack:

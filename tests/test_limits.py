@@ -136,7 +136,7 @@ async def test_server_full_is_told_politely(tmp_path: Path) -> None:
                 assert third.exit_status == 1
             assert not a.closed.is_set() and not b.closed.is_set()
         assert server.handle is not None
-        await wait_until(lambda: server.handle.state.admitted == 0)  # type: ignore[union-attr]
+        await wait_until(lambda: server.handle.state.admitted == 0)
         async with server.connect("carol") as c:  # room again
             await c.wait_for("안녕 carol")
         assert [app.identity.nickname for app in apps.apps] == ["alice", "bob", "carol"]
@@ -264,10 +264,10 @@ async def test_keepalives_notice_a_dead_client_and_free_its_name(tmp_path: Path)
     async with ssh_server(tmp_path, apps, **settings) as server, server.connect("alice") as c:
         await c.wait_for("안녕 alice")
         assert server.handle is not None and server.handle.nicknames() == ["alice"]
-        c.conn._transport.pause_reading()  # type: ignore[attr-defined]  # the client "hangs"
-        await wait_until(lambda: server.handle.nicknames() == [], timeout=3)  # type: ignore[union-attr]
+        c.conn._transport.pause_reading()  # the client "hangs"
+        await wait_until(lambda: server.handle.nicknames() == [], timeout=3)
         assert apps.latest("alice").disconnects == [DisconnectReason.CLIENT_LEFT]
-        c.conn._transport.resume_reading()  # type: ignore[attr-defined]
+        c.conn._transport.resume_reading()
 
 
 # -- idleness ----------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ async def test_keepalives_notice_a_dead_client_and_free_its_name(tmp_path: Path)
 IDLE = {"idle_timeout": 60.0, "idle_warning": 20.0}  # warned after 40 s of silence
 
 
-async def _alive(c, apps, key: str, nick: str = "alice") -> None:  # type: ignore[no-untyped-def]
+async def _alive(c, apps, key: str, nick: str = "alice") -> None:
     """A key goes there and back: the session still runs, and whatever the clock did
     before (a toast, a goodbye) has reached the screen by now."""
     typed = apps.latest(nick).typed + key
@@ -366,7 +366,7 @@ async def test_idle_timeout_zero_is_off(tmp_path: Path) -> None:
 # -- input flooding ----------------------------------------------------------------------------
 
 
-async def _echo_latency(client, apps, text: str) -> float:  # type: ignore[no-untyped-def]
+async def _echo_latency(client, apps, text: str) -> float:
     """Seconds from typing ``text`` (one key) until the other player's screen shows it."""
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -435,7 +435,7 @@ async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Pa
     manager = RoomManager(seed_source=lambda: 7, clock=clock)
     factory = make_app_factory(manager)
     async with (
-        ssh_server(tmp_path, factory, timers=clock, **IDLE) as server,  # type: ignore[arg-type]
+        ssh_server(tmp_path, factory, timers=clock, **IDLE) as server,
         server.connect("영희") as host,
         server.connect("철수") as idler,
     ):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -75,7 +75,7 @@ def test_the_host_removes_a_waiting_player_who_cannot_come_back_until_readmitted
         m.join(room_id, "철수")
     m.readmit(room_id, "영희")
     m.join(room_id, "철수")
-    assert m.room(room_id).players == ("영희", "민수", "철수")  # type: ignore[union-attr]
+    assert m.room(room_id).players == ("영희", "민수", "철수")
 
 
 def test_a_spectator_can_be_removed_at_any_time_but_the_host_and_bots_cannot() -> None:
@@ -84,10 +84,10 @@ def test_a_spectator_can_be_removed_at_any_time_but_the_host_and_bots_cannot() -
     m.add_bot(room_id, "영희")
     m.start(room_id, "영희")
     m.remove(room_id, "영희", "구경꾼")  # mid-hand: a spectator has nothing at stake
-    assert m.room(room_id).spectators == ()  # type: ignore[union-attr]
+    assert m.room(room_id).spectators == ()
     with pytest.raises(RoomError, match="자기 자신"):
         m.remove(room_id, "영희", "영희")
-    bot = m.room(room_id).bots[0]  # type: ignore[union-attr]
+    bot = m.room(room_id).bots[0]
     with pytest.raises(RoomError, match="봇"):
         m.remove(room_id, "영희", bot)
     with pytest.raises(RoomError, match="없어요"):
@@ -118,7 +118,7 @@ def test_a_locked_room_takes_no_newcomers_but_a_spectator_may_sit() -> None:
     with pytest.raises(RoomError, match=NOT_HOST):
         m.set_locked(room_id, "구경꾼", True)
     m.set_locked(room_id, "영희", True)
-    assert m.room(room_id).locked  # type: ignore[union-attr]
+    assert m.room(room_id).locked
     assert {"type": "locked", "by": "영희"} in m.log(room_id)
     for enter in (m.join, m.watch):
         with pytest.raises(RoomError, match=LOCKED):
@@ -132,12 +132,12 @@ def test_the_host_hands_the_role_to_a_seated_connected_human() -> None:
     m = manager()
     room_id = room_with(m, "영희", "철수", watchers=("구경꾼",))
     m.add_bot(room_id, "영희")
-    bot = m.room(room_id).bots[0]  # type: ignore[union-attr]
+    bot = m.room(room_id).bots[0]
     for target in ("구경꾼", bot, "영희"):
         with pytest.raises(RoomError):
             m.hand_host(room_id, "영희", target)
     m.hand_host(room_id, "영희", "철수")
-    assert m.room(room_id).host == "철수"  # type: ignore[union-attr]
+    assert m.room(room_id).host == "철수"
     assert {"type": "host", "player": "철수", "by": "영희"} in m.log(room_id)
     with pytest.raises(RoomError, match="방장만 시작"):
         m.start(room_id, "영희")
@@ -208,13 +208,13 @@ def test_the_host_changes_the_code_and_only_the_host_of_a_private_room_may() -> 
     m.change_code(room_id, "영희")
     new = m.room_code(room_id, "영희")
     assert new is not None and new != old and m.find_room(old) is None
-    assert m.find_room(new).id == room_id  # type: ignore[union-attr]
+    assert m.find_room(new).id == room_id
     public = room_with(m, "민수", "지영")
     with pytest.raises(RoomError, match=NOT_PRIVATE):
         m.change_code(public, "민수")
-    choices = [c for c, _ in menu_items(m.room(room_id), "영희")]  # type: ignore[arg-type]
+    choices = [c for c, _ in menu_items(m.room(room_id), "영희")]
     assert ("code", "") in choices
-    assert ("code", "") not in [c for c, _ in menu_items(m.room(public), "민수")]  # type: ignore[arg-type]
+    assert ("code", "") not in [c for c, _ in menu_items(m.room(public), "민수")]
 
 
 def test_bars_the_lock_and_a_changed_code_survive_a_restart(tmp_path: Path) -> None:
@@ -301,7 +301,7 @@ async def test_the_host_removes_a_player_from_the_menu_and_they_land_in_the_lobb
         await vp.pause(0.2)
         assert "내보냈어요" in screen_text(victim)  # the notice, in the lobby
         assert "철수님이 방장에게 내보내졌어요" in screen_text(other)
-        assert m.room(room_id).players == ("영희", "민수")  # type: ignore[union-attr]
+        assert m.room(room_id).players == ("영희", "민수")
         await vp.press("enter")  # trying to sit down again in that room
         await settle(vp)
         assert "다시 받아 주기 전에는" in screen_text(victim)
@@ -316,26 +316,26 @@ async def test_the_host_locks_and_hands_over_from_the_menu() -> None:
         await settle(hp, ep)
         await hp.press("m")
         await settle(hp)
-        menu = host.screen
-        assert isinstance(menu, ModerationScreen)
+        assert isinstance(host.screen, ModerationScreen)
+        menu = cast(ModerationScreen, host.screen)  # (Screen[object] does not narrow to it)
         lock_at = [c for c, _ in menu.items].index(("lock", ""))
         for _ in range(lock_at):
             await hp.press("down")
         await hp.press("enter")  # no question for a lock
         await settle(hp, ep)
-        assert m.room(room_id).locked  # type: ignore[union-attr]
+        assert m.room(room_id).locked
         assert "방장이 방을 잠갔어요" in screen_text(heir)
         await hp.press("m")
         await settle(hp)
-        menu = host.screen
-        assert isinstance(menu, ModerationScreen)
+        assert isinstance(host.screen, ModerationScreen)
+        menu = cast(ModerationScreen, host.screen)  # (Screen[object] does not narrow to it)
         await hp.press("escape")  # closes the menu, does nothing
         await settle(hp)
         assert isinstance(host.screen, TableScreen)
         await hp.press("m")
         await settle(hp)
-        menu = host.screen
-        assert isinstance(menu, ModerationScreen)
+        assert isinstance(host.screen, ModerationScreen)
+        menu = cast(ModerationScreen, host.screen)  # (Screen[object] does not narrow to it)
         for _ in range([c for c, _ in menu.items].index(("host", "철수"))):
             await hp.press("down")
         await hp.press("enter")
@@ -343,7 +343,7 @@ async def test_the_host_locks_and_hands_over_from_the_menu() -> None:
         assert "철수님에게 방장을 넘길까요?" in screen_text(host)
         await hp.press("y")
         await settle(hp, ep)
-        assert m.room(room_id).host == "철수"  # type: ignore[union-attr]
+        assert m.room(room_id).host == "철수"
         assert "영희님이 철수님에게 방장을 넘겼어요" in screen_text(heir)
         assert "m 방장" in screen_text(heir) and "m 방장" not in screen_text(host)
 
@@ -386,8 +386,8 @@ async def test_the_host_changes_the_code_from_the_menu_and_the_table_shows_the_n
         assert f"방 코드 {old}" in screen_text(guest)
         await hp.press("m")
         await settle(hp)
-        menu = host.screen
-        assert isinstance(menu, ModerationScreen)
+        assert isinstance(host.screen, ModerationScreen)
+        menu = cast(ModerationScreen, host.screen)  # (Screen[object] does not narrow to it)
         assert "방 코드 바꾸기" in screen_text(host)
         for _ in range([c for c, _ in menu.items].index(("code", ""))):
             await hp.press("down")

@@ -105,7 +105,7 @@ def test_private_room_needs_its_code_to_join_or_watch() -> None:
     assert m.room_of("철수") is None
     m.watch(room.id, "철수", code.lower())
     m.join(room.id, "철수")  # a spectator inside may sit down without typing it again
-    assert m.room(room.id).players == ("영희", "철수")  # type: ignore[union-attr]
+    assert m.room(room.id).players == ("영희", "철수")
     # those inside see the code (to pass it on); nobody outside does
     assert m.room_code(room.id, "철수") == code and m.room_code(room.id, "민수") is None
     public = m.create_room("민수", "공개 방", {})
@@ -123,7 +123,7 @@ def test_unlisted_rooms_stay_out_of_the_lobby_list() -> None:
     assert {r.id for r in m.rooms(unlisted=True)} == {listed.id, hidden.id}
     assert all("숨은 방" not in names for names in seen)
     # found by its code only, never by its name
-    assert m.find_room(code_of(m, hidden.id, "민수")).id == hidden.id  # type: ignore[union-attr]
+    assert m.find_room(code_of(m, hidden.id, "민수")).id == hidden.id
     assert m.find_room("숨은 방") is None and m.find_room("보이는 방") is None
 
 
@@ -131,10 +131,10 @@ def test_direct_join_takes_a_seat_else_watches_and_says_when_nothing_answers() -
     m = manager()
     public = m.create_room("영희", "영희네", {})
     assert m.direct_join("영희네", "철수") == public.id
-    assert "철수" in m.room(public.id).players  # type: ignore[union-attr]
+    assert "철수" in m.room(public.id).players
     m.start(public.id, "영희")
     assert m.direct_join("영희네", "민수") == public.id  # playing: watch
-    assert m.room(public.id).spectators == ("민수",)  # type: ignore[union-attr]
+    assert m.room(public.id).spectators == ("민수",)
     with pytest.raises(RoomError, match="방을 찾지 못했어요"):
         m.direct_join("ABCDEFGH", "지영")
     with pytest.raises(RoomError, match="방을 찾지 못했어요"):
@@ -172,7 +172,7 @@ def test_privacy_survives_a_restart(tmp_path: Path) -> None:
     (resumed,) = again.rooms(unlisted=True)
     assert resumed.private and not resumed.listed and again.rooms() == []
     assert again.room_code(resumed.id, "영희") == code
-    assert again.find_room(code.lower()).id == resumed.id  # type: ignore[union-attr]
+    assert again.find_room(code.lower()).id == resumed.id
     again.close()
 
 
@@ -268,7 +268,7 @@ async def test_code_key_opens_an_unlisted_room_and_escape_cancels() -> None:
         await pilot.press(*f"{code[:2]}-{code[2:]}".lower(), "enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
-        assert m.room(room.id).players == ("영희", "철수")  # type: ignore[union-attr]
+        assert m.room(room.id).players == ("영희", "철수")
 
 
 # ---------------------------------------------------------------- real SSH: 철수+CODE@host
@@ -288,7 +288,7 @@ async def test_direct_join_by_code_and_a_second_player_with_the_same_code(tmp_pa
             await first.wait_for(f"방 코드 {code}")
             async with login(server, f"민수+{code}") as second:
                 await second.wait_for("방장 영희님이 시작하기를")
-                await wait_until(lambda: m.room(room.id).players == ("영희", "철수", "민수"))  # type: ignore[union-attr]
+                await wait_until(lambda: m.room(room.id).players == ("영희", "철수", "민수"))
                 assert m.room_of("철수") == m.room_of("민수") == room.id
 
 
@@ -330,8 +330,8 @@ async def test_direct_join_of_a_playing_private_room_watches(tmp_path: Path) -> 
     async with ssh_server(tmp_path, make_app_factory(m)) as server:
         async with login(server, f"민수+{code}") as client:
             await client.wait_for("게임 중")
-            await wait_until(lambda: m.room(room.id).spectators == ("민수",))  # type: ignore[union-attr]
-            assert "민수" not in m.room(room.id).players  # type: ignore[union-attr]
+            await wait_until(lambda: m.room(room.id).spectators == ("민수",))
+            assert "민수" not in m.room(room.id).players
 
 
 def test_wrong_codes_are_limited_per_nickname_so_codes_cannot_be_scanned() -> None:
@@ -353,7 +353,7 @@ def test_wrong_codes_are_limited_per_nickname_so_codes_cannot_be_scanned() -> No
     m.join(room.id, "민수", code)  # others are not held back
     clock.advance(61)
     m.join(room.id, "철수", code)
-    assert m.room(room.id).players == ("영희", "민수", "철수")  # type: ignore[union-attr]
+    assert m.room(room.id).players == ("영희", "민수", "철수")
 
 
 # ---------------------------------------------------------------- item 10: no scan by address

@@ -129,7 +129,7 @@ async def test_sigterm_with_many_players_keeps_the_ten_seconds(tmp_path: Path) -
     every player is told and sees the goodbye, and the whole shutdown fits the one budget.
     12 players under make test, 50 under make soak (tests/tiers.py)."""
     players = sized(12, 50)
-    flags = ("--max-sessions-per-ip", str(players), "--connect-rate", "0")
+    flags: tuple[str, ...] = ("--max-sessions-per-ip", str(players), "--connect-rate", "0")
     flags += ("--registrations-per-ip", str(players))  # (each a new name, from one address)
     async with (
         _server_process(tmp_path, *flags, "--shutdown-notice", "1") as (proc, port, lines),

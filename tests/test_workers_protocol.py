@@ -140,7 +140,7 @@ class Worker:
         """The answer, and the pushes that came before it."""
         self.ids += 1
         self.writer.write(wire.frame({"t": "q", "i": self.ids, "op": op, "a": list(args)}))
-        pushes = []
+        pushes: list[dict[str, Any]] = []
         while True:
             message = await self.next()
             if message.get("t") == "r" and message.get("i") == self.ids:
