@@ -219,7 +219,7 @@ def test_when_the_bots_disconnect_cannot_be_written_no_timer_runs_until_it_is(
     m.leave(room.id, "a")  # written; then no human is left: the bots' disconnects fail
     assert m.paused(room.id) and m.deadline(room.id) is None
     assert watcher.last.paused and watcher.last.deadline is None
-    waiting = m._rooms[room.id].backlog  # (no public query: what the pause holds back)
+    waiting = m.waiting_changes(room.id)
     assert sorted(waiting) == sorted((bot, {"type": "disconnect"}) for bot in bots)
     clock.advance(60)
     assert m.room(room.id).status == "playing"

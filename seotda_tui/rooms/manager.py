@@ -42,6 +42,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.bot_drivers(room_id) -> dict[str, SeatDriver]  # who plays each bot seat (tools, tests)
     manager.deadline(room_id) -> float | None         # seconds to the next automatic action
     manager.paused(room_id) -> bool                   # waiting for the journal (rooms/pause.py)
+    manager.waiting_changes(room_id) -> list[(nick, action)]  # what a paused room holds back
     manager.lobby_subscribers -> int                  # sessions getting lobby pushes now
     manager.resend(room_id)                          # push every session its view again
     manager.history -> GameHistory | None             # finished games to replay (rooms/history.py)
@@ -289,6 +290,12 @@ class RoomManager:
         """Whether the room waits for its journal (rooms/pause.py): no play until a write works."""
         room = self._rooms.get(room_id)
         return room is not None and room.paused
+
+    def waiting_changes(self, room_id: str) -> list[tuple[str | None, dict[str, Any]]]:
+        """The engine changes a paused room holds back until its journal can be written
+        (``(player, action)``; ``None`` = a timeout), in the order they will be applied."""
+        room = self._rooms.get(room_id)
+        return [(nick, dict(action)) for nick, action in room.backlog] if room else []
 
     def deadline(self, room_id: str) -> float | None:
         """Seconds until the game acts for whoever it waits for; None while no timer is armed
