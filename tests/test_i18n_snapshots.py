@@ -78,6 +78,8 @@ async def test_lobby_form_confirm_and_help(size: tuple[int, int], lang: str) -> 
         await pilot.press("n", "question_mark")
         await pilot.pause()
         for tab in ("help_hands", "help_rules", "help_keys"):
+            # the tab's underline slides there (on stock Textual, under load, still moving)
+            await pilot.wait_for_scheduled_animations()
             snap(tab, size, app, lang)
             await pilot.press("right")
             await pilot.pause()
