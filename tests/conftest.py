@@ -1,5 +1,5 @@
 """Every test runs with the Textual tuning the server would use (``seotda_tui/tuning/``):
-all of it, or only its guards when ``SEOTDA_STOCK_TEXTUAL=1`` (the Makefile's stock pass).
+all of it, or only its guards when ``SEOTDA_STOCK_TEXTUAL=1`` (the Makefile's stock-Textual run).
 
 Passphrases are hashed at :data:`TEST_SCRYPT_COST` (a keyless login hashes one; the real cost is
 tens of ms of CPU each), except in tests marked ``real_scrypt`` (tests/test_identity.py), which
