@@ -50,7 +50,7 @@ def test_max_rooms_caps_the_servers_open_rooms(tmp_path: Path) -> None:
         manager.create_room("영희", "둘", {})
         with pytest.raises(RoomError) as refused:
             manager.create_room("민수", "셋", {})
-        assert "방이 너무 많아요" in str(refused.value)
+        assert refused.value.code == "too_many_rooms"
         assert [r.name for r in manager.rooms()] == ["하나", "둘"]
     finally:
         manager.close()

@@ -43,7 +43,7 @@ MO = PO.with_suffix(".mo")
 KEYWORDS = {
     "_": None,
     "N_": None,
-    "RoomError": None,
+    "RoomError": (2,),
     "OptionsError": None,
     "IllegalAction": None,
     "Refusal": (2,),

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from seotda_tui.rooms import RoomError, RoomManager
+from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.private import (
@@ -17,11 +16,8 @@ from seotda_tui.rooms.private import (
     CODE_ALPHABET,
     CODE_LENGTH,
     GUESS_LIMIT,
-    NEED_CODE,
     ROOM_GUESS_LIMIT,
     SERVER_GUESS_LIMIT,
-    TOO_MANY_GUESSES,
-    WRONG_CODE,
     new_code,
     normalize_code,
 )
@@ -32,6 +28,7 @@ from seotda_tui.ui.screens.lobby import LobbyScreen
 from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.code_prompt import CodePrompt
 
+from .refusals import refused
 from .ssh_harness import connect, default_passphrase, ssh_server, wait_until
 from .test_app_pilot import open_create_form
 
@@ -98,9 +95,9 @@ def test_private_room_needs_its_code_to_join_or_watch() -> None:
     room = m.create_room("영희", "비밀 방", {}, private=True)
     code = code_of(m, room.id)
     assert room.private and room.listed
-    with pytest.raises(RoomError, match=re.escape(NEED_CODE)):
+    with refused("need_code"):
         m.join(room.id, "철수")
-    with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
+    with refused("wrong_code"):
         m.watch(room.id, "철수", "Z" * 8 if code != "Z" * 8 else "Y" * 8)
     assert m.room_of("철수") is None
     m.watch(room.id, "철수", code.lower())
@@ -135,9 +132,9 @@ def test_direct_join_takes_a_seat_else_watches_and_says_when_nothing_answers() -
     m.start(public.id, "영희")
     assert m.direct_join("영희네", "민수") == public.id  # playing: watch
     assert m.room(public.id).spectators == ("민수",)
-    with pytest.raises(RoomError, match="방을 찾지 못했어요"):
+    with refused("room_not_found"):
         m.direct_join("ABCDEFGH", "지영")
-    with pytest.raises(RoomError, match="방을 찾지 못했어요"):
+    with refused("room_not_found"):
         m.direct_join("\x1b]0;x\x07" + "가" * 100, "지영")
     assert m.room_of("지영") is None
 
@@ -341,14 +338,14 @@ def test_wrong_codes_are_limited_per_nickname_so_codes_cannot_be_scanned() -> No
     code = code_of(m, room.id)
     wrong = [c * 8 for c in "ZYXWVT" if c * 8 != code]
     for guess in wrong[:3]:
-        with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
+        with refused("wrong_code"):
             m.join(room.id, "철수", guess)
     for guess in wrong[3:5]:  # a code that opens no room (the only room has another) counts too
-        with pytest.raises(RoomError, match="방을 찾지 못했어요"):
+        with refused("room_not_found"):
             m.direct_join(guess, "철수")
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.join(room.id, "철수", code)  # even the right one, for a minute
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.direct_join(code, "철수")
     m.join(room.id, "민수", code)  # others are not held back
     clock.advance(61)
@@ -376,12 +373,12 @@ def test_throwaway_nicknames_from_one_address_share_its_wrong_codes() -> None:
     for n, guess in enumerate(guesses(code, ADDRESS_GUESS_LIMIT)):
         nick = f"스캔{n}"  # a fresh nickname for every guess
         m.session_connected(nick, "127.0.0.1")
-        with pytest.raises(RoomError, match="방을 찾지 못했어요"):
+        with refused("room_not_found"):
             m.direct_join(guess, nick)
     m.session_connected("스캔x", "127.0.0.1")
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.direct_join(code, "스캔x")  # even the right code, for a minute
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.watch(room.id, "스캔x", code)
     m.session_connected("친구", "127.0.0.2")  # another address is not held back
     assert m.direct_join(code, "친구") == room.id
@@ -395,10 +392,10 @@ def test_an_ipv6_64_is_one_address_for_the_guesses() -> None:
     code = code_of(m, room.id)
     for n, guess in enumerate(guesses(code, ADDRESS_GUESS_LIMIT)):
         m.session_connected(f"스캔{n}", f"2001:db8:1:2::{n + 1:x}")
-        with pytest.raises(RoomError):
+        with refused("wrong_code"):
             m.join(room.id, f"스캔{n}", guess)
     m.session_connected("스캔x", "2001:db8:1:2:ffff::1")
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.join(room.id, "스캔x", code)
 
 
@@ -409,10 +406,10 @@ def test_many_addresses_get_one_wrong_code_each_once_the_server_is_crowded() -> 
     wrong = guesses(code, SERVER_GUESS_LIMIT + 2)
     for n in range(SERVER_GUESS_LIMIT):  # one wrong code from each of 60 addresses
         m.session_connected(f"스캔{n}", f"10.0.{n // 200}.{n % 200 + 1}")
-        with pytest.raises(RoomError, match="찾지 못했어요"):
+        with refused("room_not_found"):
             m.direct_join(wrong[n], f"스캔{n}")
     m.session_connected("스캔0b", "10.0.0.1")  # an address that guessed wrong: no more
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.direct_join(wrong[-1], "스캔0b")
     m.session_connected("친구", "192.0.2.7")  # a clean address still gets its code checked
     assert m.direct_join(code, "친구") == room.id
@@ -425,9 +422,9 @@ def test_one_room_crowded_with_wrong_codes_holds_back_those_who_guessed_it() -> 
     wrong = guesses(code, ROOM_GUESS_LIMIT)
     for n in range(ROOM_GUESS_LIMIT):
         m.session_connected(f"스캔{n}", f"10.1.0.{n + 1}")
-        with pytest.raises(RoomError, match=re.escape(WRONG_CODE)):
+        with refused("wrong_code"):
             m.join(room.id, f"스캔{n}", wrong[n])
-    with pytest.raises(RoomError, match=re.escape(TOO_MANY_GUESSES)):
+    with refused("too_many_guesses"):
         m.join(room.id, "스캔0", code)
     m.session_connected("친구", "192.0.2.7")
     m.join(room.id, "친구", code)

@@ -8,13 +8,15 @@ from typing import Any, cast
 import pytest
 
 from engine import Options
-from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms import bots as bot_rules
 from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
 from seotda_tui.rooms.bots import decide
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.sanitize import validate_nickname
+
+from .refusals import refused
 
 
 class Inbox:
@@ -58,9 +60,9 @@ def test_host_adds_and_removes_bots_up_to_the_seat_limit() -> None:
     m, _clock = manager()
     room = m.create_room("철수", "봇 방", Options(card_mode="three"))  # 3장: at most 6 seats
     m.join(room.id, "영희")
-    with pytest.raises(RoomError, match="방장만 봇을 넣을"):
+    with refused("not_host"):
         m.add_bot(room.id, "영희")
-    with pytest.raises(RoomError, match="그런 봇은 없어요"):
+    with refused("unknown_bot"):
         m.add_bot(room.id, "철수", "genius")
     names = [
         m.add_bot(room.id, "철수", level) for level in ("cautious", "strong", "random", "strong")
@@ -69,13 +71,13 @@ def test_host_adds_and_removes_bots_up_to_the_seat_limit() -> None:
     summary = m.room(room.id)
     assert summary is not None and summary.players == ("철수", "영희", *names)
     assert summary.bots == tuple(names) and summary.offline == ()
-    with pytest.raises(RoomError, match="자리가 없어요"):
+    with refused("room_full"):
         m.add_bot(room.id, "철수")
-    with pytest.raises(RoomError, match="방장만 봇을 뺄"):
+    with refused("not_host"):
         m.remove_bot(room.id, "영희")
     assert m.remove_bot(room.id, "철수") == "봇4(강함)"  # the last one by default
     assert m.remove_bot(room.id, "철수", "봇2(강함)") == "봇2(강함)"
-    with pytest.raises(RoomError, match="봇이 아니에요"):
+    with refused("not_a_bot"):
         m.remove_bot(room.id, "철수", "영희")
     assert m.add_bot(room.id, "철수", "strong") == "봇2(강함)"  # the lowest free number
     events = [e for e in m.log(room.id) if e.get("bot")]
@@ -111,9 +113,9 @@ def test_no_bot_changes_during_a_game() -> None:
     room = m.create_room("a", "x", Options())
     m.add_bot(room.id, "a")
     m.start(room.id, "a")
-    with pytest.raises(RoomError, match="게임 중에는 봇을 넣을"):
+    with refused("game_running"):
         m.add_bot(room.id, "a")
-    with pytest.raises(RoomError, match="게임 중에는 봇을 뺄"):
+    with refused("game_running"):
         m.remove_bot(room.id, "a")
 
 

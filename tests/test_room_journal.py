@@ -12,11 +12,12 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui.logs import record_fields
-from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock, LoopClock
 from seotda_tui.rooms.journal import GameRecord, Journal
 
 from .gamekit import random_action, refusal
+from .refusals import refused
 
 Timeline = list[tuple[str, Any]]
 
@@ -311,7 +312,7 @@ def test_removing_a_bot_arms_resumed_rooms_like_every_other_call(tmp_path: Path)
     assert summary is not None and summary.grace == ()  # nothing armed without a loop
 
     async def inside() -> None:
-        with pytest.raises(RoomError):
+        with refused("room_gone"):
             m2.remove_bot("no-such-room", "a")  # the first call from inside the loop
         summary = m2.room(room_id)
         assert summary is not None and {nick for nick, _ in summary.grace} == {"a", "b"}

@@ -8,7 +8,6 @@ the idle timeout like a lobby idler (dropped, they leave: the room closes or get
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -17,11 +16,12 @@ import pytest
 
 from seotda_tui.cluster.link import HubLink
 from seotda_tui.cluster.remote import RemoteRoomManager
-from seotda_tui.rooms import RoomError, RoomManager
+from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.manager import TOO_MANY_FROM_ADDRESS
 from seotda_tui.ui.app import make_app_factory
 
+from .refusals import refused
 from .ssh_harness import SSHClient, ssh_server, wait_until
 from .test_workers_link import HubThread
 
@@ -34,7 +34,7 @@ def test_rooms_are_capped_per_hosts_address_and_a_closed_one_frees_its_place() -
         m.session_connected(f"방장{n}", "127.0.0.1")
     first = m.create_room("방장0", "방", {}, private=True, listed=False)
     m.create_room("방장1", "방", {}, private=True, listed=False)
-    with pytest.raises(RoomError, match=re.escape(REFUSED)):
+    with refused("too_many_from_address"):
         m.create_room("방장2", "방", {})
     m.session_connected("이웃", "127.0.0.2")
     m.create_room("이웃", "방", {})  # another address is not held back
@@ -51,7 +51,7 @@ def test_the_cap_counts_rooms_where_a_nickname_from_that_address_is_host() -> No
     m.session_connected("철수", "127.0.0.1")
     m.session_connected("민수", "127.0.0.3")
     room = m.create_room("영희", "방", {})
-    with pytest.raises(RoomError, match=re.escape(REFUSED)):
+    with refused("too_many_from_address"):
         m.create_room("철수", "방", {})
     m.join(room.id, "민수")
     m.hand_host(room.id, "영희", "민수")
@@ -138,7 +138,7 @@ async def test_with_workers_the_address_and_the_code_change_reach_the_rooms_proc
         for n in range(4):
             remote.session_connected(f"방장{n}", "127.0.0.1")
         rooms = [remote.create_room(f"방장{n}", "방", {}, private=True) for n in range(3)]
-        with pytest.raises(RoomError, match=re.escape(REFUSED)):
+        with refused("too_many_from_address"):
             remote.create_room("방장3", "방", {})
         old = remote.room_code(rooms[0].id, "방장0")
         remote.change_code(rooms[0].id, "방장0")

@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 from engine import DECK, Options, OptionsError
-from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 
 from .gamekit import refusal
+from .refusals import refused
 
 
 class Inbox:
@@ -87,8 +88,9 @@ def test_create_join_watch_and_lobby_updates() -> None:
     summary = lobby[-1][0]
     assert summary.players == ("영희", "철수") and summary.spectators == ("민수",)
     assert manager.room_of("철수") == room.id
-    with pytest.raises(RoomError, match="이미 '영희의 방' 방에 있어요"):
+    with refused("in_other_room") as elsewhere:
         manager.create_room("철수", "또", Options())
+    assert elsewhere.value.values == {"room": "영희의 방"}
     # a spectator may sit down before the start
     manager.join(room.id, "민수")
     assert manager.room(room.id).players == ("영희", "철수", "민수")
@@ -110,17 +112,17 @@ def test_room_name_is_cleaned() -> None:
 def test_only_host_starts_with_two_players_and_seats_are_limited() -> None:
     manager = RoomManager(clock=FakeClock())
     room = manager.create_room("a", "x", Options(card_mode="three"))
-    with pytest.raises(RoomError, match="2명 이상"):
+    with refused("too_few_players"):
         manager.start(room.id, "a")
     for nick in "bcdef":
         manager.join(room.id, nick)
-    with pytest.raises(RoomError, match="자리가 없어요"):
+    with refused("room_full"):
         manager.join(room.id, "g")
-    with pytest.raises(RoomError, match="방장만"):
+    with refused("not_host"):
         manager.start(room.id, "b")
     manager.start(room.id, "a")
     assert manager.room(room.id).status_label == "게임 중"
-    with pytest.raises(RoomError, match="이미 시작"):
+    with refused("game_running"):
         manager.join(room.id, "g")
     manager.watch(room.id, "g")  # watching is always allowed
     assert manager.room(room.id).spectators == ("g",)

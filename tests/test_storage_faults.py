@@ -15,13 +15,14 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui.logs import record_fields
-from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
-from seotda_tui.rooms.pause import PAUSED_NOTICE, PAUSED_REASON, RETRY_STEPS, START_REFUSED
+from seotda_tui.rooms.pause import PAUSED_NOTICE, PAUSED_REASON, RETRY_STEPS
 from seotda_tui.testing import Table
 
 from .faultkit import FailingConnection, faulty_journal, fill, tiny_tmpfs
+from .refusals import refused
 
 
 class Inbox:
@@ -139,7 +140,7 @@ def test_a_game_whose_start_cannot_be_written_does_not_start(tmp_path: Path) -> 
     room = m.create_room("a", "방", Options())
     m.join(room.id, "b")
     conn.full = True
-    with pytest.raises(RoomError, match=START_REFUSED):
+    with refused("start_refused"):
         m.start(room.id, "a")
     assert m.room(room.id).status == "waiting"
     assert m.live_game(room.id) is None

@@ -16,7 +16,7 @@ import pytest
 from engine import Options
 from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.hub import GlobalLimits, Hub
-from seotda_tui.rooms import RoomManager, RoomSummary, RoomUpdate
+from seotda_tui.rooms import RoomError, RoomManager, RoomSummary, RoomUpdate
 from seotda_tui.rooms.chat import ChatHub, ChatMessage
 from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
@@ -80,6 +80,23 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
     assert wire.summary_from_wire(got[0]) == summary
     assert wire.update_from_wire(got[1]) == update
     assert wire.chat_from_wire(got[2]) == message
+
+
+def test_a_room_refusal_keeps_its_code_template_and_values_across_the_wire() -> None:
+    sent = RoomError("room_full", "자리가 없어요 (최대 {n}명)", n=6)
+    (got,) = wire.FrameReader().feed(
+        wire.frame({"t": "r", "i": 1, **wire.room_error_to_wire(sent)})
+    )
+    back = wire.room_error_from_wire(got)
+    assert (back.code, back.template, back.values, str(back)) == (
+        "room_full",
+        sent.template,
+        {"n": 6},
+        str(sent),
+    )
+    for bad in ({**got, "c": "no_such_code"}, {k: v for k, v in got.items() if k != "c"}):
+        with pytest.raises(wire.ProtocolError):  # a code this version does not know
+            wire.room_error_from_wire(bad)
 
 
 def test_another_version_or_a_huge_frame_is_refused() -> None:
@@ -177,7 +194,7 @@ async def test_refusals_arrive_as_room_errors_and_pushes_before_the_answer(
     async with serving(tmp_path) as (hub, path):
         w = await Worker.connect(path)
         answer, _ = await w.call("join", "nope", "철수", None)
-        assert answer["e"] == "room" and answer["m"] == "방이 없어졌어요"
+        assert answer["e"] == "room" and answer["c"] == "room_gone"
         answer, _ = await w.call("create_room", "영희", "방", {"starting_chips": -5}, False, True)
         assert answer["e"] == "options"
         answer, _ = await w.call("create_room", "영희", "방", {}, False, True)

@@ -201,7 +201,7 @@ class Hub:
                 raise wire.ProtocolError(f"unknown op {op[:40]}")
             reply["v"] = handler(self, link, *args)
         except RoomError as exc:  # (the template and values: the worker's UI translates)
-            reply.update(e="room", m=exc.template, a=wire.values_to_wire(exc.values))
+            reply.update(wire.room_error_to_wire(exc))
         except OptionsError as exc:
             reply.update(e="options", m=exc.template, a=wire.values_to_wire(exc.values))
         except wire.ProtocolError:

@@ -29,7 +29,6 @@ from typing import Any
 from engine import OptionsError
 
 from ..logs import log_event
-from ..rooms import RoomError
 from . import protocol as wire
 
 log = logging.getLogger("seotda.cluster")
@@ -224,9 +223,14 @@ class HubLink:
             if waited > SLOW_CALL_MS:
                 log_event(log, "hub_slow_call", level=logging.WARNING, op=op, ms=waited)
         error = answer.get("e")
-        if error in ("room", "options"):
-            kind = RoomError if error == "room" else OptionsError
-            raise kind(str(answer.get("m")), **wire.values_from_wire(answer.get("a")))
+        if error == "room":
+            try:
+                refusal = wire.room_error_from_wire(answer)
+            except wire.ProtocolError as exc:
+                raise HubDown(f"{op}: {exc}") from exc
+            raise refusal
+        if error == "options":
+            raise OptionsError(str(answer.get("m")), **wire.values_from_wire(answer.get("a")))
         if error is not None:
             raise HubDown(f"{op}: {answer.get('m')}")
         return answer.get("v")

@@ -10,7 +10,8 @@ Frames (``t`` is the kind)::
     {"t": "hello", "v": VERSION, "worker": 0}          # worker -> hub, then hub -> worker
     {"t": "q", "i": 7, "op": "join", "a": [...]}       # a call; the hub answers with
     {"t": "r", "i": 7, "v": value}                     #   its value, or
-    {"t": "r", "i": 7, "e": "room", "m": "방이 없어졌어요"}   #   a RoomError (e: "fail" = a bug)
+    {"t": "r", "i": 7, "e": "room", "c": "room_gone", "m": "방이 없어졌어요", "a": {}}
+                                                       #   a RoomError (e: "fail" = a bug)
     {"t": "n", "op": "unsubscribe", "a": [...]}        # a call nobody waits for
     {"t": "p", "s": 3, "k": "room", "v": {...}}        # a push to the worker's subscription 3
     {"t": "kick", "nick": "철수"}                      # hub -> worker: the nickname logged in elsewhere
@@ -32,10 +33,12 @@ from typing import Any
 
 from engine import Options
 
-from ..rooms import RoomSummary, RoomUpdate
+from ..rooms import ROOM_ERROR_CODES, RoomError, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 
-VERSION = 3  # 2: refusals and notices carry their template and values (i18n); 3: restore, jail
+#: 2: refusals and notices carry their template and values (i18n); 3: restore, jail;
+#: 4: a room refusal carries its code (``RoomError.code``)
+VERSION = 4
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -201,6 +204,19 @@ def values_from_wire(data: object) -> dict[str, object]:
         for k, v in data.items()
         if isinstance(v, (int, float, str)) and str(k).isidentifier()
     }
+
+
+def room_error_to_wire(exc: RoomError) -> dict[str, Any]:
+    """A hub answer's refusal fields: the code travels, so a worker's caller sees the same one."""
+    return {"e": "room", "c": exc.code, "m": exc.template, "a": values_to_wire(exc.values)}
+
+
+def room_error_from_wire(answer: dict[str, Any]) -> RoomError:
+    """The refusal a hub answer carries; a code this version does not know is a protocol error."""
+    code = answer.get("c")
+    if code not in ROOM_ERROR_CODES:
+        raise ProtocolError(f"unknown room refusal code {str(code)[:40]}")
+    return RoomError(code, str(answer.get("m")), **values_from_wire(answer.get("a")))
 
 
 def chat_to_wire(message: ChatMessage) -> dict[str, Any]:

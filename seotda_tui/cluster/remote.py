@@ -79,7 +79,7 @@ class RemoteRoomManager:
         try:
             return self.link.call(op, *args)
         except HubDown as exc:
-            raise RoomError(MSG_HUB_DOWN) from exc
+            raise RoomError("hub_down", MSG_HUB_DOWN) from exc
 
     def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
         found = self.link.call_or(None, "rooms", unlisted)

@@ -195,13 +195,15 @@ class BotSeats:
         """The host seats a bot (before a game starts): its nickname, e.g. ``봇1(신중)``, and
         the events. Start its driver (:meth:`start`) once the change is pushed."""
         if level not in BOT_TAGS:
-            raise RoomError("그런 봇은 없어요")
+            raise RoomError("unknown_bot", "그런 봇은 없어요")
         if nick != room.host:
-            raise RoomError("방장만 봇을 넣을 수 있어요")
+            raise RoomError("not_host", "방장만 봇을 넣을 수 있어요")
         if room.status == PLAYING:
-            raise RoomError("게임 중에는 봇을 넣을 수 없어요")
+            raise RoomError("game_running", "게임 중에는 봇을 넣을 수 없어요")
         if len(room.players) >= room.options.max_players:
-            raise RoomError(N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
+            raise RoomError(
+                "room_full", N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players
+            )
         bot = next_bot_name(room.players, level)
         room.players.append(bot)
         room.bots[bot] = level
@@ -211,16 +213,16 @@ class BotSeats:
         """The host takes a bot's seat away (``None`` = the last bot added): its name and the
         events."""
         if nick != room.host:
-            raise RoomError("방장만 봇을 뺄 수 있어요")
+            raise RoomError("not_host", "방장만 봇을 뺄 수 있어요")
         if room.status == PLAYING:
-            raise RoomError("게임 중에는 봇을 뺄 수 없어요")
+            raise RoomError("game_running", "게임 중에는 봇을 뺄 수 없어요")
         seated = [p for p in room.players if p in room.bots]
         if bot is None:
             if not seated:
-                raise RoomError("뺄 봇이 없어요")
+                raise RoomError("no_bots", "뺄 봇이 없어요")
             bot = seated[-1]
         elif bot not in seated:
-            raise RoomError("그 자리는 봇이 아니에요")
+            raise RoomError("not_a_bot", "그 자리는 봇이 아니에요")
         driver = room.bot_players.pop(bot, None)
         if driver is not None:
             driver.stop()

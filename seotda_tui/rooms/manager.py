@@ -19,7 +19,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.create_room(host, name, options, private=False, listed=True) -> RoomSummary
                                                       # host takes the first seat
     manager.join(room_id, nick, code=None) / watch(room_id, nick, code=None)
-        / leave(room_id, nick) / start(room_id, nick) -> raise RoomError (Korean message) when refused
+        / leave(room_id, nick) / start(room_id, nick) -> raise RoomError (its ``code``, a Korean message) when refused
     manager.room_code(room_id, nick) -> str | None    # a private room's code, for those inside
     manager.find_room(code_or_name) -> RoomSummary | None   # a live code, or a public room's name
     manager.direct_join(code_or_name, nick) -> str    # seat, else watch (``ssh 철수+CODE@host``)
@@ -349,12 +349,14 @@ class RoomManager:
         full; returns its id. Raises RoomError when no live room answers to ``target``."""
         address = self._addresses.get(nick, "")
         if self._guesses.blocked(nick, address):
-            raise RoomError(TOO_MANY_GUESSES)
+            raise RoomError("too_many_guesses", TOO_MANY_GUESSES)
         found = self.find_room(target)
         if found is None:
             if normalize_code(target) is not None:
                 self._guesses.failed(nick, address)  # shaped like a code: a guess
-            raise RoomError(NOT_FOUND, target=clean_text(target, ROOM_NAME_CELLS) or "?")
+            raise RoomError(
+                "room_not_found", NOT_FOUND, target=clean_text(target, ROOM_NAME_CELLS) or "?"
+            )
         room = self._get(found.id)
         code = room.privacy.code if room.privacy else None
         if room.has(nick):
@@ -370,13 +372,13 @@ class RoomManager:
         if room.privacy is None or room.has(nick):
             return
         if code is None:
-            raise RoomError(NEED_CODE)
+            raise RoomError("need_code", NEED_CODE)
         address = self._addresses.get(nick, "")
         if self._guesses.blocked(nick, address, room.id):
-            raise RoomError(TOO_MANY_GUESSES)
+            raise RoomError("too_many_guesses", TOO_MANY_GUESSES)
         if not code_matches(room.privacy, code):
             self._guesses.failed(nick, address, room.id)
-            raise RoomError(WRONG_CODE)
+            raise RoomError("wrong_code", WRONG_CODE)
 
     @property
     def history(self) -> GameHistory | None:
@@ -386,14 +388,16 @@ class RoomManager:
     def _get(self, room_id: str) -> Room:
         room = self._rooms.get(room_id)
         if room is None:
-            raise RoomError("방이 없어졌어요")
+            raise RoomError("room_gone", "방이 없어졌어요")
         return room
 
     def _check_free(self, nick: str, room_id: str | None = None) -> None:
         where = self._where.get(nick)
         if where is not None and where != room_id and where in self._rooms:
             raise RoomError(
-                N_("이미 '{room}' 방에 있어요. 먼저 나가 주세요"), room=self._rooms[where].name
+                "in_other_room",
+                N_("이미 '{room}' 방에 있어요. 먼저 나가 주세요"),
+                room=self._rooms[where].name,
             )
 
     # ------------------------------------------------------------------ room membership
@@ -416,7 +420,7 @@ class RoomManager:
             options = Options.from_dict(options)
         self._check_free(host)
         if len(self._rooms) >= self.max_rooms:
-            raise RoomError(TOO_MANY_ROOMS)
+            raise RoomError("too_many_rooms", TOO_MANY_ROOMS)
         self._check_address_rooms(host)
         room_id = self._new_room_id()
         room = Room(room_id, _clean_name(name, host), host, options, players=[host])
@@ -439,7 +443,9 @@ class RoomManager:
             if r.host is not None and self._addresses.get(r.host) == address
         )
         if hosted >= self.max_rooms_per_address:
-            raise RoomError(TOO_MANY_FROM_ADDRESS, n=self.max_rooms_per_address)
+            raise RoomError(
+                "too_many_from_address", TOO_MANY_FROM_ADDRESS, n=self.max_rooms_per_address
+            )
 
     def _new_room_id(self) -> str:
         """Random, so ids (and the journal keys made from them) never repeat across restarts."""
@@ -459,7 +465,7 @@ class RoomManager:
         self._check_free(nick, room_id)
         self._check_code(room, nick, code)
         if nick in room.players:
-            raise RoomError("이미 이 방에 앉아 있어요")
+            raise RoomError("already_seated", "이미 이 방에 앉아 있어요")
         return room
 
     def join(self, room_id: str, nick: str, code: str | None = None) -> None:
@@ -467,9 +473,11 @@ class RoomManager:
         room = self._entering(room_id, nick, code)
         moderation.check_entry(room, nick)
         if room.status == PLAYING:
-            raise RoomError("게임이 이미 시작됐어요. 관전은 할 수 있어요")
+            raise RoomError("game_running", "게임이 이미 시작됐어요. 관전은 할 수 있어요")
         if len(room.players) >= room.options.max_players:
-            raise RoomError(N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
+            raise RoomError(
+                "room_full", N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players
+            )
         if nick in room.spectators:
             room.spectators.remove(nick)
         room.players.append(nick)
@@ -485,7 +493,7 @@ class RoomManager:
             return
         moderation.check_entry(room, nick)
         if len(room.spectators) >= MAX_SPECTATORS:
-            raise RoomError("관전자가 너무 많아요")
+            raise RoomError("too_many_spectators", "관전자가 너무 많아요")
         room.spectators.append(nick)
         self._where[nick] = room_id
         if self._recorder is not None and room.status == PLAYING:
@@ -604,15 +612,15 @@ class RoomManager:
         self._arm_resumed()
         room = self._get(room_id)
         if nick != room.host:
-            raise RoomError("방장만 시작할 수 있어요")
+            raise RoomError("not_host", "방장만 시작할 수 있어요")
         if room.status == PLAYING:
-            raise RoomError("이미 게임 중이에요")
+            raise RoomError("game_running", "이미 게임 중이에요")
         if len(room.players) < 2:
-            raise RoomError("2명 이상 앉아야 시작할 수 있어요")
+            raise RoomError("too_few_players", "2명 이상 앉아야 시작할 수 있어요")
         try:
             room.options.check_players(len(room.players))
         except OptionsError as exc:
-            raise RoomError(exc.template, **exc.values) from exc
+            raise RoomError("player_count", exc.template, **exc.values) from exc
         seed = self._seed_source()
         if self._recorder is not None:
             seed = str(seed)  # the journal keeps the seed as text, and replays it as text
@@ -632,7 +640,8 @@ class RoomManager:
                 moderation=room_moderation(room),
             )
         ):
-            raise RoomError(START_REFUSED)  # a game the journal does not know must not start
+            # a game the journal does not know must not start
+            raise RoomError("start_refused", START_REFUSED)
         room.game, room.seed = game, str(seed)
         room.tally = GameTally(room.options, game.players) if self.records else None
         room.game_no += 1
@@ -808,7 +817,7 @@ class RoomManager:
         self._arm_resumed()
         room = self._get(room_id)
         if nick not in room.players and nick not in room.spectators:
-            raise RoomError("이 방에 들어와 있지 않아요")
+            raise RoomError("not_in_room", "이 방에 들어와 있지 않아요")
         sub = next(self._sub_ids)
         room.subscribers[sub] = (nick, callback)
         self._call(callback, self._update(room, nick, tuple(room.log), snapshot=True))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 from engine import Game, Options
 
@@ -27,13 +27,61 @@ LOG_LIMIT = 300
 ROOM_NAME_CELLS = 20
 
 
-class RoomError(ValueError):
-    """A refused room operation. ``str(exc)`` is the Korean text; ``template`` (a catalogue
-    msgid, with ``{name}`` placeholders) and ``values`` let the UI show it in the player's
-    language (:meth:`shown`)."""
+#: Why a room operation was refused: stable, for callers and tests to branch on (the engine's
+#: ``Refusal.code`` is its counterpart). One code is one meaning; the text may differ per
+#: operation (``not_host`` is "only the host may start" or "... add a bot").
+RoomErrorCode = Literal[
+    # the room itself
+    "room_gone",  # no room has that id (any more)
+    "room_not_found",  # nothing answers to the name/code typed to join directly
+    "room_full",  # every seat is taken
+    "game_running",  # not while the room's game is running (join, start, bots)
+    "too_few_players",  # a start with fewer than 2 seated
+    "player_count",  # a start with a count the room's options refuse (OptionsError's text)
+    "too_many_spectators",
+    "start_refused",  # the journal could not record the start (storage fault)
+    # who asks
+    "in_other_room",  # the nickname is already in another room
+    "already_seated",
+    "not_in_room",  # the asker is not in this room
+    "not_host",
+    # private rooms (rooms/private.py)
+    "need_code",
+    "wrong_code",
+    "too_many_guesses",  # wrong codes from this nickname/address: held back a while
+    "not_private",  # a code asked of a public room
+    # host moderation (rooms/moderation.py)
+    "barred",  # the host removed this nickname
+    "locked",
+    "remove_self",
+    "remove_bot",  # bots leave with the bot key, not the remove menu
+    "target_absent",  # the named player is not in this room
+    "mid_hand",  # a seated player cannot be removed while their hand runs
+    "already_host",
+    "target_not_seated",  # host handed to someone not seated
+    "target_offline",
+    # bots (rooms/bot_seats.py)
+    "unknown_bot",  # no such bot level
+    "no_bots",
+    "not_a_bot",
+    # limits
+    "too_many_rooms",
+    "too_many_from_address",
+    # --workers: the worker cannot reach the rooms process (cluster/remote.py)
+    "hub_down",
+]
+ROOM_ERROR_CODES: frozenset[str] = frozenset(get_args(RoomErrorCode))
 
-    def __init__(self, template: str, **values: object) -> None:
+
+class RoomError(ValueError):
+    """A refused room operation. ``code`` is why (stable: what callers and tests check);
+    ``str(exc)`` is the Korean text; ``template`` (a catalogue msgid, with ``{name}``
+    placeholders; the second argument, Babel's ``RoomError:2``) and ``values`` let the UI show
+    it in the player's language (:meth:`shown`)."""
+
+    def __init__(self, code: RoomErrorCode, template: str, **values: object) -> None:
         super().__init__(template.format(**values) if values else template)
+        self.code: RoomErrorCode = code
         self.template = template
         self.values = values
 

@@ -44,15 +44,15 @@ _BETWEEN_HANDS = frozenset({"handEnd", "rebuy", "finished"})
 
 def check_host(room: Room, nick: str) -> None:
     if nick != room.host:
-        raise RoomError(NOT_HOST)
+        raise RoomError("not_host", NOT_HOST)
 
 
 def check_entry(room: Room, nick: str) -> None:
     """May ``nick`` sit or watch? Someone already watching may sit even when it is locked."""
     if nick in room.barred:
-        raise RoomError(BARRED)
+        raise RoomError("barred", BARRED)
     if room.locked and nick not in room.players and nick not in room.spectators:
-        raise RoomError(LOCKED)
+        raise RoomError("locked", LOCKED)
 
 
 def mid_hand(room: Room, nick: str) -> bool:
@@ -68,13 +68,13 @@ def mid_hand(room: Room, nick: str) -> bool:
 def check_remove(room: Room, host: str, target: str) -> None:
     check_host(room, host)
     if target == host:
-        raise RoomError("자기 자신은 내보낼 수 없어요")
+        raise RoomError("remove_self", "자기 자신은 내보낼 수 없어요")
     if target in room.bots:
-        raise RoomError("봇은 - 키로 빼 주세요")
+        raise RoomError("remove_bot", "봇은 - 키로 빼 주세요")
     if target not in room.players and target not in room.spectators:
-        raise RoomError(N_("{target}님은 이 방에 없어요"), target=target)
+        raise RoomError("target_absent", N_("{target}님은 이 방에 없어요"), target=target)
     if target in room.players and mid_hand(room, target):
-        raise RoomError("판이 진행 중이에요. 이 판이 끝난 뒤에 내보낼 수 있어요")
+        raise RoomError("mid_hand", "판이 진행 중이에요. 이 판이 끝난 뒤에 내보낼 수 있어요")
 
 
 def lock(room: Room, host: str, locked: bool) -> list[dict[str, Any]]:
@@ -88,11 +88,11 @@ def lock(room: Room, host: str, locked: bool) -> list[dict[str, Any]]:
 def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
     check_host(room, host)
     if target == host:
-        raise RoomError("이미 방장이에요")
+        raise RoomError("already_host", "이미 방장이에요")
     if target not in room.humans():
-        raise RoomError("방장은 이 방에 앉아 있는 사람에게만 넘길 수 있어요")
+        raise RoomError("target_not_seated", "방장은 이 방에 앉아 있는 사람에게만 넘길 수 있어요")
     if target in room.offline:
-        raise RoomError(N_("{target}님은 지금 연결이 끊겨 있어요"), target=target)
+        raise RoomError("target_offline", N_("{target}님은 지금 연결이 끊겨 있어요"), target=target)
     room.host = target
     return [{"type": "host", "player": target, "by": host}]
 
@@ -100,7 +100,7 @@ def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
 def check_code_change(room: Room, host: str) -> None:
     check_host(room, host)
     if room.privacy is None:
-        raise RoomError(NOT_PRIVATE)
+        raise RoomError("not_private", NOT_PRIVATE)
 
 
 def readmit(room: Room, host: str) -> list[dict[str, Any]]:
