@@ -225,10 +225,9 @@ def test_a_database_from_before_pruning_opens_prunes_and_resumes(tmp_path: Path)
             "SELECT sql FROM sqlite_master WHERE tbl_name != 'seen_by' ORDER BY name"
         ).fetchall()
         seen = db.execute("SELECT room_id, nick FROM seen_by ORDER BY room_id, nick").fetchall()
-    # nothing rewritten: only the private rooms' column (#18) was added to the games table
-    assert [(sql.replace(", privacy TEXT)", ")") if sql else sql,) for (sql,) in after] == (
-        schema_before
-    )
+    # nothing rewritten: only the private rooms' (#18) and moderation's (#30) columns were added
+    added = ", privacy TEXT, moderation TEXT)"
+    assert [(sql.replace(added, ")") if sql else sql,) for (sql,) in after] == schema_before
     assert seen == [(k, p) for k in ("later-1", "new-1", "open-1") for p in ("a", "b")]
     assert path.stat().st_mode & 0o777 == 0o600  # made private like a new journal
 
