@@ -191,6 +191,7 @@ class BetweenHands(GameCore):
         st = self.state
         st.phase = "finished"
         st.rebuy_pending = []
+        st.joining = []  # (nobody sits down in a finished game)
         st.end_reason = reason
         if st.hand is not None:
             st.hand.actor = None

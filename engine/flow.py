@@ -13,7 +13,7 @@ from .dealing import DealRequest, ordered
 from .hands import HandRank, evaluate
 from .pots import Pot, build_pots, split_evenly, uncalled_excess
 from .showdown import resolve_ranks
-from .state import Hand, RoundPlayer
+from .state import Hand, RoundPlayer, Seat
 from .types import BetKind, OutcomeDict, Refusal, ShownHand
 
 
@@ -28,6 +28,7 @@ class HandFlow(GameCore):
             if raised != st.base_unit:
                 st.base_unit = raised
                 events.append({"type": "schoolUp", "baseUnit": raised})
+        events += self._seat_joiners()
         entrants = [s for s in st.seats if s.status in ("playing", "left") and s.stack > 0]
         ids = {s.id for s in entrants}
         seated = [s for s in self._clockwise(st.dealer_seat) if s.id in ids]
@@ -61,6 +62,19 @@ class HandFlow(GameCore):
                 rp.last_action = "die"
                 events.append({"type": "fold", "player": pid, "auto": True})
         return events + self._begin_match(hand)
+
+    def _seat_joiners(self) -> list[Event]:
+        """Issue 32: players queued mid-game sit down now, in the order they asked, on new
+        seats after the last (clockwise), with the starting chips; the school follows."""
+        st = self.state
+        events: list[Event] = []
+        for pid in st.joining:
+            seat = Seat(pid, len(st.seats), self.options.starting_chips)
+            st.seats.append(seat)
+            self._seats[pid] = seat
+            events.append({"type": "seated", "player": pid, "seat": seat.seat, "stack": seat.stack})
+        st.joining = []
+        return events
 
     def _begin_match(self, hand: Hand) -> list[Event]:
         """Shuffle, deal the first cards and open the first betting round (§5.1/§5.2)."""
@@ -295,11 +309,20 @@ class HandFlow(GameCore):
         if pot.main:
             hand.main_winners = ordered
         kind = "win" if len(ordered) == 1 else "split"
+        # issue 32: what each winner gained, less what they put into this pot (school included)
+        net = {pid: share - pot.shares.get(pid, 0) for pid, share in shares.items()}
         hand.results.append(
-            {"amount": pot.amount, "type": kind, "winners": ordered, "reason": reason}
+            {"amount": pot.amount, "type": kind, "winners": ordered, "reason": reason, "net": net}
         )
         return [
-            {"type": "payout", "player": pid, "amount": share, "reason": reason, "main": pot.main}
+            {
+                "type": "payout",
+                "player": pid,
+                "amount": share,
+                "reason": reason,
+                "main": pot.main,
+                "net": net[pid],
+            }
             for pid, share in shares.items()
         ]
 
@@ -322,11 +345,13 @@ class HandFlow(GameCore):
         """§5.1.8: the last player standing takes every pot; no card is shown."""
         (winner,) = self._live(hand)
         pots = self._collect_pots(hand, [winner])
-        total = sum(p.amount for p in pots)
+        merged = Pot(0, [winner], True)
         for pot in pots:
             pot.main = False
+            merged.add(pot.shares)
+        merged.amount = sum(p.amount for p in pots)  # (a pot journaled without shares counts)
         hand.actor = None
-        events = self._award(hand, Pot(total, [winner], True), [winner], "fold")
+        events = self._award(hand, merged, [winner], "fold")
         hand.showdown = None
         return events + self._enter_hand_end(hand)
 

@@ -1,7 +1,7 @@
 """§4–§8 the game as one pure state machine: ``Game.new``, ``act``, ``timeout``, ``view``.
 
 Entry points: ``act`` for a player's own decision; ``leave``/``disconnect``/``reconnect`` for what
-the room manager reports about a seat; ``timeout`` when a deadline passes; ``apply`` dispatches an
+the room manager reports about a seat; ``join`` for a spectator who sits down at the next hand; ``timeout`` when a deadline passes; ``apply`` dispatches an
 action dict of any kind by its type (the journal's form). Legality has one source per kind: a
 ``check_*`` returns the refusal or ``None``; the entry point refuses through it and
 ``legal_actions`` is built from it (pokerkit's verify/can/apply triad). Every entry point checks
@@ -23,6 +23,7 @@ from .core import (
     AWAY_SECONDS,
     CHOOSE_EXTRA_SECONDS,
     HAND_END_SECONDS,
+    LAST_STANDING_HAND_CAP,
     REBUY_SECONDS,
     REJOIN_SECONDS,
     Action,
@@ -56,6 +57,7 @@ _PAYLOAD: dict[str, tuple[str, ...]] = {
     "leave": (),
     "disconnect": (),
     "reconnect": (),
+    "join": (),
 }
 SYSTEM_KINDS: frozenset[str] = frozenset(get_args(SystemKind))
 
@@ -353,7 +355,39 @@ class Game(HandFlow, Rematch, BetweenHands):
         return None
 
     def check_leave(self, player_id: str) -> Refusal | None:
+        if player_id in self.state.joining:  # a queued player gives up the seat to come
+            return None
         return self._seat_refusal(player_id)
+
+    def check_join(self, player_id: str) -> Refusal | None:
+        """Issue 32: may ``player_id`` (not seated) take a seat when the next hand starts?
+
+        The room's ``midJoin`` option must allow it, a seat must be free (every seat the game
+        ever had stays its player's: the rankings keep them), and a next hand must be coming
+        (not after the last of ``handLimit``). The seat comes with the starting chips, so the
+        school of that hand is always affordable (``baseUnit`` is at most a fifth of them)."""
+        st = self.state
+        if not isinstance(player_id, str) or not player_id:
+            return Refusal("notParticipant", "이 게임의 참가자가 아니에요")
+        if st.phase == "finished":
+            return Refusal("gameOver", "게임이 이미 끝났어요")
+        if not self.options.mid_join:
+            return Refusal("midJoinOff", "이 방은 게임 중에 참가할 수 없어요")
+        if player_id in self._seats:
+            return Refusal("alreadySeated", "이미 이 게임에 자리가 있어요")
+        if player_id in st.joining:
+            return Refusal("alreadyJoining", "이미 다음 판에 앉기로 했어요")
+        if len(st.seats) + len(st.joining) >= self.options.max_players:
+            return Refusal("tableFull", "자리가 없어요")
+        next_hand = st.hands_played + (1 if st.phase == "rebuy" else 2)
+        last = (
+            self.options.hand_limit
+            if self.options.end_condition == "hands"
+            else LAST_STANDING_HAND_CAP
+        )
+        if next_hand > last:
+            return Refusal("noHandsLeft", "남은 판이 없어 참가할 수 없어요")
+        return None
 
     def check_disconnect(self, player_id: str) -> Refusal | None:
         refusal = self._seat_refusal(player_id)
@@ -385,6 +419,8 @@ class Game(HandFlow, Rematch, BetweenHands):
             return self.disconnect(player_id)
         if kind == "reconnect":
             return self.reconnect(player_id)
+        if kind == "join":
+            return self.join(player_id)
         return self._act(player_id, kind, payload)
 
     def _act(self, player_id: str, kind: str, payload: dict[str, Any]) -> list[Event]:
@@ -416,9 +452,19 @@ class Game(HandFlow, Rematch, BetweenHands):
 
     # ----------------------------------------------------------------- system events
     def leave(self, player_id: str) -> list[Event]:
-        """§5.7: the player left the room: folds now, auto-dies in later hands."""
+        """§5.7: the player left the room: folds now, auto-dies in later hands. A player queued
+        for the next hand (issue 32) just leaves the queue."""
         _refuse(self.check_leave(player_id))
+        if player_id in self.state.joining:
+            self.state.joining.remove(player_id)
+            return [{"type": "joinCancel", "player": player_id}]
         return self._leave(self._seats[player_id])
+
+    def join(self, player_id: str) -> list[Event]:
+        """Issue 32: queue ``player_id`` for a seat when the next hand starts (see ``check_join``)."""
+        _refuse(self.check_join(player_id))
+        self.state.joining.append(player_id)
+        return [{"type": "joinQueued", "player": player_id}]
 
     def disconnect(self, player_id: str) -> list[Event]:
         """The seat's reconnect grace ran out; with one connected player left the game ends."""

@@ -1,5 +1,5 @@
-"""§2 모드와 옵션: the 22 options (the spec's 20 and issue #19's two 구사 rules), their values,
-defaults and validation."""
+"""§2 모드와 옵션: the 23 options (the spec's 20, issue #19's two 구사 rules and issue 32's
+``midJoin``: joining a running game at the next hand), their values, defaults and validation."""
 
 from __future__ import annotations
 
@@ -57,6 +57,7 @@ SPECS: tuple[_Spec, ...] = (
     _Spec("school_up_every", "schoolUpEvery", "학교 상승 주기", (0, 5, 10, 15)),
     _Spec("rebuy", "rebuy", "리바이", ("off", "limited", "unlimited")),
     _Spec("rebuy_limit", "rebuyLimit", "리바이 횟수", (1, 2, 3)),
+    _Spec("mid_join", "midJoin", "중간 참가", _BOOL),
     _Spec("turn_seconds", "turnSeconds", "행동 제한 시간", (15, 20, 30, 60)),
     _Spec("dealer_rule", "dealerRule", "선 정하기", ("winner", "rotate")),
     _Spec("gwang_ttaeng", "gwangTtaeng", "광땡 종류", ("all", "only38")),
@@ -106,6 +107,7 @@ class Options:
     school_up_every: int = 0
     rebuy: str = "unlimited"
     rebuy_limit: int = 1
+    mid_join: bool = True  # issue 32: a spectator takes a seat at the next hand, paying school
     turn_seconds: int = 20
     dealer_rule: str = "winner"
     gwang_ttaeng: str = "all"

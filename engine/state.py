@@ -85,6 +85,8 @@ class GameState:
     biggest_pot: dict[str, Any] | None = None
     end_reason: str | None = None
     result: dict[str, Any] | None = None
+    #: issue 32: who asked to sit down mid-game, in order; seated when the next hand starts
+    joining: list[str] = field(default_factory=list)
 
 
 _SCALARS = (int, str, float, bool, type(None))

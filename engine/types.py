@@ -16,8 +16,9 @@ Action = Mapping[str, Any]
 BetKind = Literal["die", "check", "ping", "call", "ddadang", "quarter", "half", "full"]
 #: What a player decides (``Game.act``); ``legal_actions`` lists only these.
 PlayerKind = Literal[BetKind, "choose", "rejoin", "rebuy", "ready"]
-#: What the room manager reports about a seat (``Game.leave``/``disconnect``/``reconnect``).
-SystemKind = Literal["leave", "disconnect", "reconnect"]
+#: What the room manager reports about a seat (``Game.leave``/``disconnect``/``reconnect``), and
+#: a spectator's request for a seat at the next hand (``Game.join``, issue 32).
+SystemKind = Literal["leave", "disconnect", "reconnect", "join"]
 ActionKind = Literal[PlayerKind, SystemKind]
 
 GamePhase = Literal["playing", "rebuy", "finished"]
@@ -40,6 +41,12 @@ RefusalCode = Literal[
     "systemOnly",
     "alreadyDisconnected",
     "alreadyConnected",
+    # joining a running game at the next hand (issue 32)
+    "midJoinOff",
+    "alreadySeated",
+    "alreadyJoining",
+    "tableFull",
+    "noHandsLeft",
     # betting (§5.4)
     "rebuyWait",
     "notBetting",
@@ -169,6 +176,7 @@ class View(TypedDict):
     legalActions: list[LegalAction]
     rebuyPending: list[str]
     result: dict[str, Any] | None
+    joining: list[str]  # who sits down when the next hand starts (issue 32)
     # only while a hand exists
     handNo: NotRequired[int]
     handPhase: NotRequired[HandPhase]
@@ -241,8 +249,27 @@ class ReturnEvent(TypedDict):
 class PlayerEvent(TypedDict):
     """Events that only name a player."""
 
-    type: Literal["chosen", "ready", "busted", "eliminated", "leave", "disconnect", "reconnect"]
+    type: Literal[
+        "chosen",
+        "ready",
+        "busted",
+        "eliminated",
+        "leave",
+        "disconnect",
+        "reconnect",
+        "joinQueued",  # issue 32: a seat at the next hand
+        "joinCancel",  # the queued player left before it
+    ]
     player: str
+
+
+class SeatedEvent(TypedDict):
+    """A queued player sits down as a hand starts (issue 32), with the starting chips."""
+
+    type: Literal["seated"]
+    player: str
+    seat: int
+    stack: int
 
 
 class ShowdownEvent(TypedDict):
@@ -266,9 +293,11 @@ class RematchEvent(TypedDict):
 class PayoutEvent(TypedDict):
     type: Literal["payout"]
     player: str
-    amount: int
+    amount: int  # the share of the pot paid out (gross)
     reason: str
     main: bool
+    #: the share less what this player put into that pot (school included): the gain (issue 32)
+    net: int
 
 
 class HandEndEvent(TypedDict):
@@ -333,6 +362,7 @@ Event = (
     | BetEvent
     | ReturnEvent
     | PlayerEvent
+    | SeatedEvent
     | ShowdownEvent
     | PotEvent
     | RematchEvent

@@ -94,6 +94,7 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
         "legalActions": game.legal_actions(viewer) if viewer is not None else [],
         "rebuyPending": list(st.rebuy_pending),
         "result": _fresh(st.result),
+        "joining": list(st.joining),
     }
     if hand is not None:  # keys in this order: the JSON shape is part of the contract
         view["handNo"] = hand.hand_no

@@ -28,7 +28,7 @@ from engine.types import LegalAction
 from .gamekit import random_action, random_options
 
 PLAYER_KINDS = (*BET_ACTIONS, "choose", "rejoin", "rebuy", "ready")
-SYSTEM_KINDS = ("leave", "disconnect", "reconnect")
+SYSTEM_KINDS = ("leave", "disconnect", "reconnect", "join")
 
 #: Option sets that force each phase to come up often (small stacks: all-ins and busts).
 FAMILIES: dict[str, dict[str, Any]] = {

@@ -362,7 +362,10 @@ def test_side_pot_paid_at_once_and_main_pot_tie_rematch() -> None:
     assert view.get("handPhase") == "handEnd"
     assert stack(game, a) == 0
     side = [r for r in view.get("results", []) if r["type"] == "win"]
-    assert side == [{"amount": 50, "type": "win", "winners": [b], "reason": "normal"}]
+    # b's net: the 50-chip side pot less the 25 b put into it (issue 32)
+    assert side == [
+        {"amount": 50, "type": "win", "winners": [b], "reason": "normal", "net": {b: 25}}
+    ]
     (kept,) = view.get("pots", [])
     assert kept["amount"] == 60 and set(kept["eligible"]) == {a, b} and kept["main"]
     events = game.timeout()

@@ -20,6 +20,8 @@ SPEC_OPTIONS = [
     ("school_up_every", "schoolUpEvery", (0, 5, 10, 15), 0),
     ("rebuy", "rebuy", ("off", "limited", "unlimited"), "unlimited"),
     ("rebuy_limit", "rebuyLimit", (1, 2, 3), 1),
+    # issue 32: a spectator may sit down at the next hand of a running game
+    ("mid_join", "midJoin", (True, False), True),
     ("turn_seconds", "turnSeconds", (15, 20, 30, 60), 20),
     ("dealer_rule", "dealerRule", ("winner", "rotate"), "winner"),
     ("gwang_ttaeng", "gwangTtaeng", ("all", "only38"), "all"),
@@ -48,6 +50,7 @@ BAD_VALUES = [
     ("school_up_every", 3, "학교 상승 주기는 0, 5, 10, 15 중 하나여야 해요"),
     ("rebuy", "once", "리바이는 off, limited, unlimited 중 하나여야 해요"),
     ("rebuy_limit", 4, "리바이 횟수는 1, 2, 3 중 하나여야 해요"),
+    ("mid_join", 1, "중간 참가는 켬(true) 또는 끔(false)이어야 해요"),
     ("turn_seconds", 10, "행동 제한 시간은 15, 20, 30, 60 중 하나여야 해요"),
     ("dealer_rule", "random", "선 정하기는 winner, rotate 중 하나여야 해요"),
     ("gwang_ttaeng", "only13", "광땡 종류는 all, only38 중 하나여야 해요"),
