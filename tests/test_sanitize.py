@@ -225,7 +225,11 @@ def test_names_whose_width_terminals_disagree_about_are_refused() -> None:
     [
         ("👍🏽 좋아요", "👍 좋아요"),
         ("☝🏻 하나", "☝ 하나"),
-        ("👨\u200d👩\u200d👧 가족", "👨👩👧 가족"),
+        ("👨\u200d👩\u200d👧 가족", "👨 가족"),  # a ZWJ sequence: its first emoji only
+        ("👩\U0001f3fd\u200d💻 코딩", "👩 코딩"),
+        ("🏃\u200d♀\ufe0f 달려", "🏃 달려"),
+        ("🏳\ufe0f\u200d🌈", "🏳"),
+        ("\u0915\u094d\u200d\u0937", "\u0915\u094d\u0937"),  # a ZWJ in a script: only it goes
         ("🇰🇷 화이팅", "화이팅"),
         ("1\ufe0f\u20e3번", "1번"),
         ("❤\ufe0f 고마워", "❤ 고마워"),
