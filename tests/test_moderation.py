@@ -322,7 +322,11 @@ async def test_the_host_locks_and_hands_over_from_the_menu() -> None:
         lock_at = [c for c, _ in menu.items].index(("lock", ""))
         for _ in range(lock_at):
             await hp.press("down")
-        await hp.press("enter")  # no question for a lock
+        await hp.press("enter")
+        await settle(hp)
+        assert isinstance(host.screen, ConfirmScreen)  # a lock asks too (issue 32 item 11)
+        assert "방을 잠글까요?" in screen_text(host)
+        await hp.press("y")
         await settle(hp, ep)
         assert m.room(room_id).locked
         assert "방장이 방을 잠갔어요" in screen_text(heir)

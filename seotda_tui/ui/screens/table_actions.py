@@ -339,9 +339,18 @@ class TableActions(ChatScreen):
             question = _("방 코드를 새로 바꿀까요?\n지금 코드로는 더 들어올 수 없어요.")
         elif what == "host":
             question = _("{whom}님에게 방장을 넘길까요?").format(whom=whom)
-        else:
-            self._moderate(what, whom)
-            return
+        elif what == "lock":
+            question = _(
+                "방을 잠글까요?\n새로 앉거나 관전하러 들어올 수 없어요."
+                "\n지금 관전 중인 사람은 앉을 수 있어요."
+            )
+        elif what == "unlock":
+            question = _("방 잠금을 풀까요?\n새로 온 사람도 앉거나 관전할 수 있어요.")
+        else:  # readmit
+            barred = ", ".join(self.latest.room.barred) if self.latest is not None else ""
+            question = _("내보낸 사람을 다시 받을까요?\n{names}님이 다시 들어올 수 있어요.").format(
+                names=barred
+            )
         self.seotda.confirm(question, lambda yes: self._moderate(what, whom) if yes else None)
 
     def _moderate(self, what: str, whom: str) -> None:

@@ -40,6 +40,8 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
     20-cell room name and a 16-cell host leave no room at 80 columns (the screen shortens
     the title on purpose rather than let the edge cut it)."""
     parts = [f"{room.name} · {_(room.status_label)}"]
+    if room.locked:  # those inside see the lock too (the lobby shows it in its list)
+        parts.append(_("잠김"))
     if view is not None:
         limit = room.options.hand_limit if room.options.end_condition == "hands" else None
         hand = view.get("handNo", 0)
