@@ -200,6 +200,11 @@ class Game(HandFlow, Rematch, BetweenHands):
     def hands_played(self) -> int:
         return self.state.hands_played
 
+    @property
+    def joining(self) -> list[str]:
+        """Who sits down when the next hand starts (``join``, issue 32), in the order they asked."""
+        return list(self.state.joining)
+
     def seat_status(self, player_id: str) -> SeatStatus:
         """§5.6–5.7: playing, busted (asked to rebuy), eliminated, or left the room."""
         return self._seats[player_id].status

@@ -7,11 +7,16 @@ new seat with the starting chips, and pays that hand's school like everyone; ref
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine import Game, Options
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.journal import Journal
 
 from .gamekit import act, must_fail, new_game, refusal, seat, stack, total_chips
+from .refusals import refused
+from .test_room_journal import Inbox, manager_for, open_room, views_of
 
 
 def _finish_hand(game: Game) -> list[dict[str, Any]]:
@@ -136,3 +141,112 @@ def test_net_of_a_win_is_the_pot_less_what_the_winner_put_in() -> None:
     assert stack(game, a) == 1000 + 20
     (result,) = game.view(None)["results"]
     assert result["net"] == {a: 20}
+
+
+# ---------------------------------------------------------------- the room manager and journal
+def _advance_to_hand(m: Any, clock: Any, room_id: str, hand_no: int) -> None:
+    """Let the room's deadlines run (check/die, ready) until hand ``hand_no`` starts."""
+    for _ in range(200):
+        game = m.live_game(room_id)
+        if game.finished or game.view(None).get("handNo") == hand_no:
+            return
+        clock.advance(game.pending()["seconds"] or 1)
+    raise AssertionError("the hand never came")
+
+
+def test_manager_queues_a_spectator_and_seats_them_at_the_next_hand(tmp_path: Path) -> None:
+    clock = FakeClock()
+    m = manager_for(tmp_path, clock)
+    room_id = open_room(m, "ab", turn_seconds=15)
+    m.start(room_id, "a")
+    m.session_connected("s")
+    m.watch(room_id, "s")
+    inbox = Inbox("s")
+    m.subscribe_room(room_id, "s", inbox)
+    with refused("game_running"):  # someone not watching is not queued behind the screen
+        m.join(room_id, "t")
+    m.join(room_id, "s")
+    assert inbox.updates[-1].view["joining"] == ["s"]
+    assert inbox.updates[-1].viewer is None  # still watching this hand: no cards
+    assert any(e["type"] == "joinQueued" for e in inbox.updates[-1].events)
+    with refused("already_joining"):
+        m.join(room_id, "s")
+    summary = m.room(room_id)
+    assert summary.spectators == ("s",) and "s" not in summary.players
+    _advance_to_hand(m, clock, room_id, 2)
+    summary = m.room(room_id)
+    assert summary.players == ("a", "b", "s") and summary.spectators == ()
+    last = inbox.updates[-1]
+    assert last.viewer == "s"  # the own view: cards of the new hand
+    own = next(x for x in last.view["seats"] if x["id"] == "s")
+    assert own["inHand"] and own["stack"] == 1000 - 10
+    assert all("hidden" not in c for c in own["cards"])
+    # the seat plays: its turn comes and the manager takes its action
+    game = m.live_game(room_id)
+    while game.pending()["players"] != ["s"]:
+        clock.advance(game.pending()["seconds"] or 1)
+    assert m.act(room_id, "s", {"type": "die"}) is None
+    # the journal replays the game with the join to the same state
+    (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
+    assert ("s", {"type": "join"}) in saved.log
+    assert saved.rebuild().state_hash() == game.state_hash()
+
+
+def test_manager_refusals_reach_the_spectator(tmp_path: Path) -> None:
+    clock = FakeClock()
+    m = manager_for(tmp_path, clock)
+    room_id = open_room(m, "ab", mid_join=False)
+    m.start(room_id, "a")
+    m.watch(room_id, "s")
+    with refused("mid_join_off"):
+        m.join(room_id, "s")
+    other = open_room(m, "cd", end_condition="hands", hand_limit=10)
+    m.start(other, "c")
+    _advance_to_hand(m, clock, other, 10)
+    m.watch(other, "s2")
+    with refused("no_hands_left"):
+        m.join(other, "s2")
+
+
+def test_a_queued_spectator_who_leaves_gives_up_the_seat(tmp_path: Path) -> None:
+    clock = FakeClock()
+    m = manager_for(tmp_path, clock)
+    room_id = open_room(m, "ab")
+    m.start(room_id, "a")
+    m.session_connected("s")
+    m.watch(room_id, "s")
+    m.join(room_id, "s")
+    m.session_disconnected("s")  # the spectator's only session closed
+    assert m.live_game(room_id).joining == []
+    _advance_to_hand(m, clock, room_id, 2)
+    assert "s" not in m.live_game(room_id).players and m.room(room_id).players == ("a", "b")
+
+
+def test_resume_after_restart_keeps_the_joined_seat_and_drops_the_queue(tmp_path: Path) -> None:
+    clock = FakeClock()
+    m = manager_for(tmp_path, clock, reconnect_grace=60)
+    room_id = open_room(m, "ab", turn_seconds=15)
+    m.start(room_id, "a")
+    m.watch(room_id, "s")
+    m.join(room_id, "s")
+    _advance_to_hand(m, clock, room_id, 2)
+    m.watch(room_id, "q")
+    m.join(room_id, "q")  # queued when the process dies
+    before = m.live_game(room_id)
+    seen = views_of(m, room_id, "abs")
+    # the process dies: a new manager opens the same journal and replays the join
+    clock2 = FakeClock(1000.0)
+    m2 = manager_for(tmp_path, clock2, reconnect_grace=60)
+    after = m2.live_game(room_id)
+    restored = m2.room(room_id)
+    assert restored.players == ("a", "b", "s") and restored.offline == ("a", "b", "s")
+    # q's queue went with the spectators of the old process (a journaled leave)
+    assert after.joining == [] and before.joining == ["q"]
+    for nick in "abs":
+        assert m2.session_connected(nick) == room_id
+    assert views_of(m2, room_id, "abs") == {
+        nick: {**view, "joining": []} for nick, view in seen.items()
+    }
+    (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
+    assert ("q", {"type": "leave"}) in saved.log
+    assert saved.rebuild().state_hash() == after.state_hash()

@@ -54,7 +54,9 @@ the manager. A callback that raises is logged and skipped; other sessions still 
 An update's ``view`` is shared by the subscribers with the same viewer (spectators) and must be
 treated as read-only; it shares nothing with the game (the engine's views are fresh).
 
-Room life: ``waiting`` (대기 중) → host ``start`` with ≥2 seated players → ``playing`` (게임 중) →
+Room life: ``waiting`` (대기 중) → host ``start`` with ≥2 seated players → ``playing`` (게임 중:
+a spectator's ``join`` queues them for a seat at the next hand when the room's ``midJoin`` option
+allows it — the engine decides, the join is journaled, rooms/mid_join.py; issue 32) →
 the game ends → ``finished`` (종료: the result stays on screen, players who left or are offline
 lose their seats, others may join, the host may start again). A room with no human players and no
 spectators closes. A nickname is in at most one room at a time.
@@ -122,7 +124,7 @@ from ..config import address_key
 from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import clean_text
-from . import moderation
+from . import mid_join, moderation
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
 from .history import GameHistory
@@ -469,9 +471,13 @@ class RoomManager:
         return room
 
     def join(self, room_id: str, nick: str, code: str | None = None) -> None:
-        """Take a free seat before the game starts (a spectator of the room may sit down)."""
+        """Take a free seat before the game starts (a spectator of the room may sit down);
+        while it runs, a spectator is queued for a seat at the next hand (issue 32)."""
         room = self._entering(room_id, nick, code)
         moderation.check_entry(room, nick)
+        if room.status == PLAYING and nick in room.spectators and room.game is not None:
+            self._join_next_hand(room, nick)
+            return
         if room.status == PLAYING:
             raise RoomError("game_running", "게임이 이미 시작됐어요. 관전은 할 수 있어요")
         if len(room.players) >= room.options.max_players:
@@ -485,6 +491,23 @@ class RoomManager:
         if room.host is None:
             room.host = nick
         self._changed(room, [{"type": "join", "player": nick}])
+
+    def _join_next_hand(self, room: Room, nick: str) -> None:
+        """The engine decides (``Game.check_join``); the join is journaled like any engine
+        change, and the seat comes when the next hand starts (rooms/mid_join.py)."""
+        assert room.game is not None
+        refusal = room.game.check_join(nick)
+        if refusal is not None:
+            raise mid_join.refused(refusal, room)
+        if room.paused:
+            raise RoomError("paused", PAUSED_REASON)
+        events = self._faults.apply_journaled(room, nick, {"type": "join"})  # journaled first
+        if events is None:  # not written, so not applied
+            self._faults.pause(room)
+            self._changed(room, [])
+            raise RoomError("paused", PAUSED_REASON)
+        log_event(log, "join_queued", room=room.id, player=nick)
+        self._changed(room, events)
 
     def watch(self, room_id: str, nick: str, code: str | None = None) -> None:
         """Watch a room at any time, without a seat."""
@@ -516,6 +539,8 @@ class RoomManager:
         if nick in room.spectators:
             room.spectators.remove(nick)
             events.append({"type": "unwatch", "player": nick, **removed})
+            if nick in mid_join.queued(room):  # no seat at the next hand for someone gone
+                events += self._engine(room, nick, {"type": "leave"})
         elif nick in room.players:
             timer = room.offline.pop(nick, None)
             if timer is not None:
@@ -745,7 +770,11 @@ class RoomManager:
                     room.offline[nick] = self._grace_timer(room_id, nick)
             for bot in room.bots:
                 self._bots.start(room, bot)
-            self._changed(room, [], force=True)
+            # spectators queued for the next hand are gone with the old process (issue 32)
+            events: list[dict[str, Any]] = []
+            for nick in mid_join.queued(room):
+                events += self._engine(room, nick, {"type": "leave"})
+            self._changed(room, events, force=True)
 
     def _grace_timer(self, room_id: str, nick: str) -> Cancellable:
         """The grace timer of an offline seat; its end is kept for the table's countdown."""
@@ -914,6 +943,8 @@ class RoomManager:
     def _changed(self, room: Room, events: list[dict[str, Any]], force: bool = False) -> None:
         """After every change: log, finish or reschedule, push views, refresh the lobby."""
         events = copy.deepcopy(events)
+        if room.status == PLAYING:
+            events += mid_join.seat_joined(room, events)  # queued spectators seated (issue 32)
         playing = room.status == PLAYING and not room.paused  # a paused room waits for the disk
         if playing:
             events += copy.deepcopy(self._bots.humans_gone(room))

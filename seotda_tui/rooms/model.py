@@ -35,11 +35,15 @@ RoomErrorCode = Literal[
     "room_gone",  # no room has that id (any more)
     "room_not_found",  # nothing answers to the name/code typed to join directly
     "room_full",  # every seat is taken
+    "mid_join_off",  # the room's options keep spectators out of a running game (midJoin)
+    "already_joining",  # queued already for a seat at the next hand
+    "no_hands_left",  # the hand being played is the game's last: no next hand to sit at
     "game_running",  # not while the room's game is running (join, start, bots)
     "too_few_players",  # a start with fewer than 2 seated
     "player_count",  # a start with a count the room's options refuse (OptionsError's text)
     "too_many_spectators",
     "start_refused",  # the journal could not record the start (storage fault)
+    "paused",  # the journal cannot be written now: the room waits (rooms/pause.py)
     # who asks
     "in_other_room",  # the nickname is already in another room
     "already_seated",

@@ -257,7 +257,8 @@ class JournalResume:
         room_id, game_no = split_key(saved.room_id)
         while room_id in taken:
             room_id = new_room_id()
-        players = saved.players
+        # in join order, then anyone who sat down mid-game (issue 32)
+        players = [*saved.players, *(p for p in game.players if p not in saved.players)]
         seated = [p for p in players if game.seat_status(p) != "left"]
         room = Room(
             room_id, saved.name, None, saved.options, players=seated, status=PLAYING, game=game

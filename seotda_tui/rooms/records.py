@@ -48,6 +48,16 @@ class GameTally:
         self.history: dict[str, dict[int, int]] = {p: {} for p in self.players}
         self._hand_no = 0
 
+    def _seat(self, player: str) -> None:
+        """Counts for ``player`` from nothing (a seat at the start, or mid-game: issue 32)."""
+        if player not in self.hands_played:
+            self.players.append(player)
+        self.hands_played.setdefault(player, 0)
+        self.rematches.setdefault(player, 0)
+        self.won.setdefault(player, set())
+        self.specials.setdefault(player, {r: set() for r in SPECIAL_REASONS})
+        self.history.setdefault(player, {})
+
     @classmethod
     def replayed(
         cls,
@@ -70,7 +80,9 @@ class GameTally:
         ended: list[int] = []
         for event in events:
             kind = event.get("type")
-            if kind == "handStart":
+            if kind == "seated":
+                self._seat(str(event["player"]))
+            elif kind == "handStart":
                 self._hand_no = int(event["handNo"])
                 for player in event["players"]:
                     if player in self.hands_played:

@@ -1,0 +1,66 @@
+"""Joining a running game at the next hand (issue 32): the room's side of ``Game.join``.
+
+Why here: the engine decides whether a seat can be had (``Game.check_join``) and seats the
+queued player when the next hand starts; the room only turns the engine's refusal into a
+:class:`RoomError` its screens can show in either language, and moves the player from the
+spectators to the seated players once the engine says ``seated``. The manager sends the join
+through its journal like any engine change, so a restart replays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine import Refusal
+
+from ..i18n import N_
+from .model import Room, RoomError
+
+#: What the spectator is told once queued, and what the table says until the hand starts.
+QUEUED = N_("다음 판부터 앉아요 · 이번 판이 끝나면 학교를 내고 참가해요")
+
+
+def refused(refusal: Refusal, room: Room) -> RoomError:
+    """The engine's reason a spectator cannot sit down yet, as a room refusal."""
+    code = refusal.code
+    if code == "midJoinOff":
+        return RoomError(
+            "mid_join_off", N_("이 방은 게임 중에는 앉을 수 없어요. 게임이 끝나면 앉을 수 있어요")
+        )
+    if code == "tableFull":
+        return RoomError("room_full", N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
+    if code == "alreadyJoining":
+        return RoomError("already_joining", QUEUED)
+    if code == "noHandsLeft":
+        return RoomError(
+            "no_hands_left", N_("이번 판이 마지막 판이라 앉을 수 없어요. 게임이 끝나면 앉아요")
+        )
+    if code == "alreadySeated":  # a player who left or went out of this game, now watching
+        return RoomError(
+            "game_running", N_("이번 게임의 자리는 이미 떠났어요. 게임이 끝나면 다시 앉아요")
+        )
+    return RoomError("game_running", N_("게임이 이미 시작됐어요. 관전은 할 수 있어요"))
+
+
+def seat_joined(room: Room, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Spectators the engine just seated become the room's players (the first person seated
+    in a room without a human host hosts it); returns the room's own events for that."""
+    events = list(events)
+    out: list[dict[str, Any]] = []
+    for event in events:
+        if event.get("type") != "seated":
+            continue
+        nick = event["player"]
+        if nick in room.spectators:
+            room.spectators.remove(nick)
+        if nick not in room.players:
+            room.players.append(nick)
+    if any(e.get("type") == "seated" for e in events):
+        out += room.fix_host()
+    return out
+
+
+def queued(room: Room) -> list[str]:
+    """Who waits for a seat at the next hand of the room's game."""
+    return room.game.joining if room.game is not None else []
