@@ -275,7 +275,7 @@ async def test_pseudo_locale_lobby_form_prompt_and_confirm() -> None:
         await pilot.pause()
         assert_all_marked(screen_text(app), names, "code prompt", "섯다 로비")
         prompt = app.screen.query_one(CodePrompt)
-        assert prompt.placeholder.startswith("⟦방 코드 (예"), prompt.placeholder
+        assert prompt.placeholder.startswith("⟦예:"), prompt.placeholder
         await pilot.press("escape", "n")
         await pilot.pause()
         assert_all_marked(screen_text(app), names, "room form", "새 방 만들기")

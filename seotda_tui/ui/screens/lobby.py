@@ -22,7 +22,7 @@ from ...rooms.chat import LOBBY
 from ...rooms.private import NEED_CODE
 from ..room_rules import room_rules_lines
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine
-from ..widgets.code_prompt import CodePrompt
+from ..widgets.code_prompt import CodePrompt, CodeRow
 from ..widgets.roomlist import RoomList
 from ..widgets.texts import first_fit, option_summary_forms
 from .base import Pushed
@@ -71,6 +71,7 @@ class LobbyScreen(ChatScreen):
         Binding("enter", "join", "참가"),
         Binding("w", "watch", "관전"),
         Binding("t", "chat", "채팅"),
+        Binding("e,ㄷ", "quick_chat", show=False),
         Binding("r", "records", "전적"),
         Binding("c", "code", "코드로 입장"),
         Binding("h,ㅗ", "history", "지난 게임"),
@@ -97,6 +98,7 @@ class LobbyScreen(ChatScreen):
         #: The code prompt while it shows: one at a time, known by this state (not by a
         #: query, which finds a removed prompt until its removal completes).
         self._prompt: CodePrompt | None = None
+        self._prompt_row: CodeRow | None = None  # the prompt's line (its label and keys)
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="lobby-title")
@@ -287,7 +289,8 @@ class LobbyScreen(ChatScreen):
         prompt = self._prompt
         if prompt is None:
             prompt = self._prompt = CodePrompt(room_id, how)
-            self.mount(prompt, before="#lobby-message")
+            self._prompt_row = CodeRow(prompt)
+            self.mount(self._prompt_row, before="#lobby-message")
         else:
             prompt.aim(room_id, how)
         prompt.focus()
@@ -296,9 +299,10 @@ class LobbyScreen(ChatScreen):
 
     def _close_code_prompt(self) -> bool:
         prompt, self._prompt = self._prompt, None
+        row, self._prompt_row = self._prompt_row, None
         if prompt is None:
             return False
-        prompt.remove()
+        (row or prompt).remove()
         self.query_one(RoomList).focus()
         return True
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
 
 from ...i18n import N_, _
 
 #: A code is 8 characters; a little room for spaces or dashes a friend typed between them.
 CODE_INPUT_MAX = 12
-PROMPT = N_("방 코드 (예: K7QX3M9P) · Enter 들어가기 · Esc 취소")
+#: The row's label and keys stay while a code is typed (the placeholder goes at the first key).
+LABEL = N_("방 코드:")
+EXAMPLE = N_("예: K7QX3M9P")
+KEYS = N_("Enter 들어가기 · Esc 취소")
 
 
 class CodePrompt(Input):
@@ -16,12 +20,14 @@ class CodePrompt(Input):
 
     # (Input's own :focus rule would bring its tall border back, over a 1-line height: the
     # typed code was invisible)
-    DEFAULT_CSS = "CodePrompt, CodePrompt:focus { border: none; height: 1; padding: 0 1; }"
+    DEFAULT_CSS = (
+        "CodePrompt, CodePrompt:focus { border: none; height: 1; padding: 0 1; width: 16; }"
+    )
 
     def __init__(self, room_id: str | None, how: str) -> None:
         # no id: a prompt closed and another opened by keys of one packet are both in the
         # screen until the first one's removal completes
-        super().__init__(placeholder=_(PROMPT), max_length=CODE_INPUT_MAX)
+        super().__init__(placeholder=_(EXAMPLE), max_length=CODE_INPUT_MAX)
         self.room_id = room_id  # the private room it opens, or None: any room with that code
         self.how = how  # "join" or "watch"
 
@@ -29,3 +35,25 @@ class CodePrompt(Input):
         """Ask for another room's code (or any room's) instead, from an empty line."""
         self.room_id, self.how = room_id, how
         self.value = ""
+
+
+class CodeRow(Horizontal):
+    """The prompt with its label before it and its keys after it, on one line."""
+
+    DEFAULT_CSS = """
+    CodeRow { height: 1; }
+    CodeRow > .code-label { width: auto; padding: 0 0 0 1; text-style: bold; }
+    CodeRow > .code-keys { width: 1fr; color: $text-muted; }
+    """
+
+    def __init__(self, prompt: CodePrompt) -> None:
+        super().__init__(
+            Static(_(LABEL), classes="code-label", markup=False),
+            prompt,
+            Static(_(KEYS), classes="code-keys", markup=False),
+        )
+        self.prompt = prompt
+
+    def on_mount(self) -> None:
+        """The prompt takes the keys once it is in the screen (asked before, it is not yet)."""
+        self.prompt.focus()
