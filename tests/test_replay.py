@@ -23,7 +23,6 @@ from seotda_tui.rooms.recording import prune_journal
 from seotda_tui.ui.app import make_app_factory
 from seotda_tui.ui.screens.replay import HistoryScreen, ReplayScreen, game_cells
 from seotda_tui.ui.widgets.hand import HandCards
-from seotda_tui.ui.widgets.seats import SeatList
 
 from .ssh_harness import ssh_server
 
@@ -291,7 +290,7 @@ def _assert_seats_follow(screen: ReplayScreen, me: str | None = PLAYERS[0]) -> N
     own cards (none for a spectator) are the viewer's."""
     view = screen.frame_view
     revealed = {h["player"]: tuple(c["id"] for c in h["cards"]) for h in view.get("showdown") or []}
-    infos = screen.query_one(SeatList).infos
+    infos = list(screen.shown_seats.values())
     assert {i.name for i in infos} == {s["id"] for s in view["seats"]} - {me}
     for info in infos:
         if info.name in revealed:

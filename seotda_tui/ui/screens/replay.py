@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -25,15 +26,36 @@ from engine import DECK
 from ...i18n import N_, _
 from ...rooms import PLAYING, RoomSummary
 from ...rooms.history import PastGame, Replay
+from ..widgets.card import card_dimensions
 from ..widgets.hand import HandCards
 from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
 from ..widgets.roomlist import RoomList
-from ..widgets.seats import SeatList
+from ..widgets.seats import SeatBoxes, SeatInfo, SeatList
 from ..widgets.texts import chips, event_lines
 from .base import BaseScreen
-from .table_text import banner_parts, mine_parts, pot_values, seat_infos, track_payouts
+from .table_fit import fit_parts
+from .table_shape import (
+    LOG_WIDTH,
+    PLAINEST,
+    WIDE_LOG_WIDTH,
+    WIDE_WIDTH,
+    Shape,
+    choose_shape,
+    seat_columns,
+)
+from .table_text import (
+    banner_parts,
+    flash_for,
+    mine_parts,
+    pot_values,
+    seat_infos,
+    showdown_name,
+    showdown_results,
+    status_parts,
+    track_payouts,
+)
 
 # msgids, translated where they are shown
 COLUMNS = (N_("번호"), N_("날짜"), N_("방 이름"), N_("참가자"), N_("내 결과"))
@@ -138,7 +160,8 @@ class HistoryScreen(BaseScreen):
 
 
 class ReplayScreen(BaseScreen):
-    """One past game, frame by frame, as this player saw it (the table's widgets, no actions)."""
+    """One past game, frame by frame, as this player saw it: the live table's widgets (seat
+    boxes or lines, the pot, the banner, the own cards, the hand log), no actions."""
 
     #: (priority: the hand log would take Home/End/PgUp/PgDn as its own scrolling keys)
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -151,19 +174,17 @@ class ReplayScreen(BaseScreen):
         Binding("q,escape,ㅂ", "back", "목록", show=False),
     ]
 
+    #: The table's ids (app.tcss styles them); only what the replay has of its own is here.
     DEFAULT_CSS = """
-    ReplayScreen #replay-main { height: 1fr; }
-    ReplayScreen #replay-left { width: 1fr; padding: 0 1; }
-    ReplayScreen #replay-log { width: 28; }
-    ReplayScreen #replay-hand { height: auto; }
-    ReplayScreen #replay-title, ReplayScreen #replay-keys { height: 1; padding: 0 1; }
-    ReplayScreen #replay-mine { width: 1fr; padding: 0 1; }
+    ReplayScreen #replay-status, ReplayScreen #replay-keys { height: 1; padding: 0 1; }
+    ReplayScreen #replay-status { padding: 0; }
     """
 
     def __init__(self, replay: Replay) -> None:
         super().__init__()
         self.replay = replay
         self.index = 0
+        self.shape: Shape = PLAINEST
         game = replay.game
         self._room = RoomSummary(
             id=game.key,
@@ -179,19 +200,21 @@ class ReplayScreen(BaseScreen):
         )
 
     def compose_body(self) -> Iterable[Widget]:
-        yield Line(id="replay-title")
-        with Horizontal(id="replay-main"):
-            with Vertical(id="replay-left"):
-                yield SeatList(id="replay-seats")
+        yield Line(id="title")
+        with Horizontal(id="table-main"):
+            with Vertical(id="table-left"):
+                yield SeatBoxes(id="boxes")
+                yield SeatList(id="seats")
                 yield Line(id="replay-status")
-                yield PotView(id="replay-pot")
-                yield Line(id="replay-banner")
-                with Horizontal(id="replay-hand"):
-                    yield HandCards(id="replay-cards")
-                    with Vertical(id="replay-mine"):
-                        yield Line(id="replay-me")
-                        yield Line(id="replay-own")
-            yield HandLog(id="replay-log", max_lines=200, min_width=16)
+                yield PotView(id="pot")
+                yield Line(id="banner")
+                with Horizontal(id="hand"):
+                    yield HandCards(id="hand-cards")
+                    with Vertical(id="mine-box"):
+                        yield Line(id="me-line")
+                        yield Line(id="mine", sticky=True)
+            with Vertical(id="side"):
+                yield HandLog(id="log", max_lines=200, min_width=16)
         yield Line(id="replay-keys")
 
     def on_mount(self) -> None:
@@ -201,9 +224,22 @@ class ReplayScreen(BaseScreen):
     def relabel(self) -> None:
         self.on_mount()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._draw()
+
+    def card_style_changed(self) -> None:
+        self._draw()
+
     @property
     def frame_view(self) -> dict[str, Any]:
         return self.replay.view(self.index)
+
+    @property
+    def shown_seats(self) -> dict[str, SeatInfo]:
+        """Nickname → the seat drawn (boxes or lines, whichever the size chose)."""
+        boxes = self.query_one(SeatBoxes)
+        infos = boxes.infos if boxes.display else tuple(self.query_one(SeatList).infos)
+        return {info.name: info for info in infos}
 
     def action_step(self, step: int) -> None:
         self._go(self.index + step)
@@ -230,44 +266,121 @@ class ReplayScreen(BaseScreen):
         start = self.replay.hand_starts[self.replay.frames[self.index].hand]
         return range(start, self.index + 1)
 
+    def _style(self) -> str:
+        return str(getattr(self.app, "card_style", "box"))
+
+    def _layout(self, view: dict[str, Any]) -> None:
+        """The table's arrangement for this size (:mod:`.table_shape`); the log beside it."""
+        width, height = self.app.size
+        log_width = self._log_width()
+        side = self.query_one("#side", Vertical)
+        if side.styles.width is None or side.styles.width.value != log_width:
+            side.styles.width = log_width
+        me = self.replay.viewer
+        shape = self.shape = choose_shape(
+            width=width - 2 - log_width,
+            height=height,
+            fixed=4,  # title, status, banner, keys
+            others=sum(1 for s in view["seats"] if s["id"] != me),
+            cards=self._cards(),
+            style=self._style(),
+            own_cards=me is not None,
+        )
+        mode, size, big = shape
+        for widget, shown in ((SeatBoxes, mode == "box"), (SeatList, mode == "line")):
+            if self.query_one(widget).display != shown:  # (an equal set still costs a layout)
+                self.query_one(widget).display = shown
+        self.query_one(PotView).set(big=big)
+        mine_rows = card_dimensions(size, self._style())[1] - 1 if me is not None else 1
+        self.query_one("#mine", Line).styles.min_height = max(1, mine_rows)
+
+    def _cards(self) -> int:
+        return 3 if self.replay.options.card_mode == "three" else 2
+
     def _draw(self) -> None:
         replay, view = self.replay, self.frame_view
         me = replay.viewer or ""
+        style = self._style()
+        self._layout(view)
+        mode, size, _big = self.shape
         payouts: dict[str, int] = {}
         log = self.query_one(HandLog)
         log.clear()
         for i in self._hand_frames():
             events = replay.frames[i].events
             track_payouts(payouts, events)
-            for event in events:
-                for line in event_lines(event):
+            for n, event in enumerate(events):
+                names = None
+                if event.get("type") == "showdown":  # named as the table's log names them
+                    results = showdown_results(events[n + 1 :])
+                    names = {
+                        h["player"]: showdown_name(h, results, replay.options)
+                        for h in event["hands"]
+                    }
+                for line in event_lines(event, names):
                     log.write(Text(line))
         game = replay.game
         when = time.strftime("%m-%d %H:%M", time.localtime(game.finished_at))
         who = _("{me}의 자리").format(me=me) if replay.viewer else _("관전 화면")
         title = _("다시 보기 · {name} · {when} · {who}").format(name=game.name, when=when, who=who)
-        self.query_one("#replay-title", Line).show((title, "bold"))
+        self.query_one("#title", Line).show((title, "bold"))
         hands = len(replay.hand_starts)
         hand = replay.frames[self.index].hand
+        step = _("{n}판 ({hand}/{hands}) · {step}/{steps}수").format(
+            n=view.get("handNo", "-"),
+            hand=hand + 1,
+            hands=hands,
+            step=self.index + 1,
+            steps=len(replay.frames),
+        )
+        # whose turn it was, said as to anyone watching (never "내 차례": nothing to press),
+        # left out rather than cut at the edge when the line has no room for it
+        turn = status_parts(view, "", [], False)
+        room = self.app.size.width - 2 - self._log_width()
+        if not turn or cell_len(step + " · " + "".join(t for t, _s in turn)) > room:
+            turn = []
         self.query_one("#replay-status", Line).show(
-            _("{n}판 ({hand}/{hands}) · {step}/{steps}수").format(
-                n=view.get("handNo", "-"),
-                hand=hand + 1,
-                hands=hands,
-                step=self.index + 1,
-                steps=len(replay.frames),
-            )
+            (step, "bold"), *([(" · ", "")] + turn if turn else [])
         )
         infos = seat_infos(self._room, view, me, payouts)
-        self.query_one(SeatList).set_seats([i for i in infos if not i.me])
+        others = [i for i in infos if not (i.me and replay.viewer)]
+        if mode == "box":
+            self.query_one(SeatBoxes).set_seats(others, style, self._cards(), self._columns())
+        else:
+            self.query_one(SeatList).set_seats(others)
         amount, sides, note = pot_values(view)
-        self.query_one(PotView).set(amount=amount, sides=sides, note=note)
-        self.query_one("#replay-banner", Line).show(*banner_parts(view))
+        self.query_one(PotView).set(
+            amount=amount,
+            sides=sides,
+            note=note,
+            ascii_only=style == "ascii",
+            flash=flash_for(replay.frames[self.index].events) or "",
+        )
+        self.query_one("#banner", Line).show(*banner_parts(view))
         seat = next((s for s in view["seats"] if s["id"] == me), None)
-        parts = mine_parts(view, seat, replay.options, False, [], payouts.get(me, 0))
-        me_line, *rest = parts
-        self.query_one("#replay-me", Line).show(*me_line)
-        self.query_one("#replay-own", Line).show(*(rest[0] if rest else []))
+        me_line, *rest = mine_parts(view, seat, replay.options, False, [], payouts.get(me, 0))
+        self.query_one("#me-line", Line).show(*me_line)
+        mine = self.query_one("#mine", Line)
+        rows = int(mine.styles.min_height.value) if mine.styles.min_height else 1
+        width = mine.size.width or self.app.size.width - 2 - self._log_width() - 16
+        mine.show(*fit_parts(rest[0] if rest else [], rows, width))
+        self._show_cards(seat, size)
+
+    def _log_width(self) -> int:
+        return WIDE_LOG_WIDTH if self.app.size.width >= WIDE_WIDTH else LOG_WIDTH
+
+    def _columns(self) -> int:
+        width = self.app.size.width - 2 - self._log_width()
+        return seat_columns(width, self._cards(), self._style())
+
+    def _show_cards(self, seat: dict[str, Any] | None, size: str) -> None:
+        """The viewer's own cards as the table draws them: places kept for cards not dealt
+        yet, the 3-card choice's thrown card marked, a folded hand dimmed."""
         cards = [DECK[c["id"]] for c in (seat or {}).get("cards", []) if "id" in c]
-        folded = frozenset(c.id for c in cards) if seat and seat.get("folded") else frozenset()
-        self.query_one(HandCards).show(cards, dimmed=folded, places=len(cards))
+        chosen = (seat or {}).get("chosenIds")
+        thrown = frozenset(c.id for c in cards if chosen is not None and c.id not in chosen)
+        dimmed = thrown
+        if seat is not None and seat.get("folded"):
+            dimmed = frozenset(c.id for c in cards)
+        places = 0 if seat is None else self._cards()
+        self.query_one(HandCards).show(cards, frozenset(), dimmed, size, places, thrown)  # type: ignore[arg-type]

@@ -117,6 +117,10 @@ def box_width(cards: int, style: str) -> int:
     return max(cards, 2) * card_w + 1 + BOX_TEXT_CELLS
 
 
+def stack_text(stack: int) -> str:
+    return _("{n}칩").format(n=chips(stack))
+
+
 class SeatRow(Widget):
     """A single seat line: ▶ marker, name, 선, stack, this round's bet, last action, cards, badges."""
 
@@ -126,11 +130,14 @@ class SeatRow(Widget):
 
     info: reactive[SeatInfo] = reactive(SeatInfo(""))
     name_cells: reactive[int] = reactive(8)
+    #: The stack column's width: the widest stack of the list ("1,302 chips"), right-aligned.
+    stack_cells: reactive[int] = reactive(9)
 
-    def __init__(self, info: SeatInfo, name_cells: int = 8) -> None:
+    def __init__(self, info: SeatInfo, name_cells: int = 8, stack_cells: int = 9) -> None:
         super().__init__()
         self.set_reactive(SeatRow.info, info)
         self.set_reactive(SeatRow.name_cells, name_cells)
+        self.set_reactive(SeatRow.stack_cells, stack_cells)
 
     def render(self) -> Text:
         i = self.info
@@ -142,8 +149,8 @@ class SeatRow(Widget):
         dealer = _("선")
         line.append(f" {dealer} " if i.dealer else " " * (cell_len(dealer) + 2), "bold cyan")
         if i.stack is not None:
-            stack = _("{n}칩").format(n=chips(i.stack))
-            line.append(" " * max(0, 9 - cell_len(stack)) + stack)
+            stack = stack_text(i.stack)
+            line.append(" " * max(0, self.stack_cells - cell_len(stack)) + stack)
         if i.bet:
             line.append("  " + _("베팅 {n}").format(n=chips(i.bet)), "yellow")
         if i.action:
@@ -254,14 +261,17 @@ class SeatList(Vertical):
     def set_seats(self, infos: list[SeatInfo]) -> None:
         rows = list(self.query_children(SeatRow))
         width = max([cell_len(i.name) for i in infos] + [4])
+        stacks = [cell_len(stack_text(i.stack)) for i in infos if i.stack is not None]
+        stack_cells = max([*stacks, 9])
         for row, info in zip(rows, infos):
             row.info = info
             row.name_cells = width
+            row.stack_cells = stack_cells
         if len(rows) > len(infos):
             for row in rows[len(infos) :]:
                 row.remove()
         elif len(infos) > len(rows):
-            self.mount_all(SeatRow(info, width) for info in infos[len(rows) :])
+            self.mount_all(SeatRow(info, width, stack_cells) for info in infos[len(rows) :])
 
     @property
     def infos(self) -> list[SeatInfo]:
