@@ -45,8 +45,9 @@ async def test_full_table_every_viewer_sees_the_pot_and_the_result() -> None:
         await t.settle()
         results = t.game.view(None).get("results")
         winner = results[0]["winners"][0]
-        amount = results[0]["amount"]
-        line = f"{winner} 승리 +{amount:,}칩"
+        net = results[0]["net"][winner]  # the pot less the winner's own chips (issue 32)
+        assert net < results[0]["amount"]
+        line = f"{winner} 승리 +{net:,}칩"
         for nick in [*LONG, WATCHER]:
             assert line in t.text(nick), (nick, t.text(nick))
 
@@ -83,7 +84,7 @@ async def test_rematch_pots_are_labelled_and_one_winner_is_listed_once() -> None
             await t.act(t.actor, {"type": "call"})
         results = t.game.view(None).get("results")
         assert len(results) == 2 and all(r["winners"] == ["a"] for r in results)
-        total = sum(r["amount"] for r in results)
+        total = sum(r["net"]["a"] for r in results)  # what a won, net (issue 32)
         for nick in ("a", "b", "c"):
             assert _banner(t, nick).count("승리") == 1, _banner(t, nick)
             assert f"a 승리 +{total:,}칩" in t.text(nick)

@@ -17,29 +17,25 @@ from engine import Refusal
 from ..i18n import N_
 from .model import Room, RoomError
 
-#: What the spectator is told once queued, and what the table says until the hand starts.
+#: What the table says beside the own place until the hand starts (the whole of it)...
 QUEUED = N_("다음 판부터 앉아요 · 이번 판이 끝나면 학교를 내고 참가해요")
+#: ... and the short line the spectator reads as ``j`` is pressed (the message row is short).
+QUEUED_SHORT = N_("다음 판부터 앉아요")
 
 
 def refused(refusal: Refusal, room: Room) -> RoomError:
     """The engine's reason a spectator cannot sit down yet, as a room refusal."""
     code = refusal.code
     if code == "midJoinOff":
-        return RoomError(
-            "mid_join_off", N_("이 방은 게임 중에는 앉을 수 없어요. 게임이 끝나면 앉을 수 있어요")
-        )
+        return RoomError("mid_join_off", N_("게임 중엔 못 앉는 방이에요"))
     if code == "tableFull":
         return RoomError("room_full", N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
     if code == "alreadyJoining":
-        return RoomError("already_joining", QUEUED)
+        return RoomError("already_joining", QUEUED_SHORT)
     if code == "noHandsLeft":
-        return RoomError(
-            "no_hands_left", N_("이번 판이 마지막 판이라 앉을 수 없어요. 게임이 끝나면 앉아요")
-        )
+        return RoomError("no_hands_left", N_("마지막 판이라 못 앉아요"))
     if code == "alreadySeated":  # a player who left or went out of this game, now watching
-        return RoomError(
-            "game_running", N_("이번 게임의 자리는 이미 떠났어요. 게임이 끝나면 다시 앉아요")
-        )
+        return RoomError("game_running", N_("이번 게임 자리는 떠났어요"))
     return RoomError("game_running", N_("게임이 이미 시작됐어요. 관전은 할 수 있어요"))
 
 

@@ -64,6 +64,8 @@ def _play(o: Options) -> list[str]:
         _("풀 베팅 가능") if o.max_raise == "full" else _("레이즈는 하프까지 (풀 없음)"),
         _(_REBUY[o.rebuy]) if o.rebuy in _REBUY else _("리바이 {n}번까지").format(n=o.rebuy_limit),
         _("선: 이긴 사람") if o.dealer_rule == "winner" else _("선: 돌아가며"),
+        # issue 32: a spectator may take a seat at the next hand of a running game
+        _("게임 중 참가: 다음 판부터") if o.mid_join else _("게임 중 참가 없음"),
     ]
 
 

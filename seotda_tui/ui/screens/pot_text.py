@@ -97,7 +97,11 @@ def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], 
                 r.get("type") != "rematch"
                 and (m.get("type"), m.get("winners"), m.get("reason")) == key
             ):
-                merged[j] = ({**m, "amount": m["amount"] + r["amount"]}, main or last)
+                net = {
+                    w: (m.get("net") or {}).get(w, 0) + (r.get("net") or {}).get(w, 0)
+                    for w in r.get("winners") or ()
+                }
+                merged[j] = ({**m, "amount": m["amount"] + r["amount"], "net": net}, main or last)
                 break
         else:
             merged.append((dict(r), last))

@@ -29,6 +29,7 @@ from engine import DECK, Options
 
 from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
+from ...rooms.mid_join import QUEUED
 from ...rooms.pause import PAUSED_NOTICE
 from ..room_rules import room_rules_lines
 from ..widgets.actions import ActionBar, PromptBar
@@ -520,6 +521,8 @@ class TableScreen(TableActions):
             self.payouts.get(me, 0),
             first_hands=self.seotda.hands_dealt <= FIRST_TIP_HANDS,
         )
+        if seat is None and me in view.get("joining", ()):  # a seat at the next hand (issue 32)
+            me_line = [(_(QUEUED), "bold green")]
         self.query_one("#me-line", Line).show(*me_line)
         mine = self.query_one("#mine", Line)
         rows = int(mine.styles.min_height.value) if mine.styles.min_height else 1
@@ -606,6 +609,13 @@ class TableScreen(TableActions):
             prompts.append(("answer(False)", _("n 그만하기"), True))
         elif "ready" in kinds:
             prompts.append(("ready", _("Space 준비"), True))
+        room = self.room
+        joining = view.get("joining", ())
+        free = len(view["seats"]) + len(joining) < (room.max_players if room else 0)
+        if room is not None and self.nickname in room.spectators and room.options.mid_join:
+            # a seat at the next hand (issue 32; j asks the engine): greyed once asked for
+            if free or self.nickname in joining:
+                prompts.append(("join", _("j 참가"), self.nickname not in joining))
         if not self._choosing(view):  # (the 3-card choice's row is full at 80 columns)
             prompts.append(("rules", _("i 규칙"), True))
         prompts.append(("leave", _("q 나가기"), True))

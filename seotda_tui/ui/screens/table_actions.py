@@ -15,8 +15,9 @@ from textual.binding import Binding, BindingType
 from engine import Options
 
 from ...i18n import N_, _
-from ...rooms import RoomError, RoomUpdate
+from ...rooms import PLAYING, RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
+from ...rooms.mid_join import QUEUED_SHORT
 from ...rooms.moderation import NOT_HOST
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
@@ -293,7 +294,13 @@ class TableActions(ChatScreen):
     def action_join(self) -> None:
         if self.seated:
             return
-        self._ask(lambda: self.manager.join(self.room_id, self.nickname))
+        try:
+            self.manager.join(self.room_id, self.nickname)
+        except RoomError as exc:
+            self.say(exc.shown())
+            return
+        running = self.latest is not None and self.latest.room.status == PLAYING
+        self.say(_(QUEUED_SHORT) if running else "")  # a seat at the next hand (issue 32)
 
     # ------------------------------------------------------------------ bots (host, waiting room)
     def action_add_bot(self) -> None:

@@ -316,7 +316,7 @@ def banner_parts(view: View) -> list[Part]:
                 _("{who} 나눠 가짐 +{n}칩") if r.get("type") == "split" else _("{who} 승리 +{n}칩")
             )
             why = WIN_REASONS.get(r.get("reason", ""), "")
-            parts.append((won.format(who=who, n=chips(r["amount"])), "bold green"))
+            parts.append((won.format(who=who, n=chips(result_net(r))), "bold green"))
             if label:
                 parts.append((f" ({label})", "green"))
             if why:
@@ -510,6 +510,14 @@ def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str 
     return "  ".join(texts) or None
 
 
+def result_net(result: dict[str, Any]) -> int:
+    """A won pot's figure for the table (issue 32): the winners' net — the pot less what they
+    put into it — when it is one figure for all of them (else, and for results made before
+    the net existed, the pot)."""
+    nets = {int(v) for v in (result.get("net") or {}).values()}
+    return nets.pop() if len(nets) == 1 else int(result["amount"])
+
+
 def track_payouts(payouts: dict[str, int], events: Any) -> bool:
     """Add this change's payouts per player; a new hand or rematch clears them. True if changed."""
     changed = False
@@ -518,7 +526,8 @@ def track_payouts(payouts: dict[str, int], events: Any) -> bool:
         if kind in ("handStart", "rematchStart", "gameStart"):
             changed = changed or bool(payouts)
             payouts.clear()
-        elif kind == "payout":
-            payouts[event["player"]] = payouts.get(event["player"], 0) + int(event["amount"])
+        elif kind == "payout":  # the net (issue 32): the pot less the winner's own chips in it
+            won = int(event.get("net", event["amount"]))
+            payouts[event["player"]] = payouts.get(event["player"], 0) + won
             changed = True
     return changed

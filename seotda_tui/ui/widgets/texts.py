@@ -212,6 +212,12 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
         return [_("{p}님이 앉았어요").format(p=p)]
     if kind == "watch":
         return [_("{p}님이 관전해요").format(p=p)]
+    if kind == "joinQueued":
+        return [_("{p}님이 다음 판부터 앉아요").format(p=p)]
+    if kind == "joinCancel":
+        return [_("{p}님이 다음 판에 앉지 않아요").format(p=p)]
+    if kind == "seated":
+        return [_("{p}님이 {n}칩으로 앉았어요").format(p=p, n=chips(event["stack"]))]
     if kind in ("unwatch", "leaveRoom") and event.get("by"):
         return [_("{p}님이 방장에게 내보내졌어요").format(p=p)]
     if kind == "unwatch":
@@ -266,7 +272,8 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
         ]
     if kind == "payout":
         why = WIN_REASONS.get(event.get("reason", ""), "")
-        text = _("{p} +{n}칩").format(p=p, n=chips(event["amount"]))
+        # the net (issue 32): what the winner gained, not the pot they took back their own from
+        text = _("{p} +{n}칩").format(p=p, n=chips(event.get("net", event["amount"])))
         return [text + (f" ({_(why)})" if why else "")]
     if kind == "rematch":
         reason = REMATCH_REASONS.get(event.get("reason", ""), "")
