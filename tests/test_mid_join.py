@@ -250,3 +250,33 @@ def test_resume_after_restart_keeps_the_joined_seat_and_drops_the_queue(tmp_path
     (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
     assert ("q", {"type": "leave"}) in saved.log
     assert saved.rebuild().state_hash() == after.state_hash()
+
+
+# ---------------------------------------------------------------- workers: across the hub
+async def test_join_at_the_next_hand_across_the_hub(tmp_path: Path) -> None:
+    """``--workers``: a worker's session asks the rooms process; the answer and the pushes come
+    back over the hub protocol (a refusal keeps its code)."""
+    from .test_workers_protocol import Worker, serving
+
+    async with serving(tmp_path) as (_hub, path):
+        w = await Worker.connect(path)
+        answer, _ = await w.call("create_room", "영희", "방", {}, False, True)
+        room = answer["v"]["id"]
+        await w.call("join", room, "철수", None)
+        await w.call("start", room, "영희")
+        await w.call("watch", room, "민수", None)
+        await w.call("subscribe_room", 5, room, "민수")
+        answer, pushes = await w.call("join", room, "민수", None)
+        assert answer["v"] is None
+        last = [p["v"] for p in pushes if p.get("s") == 5][-1]
+        assert last["view"]["joining"] == ["민수"]
+        assert any(e["type"] == "joinQueued" for e in last["events"])
+        answer, _ = await w.call("join", room, "민수", None)
+        assert answer["e"] == "room" and answer["c"] == "already_joining"
+        answer, _ = await w.call("create_room", "지영", "끈 방", {"midJoin": False}, False, True)
+        off = answer["v"]["id"]
+        await w.call("join", off, "준호", None)
+        await w.call("start", off, "지영")
+        await w.call("watch", off, "수아", None)
+        answer, _ = await w.call("join", off, "수아", None)
+        assert answer["e"] == "room" and answer["c"] == "mid_join_off"
