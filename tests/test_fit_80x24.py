@@ -15,6 +15,7 @@ from seotda_tui.ui.screens.confirm import ConfirmScreen
 from seotda_tui.ui.screens.create_room import CreateRoomScreen
 from seotda_tui.ui.screens.help import HelpScreen
 from seotda_tui.ui.screens.results import ResultsScreen
+from seotda_tui.ui.widgets.pot import PotView
 
 from .fitkit import cuts
 from .test_app_pilot import play_until
@@ -260,3 +261,30 @@ async def test_results_and_help() -> None:
         for who in (nick, LONG[1]):
             await t.press(who, "enter")
             fits(t.app(who), f"finished room ({who})")
+
+
+def pot_reads(t: Table, nick: str) -> None:
+    """The pot's lines are all on screen, none under the own row docked below it (issue 32
+    item 7: 3장 with the log open showed the big digits' top row only)."""
+    screen = t.screen(nick)
+    pot, hand = screen.query_one(PotView), screen.query_one("#hand")
+    assert pot.amount is not None
+    if hand.display and hand.region:
+        assert pot.region.bottom <= hand.region.y, (nick, pot.region, hand.region)
+    fits(t.app(nick), f"3장, log open ({nick}, {screen.layout_choice})")
+
+
+async def test_the_pot_reads_in_three_card_seotda_with_the_log_open() -> None:
+    options = Options(card_mode="three")
+    for players in (LONG[:3], ["a", "b", "c", "d", "e"], LONG[:6]):
+        stacks = big_stacks(players, 3, options)
+        async with Table.open(
+            players, options=options, seed=3, stacks=stacks, spectators=[WATCHER]
+        ) as t:
+            for nick in (players[0], players[1], WATCHER):
+                await t.press(nick, "l")
+                pot_reads(t, nick)
+            t.play_until(lambda g: g.view(None).get("handPhase") == "choose")
+            await t.refresh()
+            for nick in (players[0], WATCHER):
+                pot_reads(t, nick)

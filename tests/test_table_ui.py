@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from seotda_tui.ui.screens.table import TableScreen
 from seotda_tui.ui.widgets.actions import ActionBar
 from seotda_tui.ui.widgets.card import CardView
 from seotda_tui.ui.widgets.chatline import ChatInput
+from seotda_tui.ui.widgets.gauge import StatusGauge
 from seotda_tui.ui.widgets.hand import HandCards
 from seotda_tui.ui.widgets.pot import PotView
 from seotda_tui.ui.widgets.texts import ACTION_NAMES, BET_ORDER, chips
@@ -137,19 +139,48 @@ async def test_gusa_rematch_banner_and_payouts() -> None:
         assert t.screen("a").query_one(PotView).amount == 20  # the pot stays; no new school
 
 
+def status_row(t: Table, nick: str) -> str:
+    """The countdown's row, left of the log."""
+    gauge = t.screen(nick).query_one(StatusGauge)
+    row = t.text(nick).splitlines()[gauge.region.y]
+    return row.split("│")[0].rstrip()
+
+
 async def test_countdown_gauge_follows_the_engine_deadline() -> None:
-    async with Table.open(["a", "b"], seed=5) as t:
+    """Everyone at the table sees the acting player's seconds, by the second (issue 32: the
+    others saw a bar in 5 s steps without a number)."""
+    async with Table.open(["a", "b", "c"], seed=5, spectators=["w"]) as t:
         actor = t.actor
-        other = "b" if actor == "a" else "a"
-        assert f"{actor}님 차례" in t.text(other)
-        assert "20초" in t.text(actor) and "━" in t.text(actor) and "━" in t.text(other)
-        await t.advance(7)
-        # whose turn it is sees every second; the others the bar in steps of five, no number
-        assert "13초" in t.text(actor) and "━" in t.text(other) and "초" not in t.text(other)
-        await t.advance(9)
-        assert "4초" in t.text(actor) and "4초" in t.text(other)  # the last seconds: everyone
+        assert actor is not None
+        others = [n for n in ("a", "b", "c", "w") if n != actor]
+        assert all(f"{actor}님 차례" in t.text(n) for n in others)
+        for step, seconds in ((0, 20), (7, 13), (1, 12), (8, 4)):
+            await t.advance(step)
+            assert f"{seconds}초" in status_row(t, actor), status_row(t, actor)
+            for nick in others:
+                assert status_row(t, nick).endswith(f" {seconds}초"), (nick, status_row(t, nick))
         await t.advance(4)  # the deadline: the engine checks for the actor
         assert t.seat(actor).get("lastAction") == {"type": "check", "amount": 0}
+
+
+async def test_everyone_sees_the_countdown_in_english_and_with_long_names() -> None:
+    """The seconds stay on the line when whose turn / who is choosing is long: the names are
+    cut with "…" on purpose, never the number (3장's choice lists everyone choosing)."""
+    names = ["가나다라마바사아", "다라마바사아자차", "자차카타파하가나", "타파하가나다라마"]
+    options = Options(card_mode="three")
+    for language, unit in (("ko", "초"), ("en", "s")):
+        async with Table.open(
+            names, seed=3, options=options, spectators=["w"], language=language
+        ) as t:
+            await t.press(names[0], "l")  # the log open: the narrowest table at 80 columns
+            t.play_until(lambda g: g.view(None).get("handPhase") == "choose")
+            await t.refresh()
+            await t.advance(3)
+            rows = {nick: status_row(t, nick) for nick in (*names, "w")}
+            shown = {re.search(rf" (\d+){unit}$", row) for row in rows.values()}
+            assert None not in shown, "\n".join(rows.values())  # the seconds end every line
+            assert len({m.group(1) for m in shown if m}) == 1, rows  # the same on every screen
+            assert any("…" in row for row in rows.values()), rows  # the names were cut
 
 
 async def test_a_resize_or_restyle_keeps_the_countdown_where_it_was() -> None:

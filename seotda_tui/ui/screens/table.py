@@ -35,7 +35,7 @@ from ..room_rules import room_rules_lines
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import card_dimensions
 from ..widgets.chatline import ChatLine
-from ..widgets.gauge import URGENT_SECONDS, StatusGauge
+from ..widgets.gauge import StatusGauge
 from ..widgets.hand import HandCards
 from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
@@ -45,7 +45,7 @@ from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines, first_
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
-from .table_fit import fit_parts
+from .table_fit import fit_parts, text_rows
 from .table_text import (
     FIRST_TIP_HANDS,
     banner_parts,
@@ -68,8 +68,9 @@ LOG_LINES = 200
 LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
 #: Terminal height from which the 족보 list stays on screen beside the table (wide terminals).
 JOKBO_SIDE_HEIGHT = 36
-#: Others' countdowns move in steps this long (whose turn it is sees every second).
-WATCHER_STEP = 5
+#: The own hand's texts need this many cells beside large cards (a 16-cell name, " 선"), else
+#: the cards are drawn compact.
+MIN_MINE_WIDTH = 20
 #: How long a special outcome's banner stays (§9 asks for about a second).
 FLASH_SECONDS = 1.5
 #: How long the 기리 (cut) line stays after a deal (§5.1: a short moment, no effect on play).
@@ -103,6 +104,7 @@ class TableScreen(TableActions):
         self.layout_choice: tuple[str, str, bool] = ("line", "compact", False)
         self.box_columns = 1
         self.table_width = 78  # cells left of the log, inside the padding (set by _layout)
+        self.mine_width, self.mine_rows = 60, 1  # the own hand's texts (set by _layout)
         self._unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
         self._turn_key: Any = None
@@ -235,9 +237,15 @@ class TableScreen(TableActions):
                 ("box", "large", False),
                 ("line", "large", True),
                 ("line", "large", False),
+                ("box", "compact", True),
                 ("box", "compact", False),
+                ("line", "compact", True),
                 ("line", "compact", False),
             ):
+                if size == "large" and self.in_game:  # the texts beside need a name's width
+                    text = table_width - cards * (card_dimensions(size, style)[0] + 1) - 1
+                    if text < MIN_MINE_WIDTH:
+                        continue
                 # the own row: its top padding, the me line and the texts below it
                 own = card_dimensions(size, style)[1] + 1 if self.in_game else 3
                 used = fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
@@ -253,9 +261,23 @@ class TableScreen(TableActions):
         self.query_one(PotView).set(big=big)
         # the hand texts beside the cards get the cards' height up front (card + raise line −
         # padding − the me line), so a longer hint or the result does not grow the row mid-hand
-        mine_rows = card_dimensions(size, style)[1] - 1 if self.in_game else 1
-        self.query_one("#mine", Line).styles.min_height = max(1, mine_rows)
+        card_width, card_height = card_dimensions(size, style)
+        self.mine_rows = max(1, card_height - 1) if self.in_game else 1
+        self.query_one("#mine", Line).styles.min_height = self.mine_rows
+        # the texts' width as this layout will give it (the widget's size is the old layout's
+        # until the next frame): the cards' places with their margins, the box's padding
+        places = (3 if self._three_cards() else 2) if self.in_game else 0
+        self.mine_width = max(1, table_width - places * (card_width + 1) - 1)
+        if big:
+            self.call_after_refresh(self._check_pot_room)
         _set(self.query_one("#spectators", Line), "display", bool(spectators) and spare >= 1)
+
+    def _check_pot_room(self) -> None:
+        """Plain digits when the laid-out own row reaches into the big ones: the pot must read
+        whole (the layout counts rows beforehand; this catches what it could not foresee)."""
+        pot, hand = self.query_one(PotView), self.query_one("#hand")
+        if pot.big and hand.display and pot.region.bottom > hand.region.y:
+            pot.set(big=False)
 
     # ------------------------------------------------------------------ pushes
     def on_pushed(self, message: Pushed) -> None:
@@ -524,9 +546,12 @@ class TableScreen(TableActions):
         if seat is None and me in view.get("joining", ()):  # a seat at the next hand (issue 32)
             me_line = [(_(QUEUED), "bold green")]
         self.query_one("#me-line", Line).show(*me_line)
-        mine = self.query_one("#mine", Line)
-        rows = int(mine.styles.min_height.value) if mine.styles.min_height else 1
-        width = mine.size.width or self.table_width - 16
+        # the own row keeps the height the layout counted (else it grows over the pot, §issue
+        # 32 item 7): a me line that wraps takes its extra rows from the texts below it
+        mine, width = self.query_one("#mine", Line), self.mine_width
+        rows = max(1, self.mine_rows - (text_rows(me_line, width) - 1))
+        if mine.styles.min_height is None or mine.styles.min_height.value != rows:
+            mine.styles.min_height = rows
         mine.show(*fit_parts(rest[0] if rest else [], rows, width))
         self._show_cards(view, size)
         gauge = self.query_one(StatusGauge)
@@ -624,9 +649,9 @@ class TableScreen(TableActions):
     def tick(self) -> None:
         """Move the countdown to the clock's time (every second; tests call it directly)."""
         gauge = self.query_one(StatusGauge)
-        before = (gauge.seconds, gauge.coarse)
+        before = gauge.seconds
         self._tick()
-        changed = (gauge.seconds, gauge.coarse) != before  # most ticks change nothing
+        changed = gauge.seconds != before  # most ticks change nothing
         room, view = self.room, self.view
         seats = False
         if room is not None and room.grace and view is not None:
@@ -639,17 +664,11 @@ class TableScreen(TableActions):
             self.paint_now(only=(gauge,))  # the one row that moved: no walk over the screen
 
     def _tick(self) -> None:
-        """Whoever must act sees every second; the others see the bar move in steps of
-        :data:`WATCHER_STEP` seconds, without the number, until the last :data:`URGENT_SECONDS`
-        (then the number by the second). So no two viewers of a deadline ever read numbers more
-        than a second apart, and a watcher's screen changes every 5 s, not every second: each
-        change costs a screen update and its bytes for every session of the server."""
+        """Everyone at the table sees the seconds left of whoever must act, by the second
+        (issue 32: players expect to see the others' time run, as on Hangame): the same
+        number on every screen, each change sent as the one or two cells that moved."""
         gauge = self.query_one(StatusGauge)
         if self._deadline_at is None:
-            gauge.set_time(None, False)
+            gauge.seconds = None
             return
-        left = max(0, math.ceil(self._deadline_at - self.seotda.clock() - 0.001))
-        coarse = left > URGENT_SECONDS and not self.legal()
-        if coarse:
-            left = math.ceil(left / WATCHER_STEP) * WATCHER_STEP
-        gauge.set_time(left, coarse)
+        gauge.seconds = max(0, math.ceil(self._deadline_at - self.seotda.clock() - 0.001))

@@ -10,6 +10,7 @@ A tip wider than the row is broken between its " · "-separated phrases first, n
 from __future__ import annotations
 
 from rich.cells import cell_len
+from textual._wrap import compute_wrap_offsets
 
 Part = tuple[str, str]
 
@@ -61,8 +62,17 @@ def _break_tip(line: list[Part], width: int) -> list[list[Part]]:
 
 
 def _rows(line: list[Part], width: int) -> int:
-    cells = sum(cell_len(t) for t, _ in line)
-    return max(1, -(-cells // width)) if width > 0 else 1
+    """The rows ``line`` takes once the terminal wraps it at its spaces (as Textual does: a
+    word wrapped whole can leave more rows than its cells ÷ ``width``)."""
+    if width <= 0:
+        return 1
+    text = "".join(t for t, _ in line)
+    return len(compute_wrap_offsets(text, width, tab_size=8)) + 1
+
+
+def text_rows(parts: list[Part], width: int) -> int:
+    """The rows ``parts`` take at ``width`` (each of its lines wrapped)."""
+    return sum(_rows(line, width) for line in _lines(parts))
 
 
 def fit_parts(parts: list[Part], rows: int, width: int) -> list[Part]:

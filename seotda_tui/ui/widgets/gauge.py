@@ -30,13 +30,23 @@ def gauge_text(
     total: int | None,
     width: int,
     ascii_only: bool,
-    coarse: bool = False,
 ) -> Text:
     """Status parts, then ``━━━━──── 12초`` filling what is left of ``width`` (pure; cached,
-    so the returned text is shared and must not be changed). ``coarse``: ``seconds`` is only
-    a step (see ``TableScreen._tick``), so the bar shows it and the number is left out — a
-    number would disagree with the one whose turn it is sees."""
-    return _gauge_text(language_code(), parts, seconds, total, width, ascii_only, coarse)
+    so the returned text is shared and must not be changed). Everyone at the table sees the
+    same seconds (issue 32: not only whose turn it is); parts too long for the line are cut
+    with "…" on purpose, so the seconds are never the part the edge cuts."""
+    return _gauge_text(language_code(), parts, seconds, total, width, ascii_only)
+
+
+def _cut_parts(parts: tuple[Part, ...], cells: int) -> Text:
+    """``parts`` in at most ``cells`` cells, ending in "…" when they had to be cut."""
+    text = Text(no_wrap=True)
+    for content, style in parts:
+        text.append(content, style)
+    if text.cell_len > cells:
+        text.truncate(max(0, cells), overflow="ellipsis")
+        text.rstrip()
+    return text
 
 
 @lru_cache(maxsize=1024)
@@ -47,19 +57,15 @@ def _gauge_text(
     total: int | None,
     width: int,
     ascii_only: bool,
-    coarse: bool,
 ) -> Text:
     """:func:`gauge_text`, cached per language (the cache is shared by every session)."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    for content, style in parts:
-        text.append(content, style)
+    label = "" if seconds is None else " " + _("{n}초").format(n=seconds)
+    text = _cut_parts(parts, width - cell_len(label) if width else 10**6)
+    text.no_wrap, text.overflow = True, "ellipsis"
     if seconds is None:
         return text
-    label = " " + _("{n}초").format(n=seconds)
     room = min(BAR_CELLS, width - text.cell_len - cell_len(label) - 1)
     urgent = seconds <= URGENT_SECONDS
-    if coarse:
-        label = " " * cell_len(label)  # the bar keeps its length when the number comes
     if room >= 5 and total:
         filled = max(0, min(room, round(room * seconds / total)))
         full, empty = ("#", "-") if ascii_only else ("━", "─")
@@ -82,8 +88,6 @@ class StatusGauge(TextLines):
     seconds: reactive[int | None] = reactive(None, repaint=False)
     total: reactive[int | None] = reactive(None)
     ascii_only: reactive[bool] = reactive(False)
-    #: ``seconds`` is a step, not the exact count: the bar without the number.
-    coarse: reactive[bool] = reactive(False, repaint=False)
 
     def show(self, *parts: str | Part) -> None:
         self.parts = tuple((p, "") if isinstance(p, str) else p for p in parts)
@@ -93,32 +97,20 @@ class StatusGauge(TextLines):
         return "".join(text for text, _ in self.parts)
 
     def lines_key(self) -> Hashable:
-        return (self.parts, self.seconds, self.total, self.ascii_only, self.coarse)
+        return (self.parts, self.seconds, self.total, self.ascii_only)
 
     def text_lines(self) -> list[Text]:
-        return [self._text(self.parts, self.seconds, self.coarse)]
+        return [self._text(self.parts, self.seconds)]
 
-    def _text(self, parts: tuple[Part, ...], seconds: int | None, coarse: bool) -> Text:
-        width = self.size.width
-        return gauge_text(parts, seconds, self.total, width, self.ascii_only, coarse)
+    def _text(self, parts: tuple[Part, ...], seconds: int | None) -> Text:
+        return gauge_text(parts, seconds, self.total, self.size.width, self.ascii_only)
 
-    def _repaint(self, parts: tuple[Part, ...], seconds: int | None, coarse: bool) -> None:
-        """Send the cells that changed from what ``parts``, ``seconds`` and ``coarse`` showed."""
-        self.refresh_changed(
-            [self._text(parts, seconds, coarse)],
-            [self._text(self.parts, self.seconds, self.coarse)],
-        )
-
-    def set_time(self, seconds: int | None, coarse: bool) -> None:
-        """Both at once: one repaint of the changed cells."""
-        old = (self.seconds, self.coarse)
-        self.set_reactive(StatusGauge.seconds, seconds)
-        self.set_reactive(StatusGauge.coarse, coarse)
-        if old != (seconds, coarse):
-            self._repaint(self.parts, *old)
+    def _repaint(self, parts: tuple[Part, ...], seconds: int | None) -> None:
+        """Send the cells that changed from what ``parts`` and ``seconds`` showed."""
+        self.refresh_changed([self._text(parts, seconds)], [self._text(self.parts, self.seconds)])
 
     def watch_parts(self, old: tuple[Part, ...], new: tuple[Part, ...]) -> None:
-        self._repaint(old, self.seconds, self.coarse)
+        self._repaint(old, self.seconds)
 
     def watch_seconds(self, old: int | None, new: int | None) -> None:
-        self._repaint(self.parts, old, self.coarse)
+        self._repaint(self.parts, old)
