@@ -288,3 +288,33 @@ async def test_the_pot_reads_in_three_card_seotda_with_the_log_open() -> None:
             await t.refresh()
             for nick in (players[0], WATCHER):
                 pot_reads(t, nick)
+
+
+def places_told(t: Table, nick: str, more: str, whole: bool = True) -> None:
+    """Every place of the last game is on ``nick``'s waiting-room banner, or counted in its
+    "… N more" (issue 32 item 8: an 80×24 spectator saw 4 of 9 places, cut without a word)."""
+    banner = t.screen(nick).query_one("#banner").plain
+    ranking = (t.manager.result(t.room_id) or {})["ranking"]
+    shown = [row for row in ranking if f" {row['playerId']} " in banner + " "]
+    hidden = len(ranking) - len(shown)
+    assert hidden == 0 or more.format(n=hidden) in banner, (nick, hidden, banner)
+    assert shown and shown[0]["rank"] == 1, banner
+    if whole:  # (fitkit renders the intended texts in Korean)
+        fits(t.app(nick), f"the last game's result in the waiting room ({nick})")
+
+
+async def test_nine_places_in_the_waiting_room_for_players_and_spectators() -> None:
+    players = [f"선수{n}" for n in range(9)]
+    async with Table.open(players, seed=3, spectators=[WATCHER], options={"handLimit": 10}) as t:
+        t.play_until(lambda g: g.finished)
+        await t.settle()
+        for nick in (players[0], players[1], WATCHER):
+            if isinstance(t.app(nick).screen, ResultsScreen):
+                await t.press(nick, "enter")
+            places_told(t, nick, "… 외 {n}명")
+        await t.pilot(WATCHER).resize_terminal(120, 40)
+        await t.settle()
+        places_told(t, WATCHER, "… 외 {n}명")
+        await t.pilot(WATCHER).resize_terminal(80, 24)
+        await t.press(WATCHER, "L")  # English
+        places_told(t, WATCHER, "… {n} more", whole=False)

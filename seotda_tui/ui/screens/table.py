@@ -45,7 +45,7 @@ from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines, first_
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
-from .table_fit import fit_parts, text_rows
+from .table_fit import fit_parts, fit_ranking, text_rows
 from .table_text import (
     FIRST_TIP_HANDS,
     banner_parts,
@@ -505,7 +505,9 @@ class TableScreen(TableActions):
             self.query_one("#mine", Line).show("")
         self.query_one("#me-line", Line).show("")
         self.query_one(HandCards).show([])
-        self.query_one("#banner", Line).show(*result_parts(result, room.options))
+        ranking = result_parts(result, room.options)
+        rows, width = self._banner_rows(room), self.table_width
+        self.query_one("#banner", Line).show(*fit_ranking(ranking, rows, width))
         gauge = self.query_one(StatusGauge)
         gauge.show(waiting_status(room, self.nickname, self.table_width))
         prompts: list[tuple[str, str, bool]] = []
@@ -519,6 +521,14 @@ class TableScreen(TableActions):
         prompts.append(("leave", _("q 나가기"), True))
         self.query_one(PromptBar).set_prompts(prompts)
         _set(self.query_one(ActionBar), "display", False)
+
+    def _banner_rows(self, room: RoomSummary) -> int:
+        """The waiting room's rows left for the last game's result: the height less the title,
+        the seats, the watchers' line, the status and (empty) pot lines, the own row (3: see
+        ``_layout``), the prompts and the keys line."""
+        spectators = 1 if room.spectators else 0
+        used = 1 + len(waiting_seats(room, self.nickname)) + spectators + 1 + 1 + 3 + 1 + 1
+        return max(1, self.app.size.height - used)
 
     # ------------------------------------------------------------------ the game
     def _show_game(self, room: RoomSummary, view: dict[str, Any]) -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual._wrap import compute_wrap_offsets
 
+from ...i18n import _
+
 Part = tuple[str, str]
 
 #: Lower drops first.
@@ -88,3 +90,66 @@ def fit_parts(parts: list[Part], rows: int, width: int) -> list[Part]:
             out.append(("\n", ""))
         out.extend(line)
     return out
+
+
+#: What separates the places of a game's ranking packed onto one line.
+PLACE_SEPARATOR = " · "
+
+
+def _pack(texts: list[str], width: int) -> list[str]:
+    """``texts`` joined by :data:`PLACE_SEPARATOR` into as few lines of ``width`` as they go."""
+    lines: list[str] = []
+    for text in texts:
+        joined = f"{lines[-1]}{PLACE_SEPARATOR}{text}" if lines else text
+        if lines and cell_len(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(text)
+    return lines
+
+
+def _joined(lines: list[list[Part]]) -> list[Part]:
+    out: list[Part] = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("\n", ""))
+        out.extend(line)
+    return out
+
+
+def _short_place(text: str) -> str:
+    """A place without its chips ("1위 영희  1,170칩  손익 +170" → "1위 영희  손익 +170"): the
+    columns are two spaces apart, the chips the second; a place of two columns stays whole."""
+    columns = text.split("  ")
+    return "  ".join([columns[0], *columns[2:]]) if len(columns) > 2 else text
+
+
+def fit_ranking(parts: list[Part], rows: int, width: int) -> list[Part]:
+    """The game's result (its head line, then one line per place) in ``rows`` rows of
+    ``width``: as it is when it fits, else without the head's reason, else the places packed
+    several to a line, and when even that is too long the last places left out with "… 외 N명"
+    (issue 32 item 8: a spectator at 80×24 saw 4 of 9 places, cut without a word)."""
+    lines = _lines(parts)
+    head, places = lines[0], [line for line in lines[1:] if line]
+    if text_rows(parts, width) <= rows or not places:
+        return parts
+    if len(head) > 1 and sum(_rows(line, width) for line in [head[:1], *places]) <= rows:
+        return _joined([head[:1], *places])
+    head = head[:1]
+    budget = max(1, rows - _rows(head, width))
+    indent = "  "
+    texts = ["".join(t for t, _ in line).strip() for line in places]
+    room = max(1, width - len(indent))
+    if len(_pack(texts, room)) > budget:  # without the chips: "2위 철수  손익 +80"
+        texts = [_short_place(text) for text in texts]
+    for kept in range(len(texts), -1, -1):
+        packed = _pack(texts[:kept], room)
+        if kept < len(texts):
+            more = _("… 외 {n}명").format(n=len(texts) - kept)
+            if packed and cell_len(f"{packed[-1]} {more}") <= room:
+                packed[-1] = f"{packed[-1]} {more}"
+            else:
+                packed.append(more)
+        if len(packed) <= budget:
+            break
+    return _joined([head, *[[(indent + text, "")] for text in packed]])
