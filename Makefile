@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 LOCALE := seotda_tui/locale
 PO     := $(wildcard $(LOCALE)/*/LC_MESSAGES/seotda.po)
 MO     := $(PO:.po=.mo)
-BABEL_KEYWORDS := -k _ -k N_ -k RoomError:2 -k OptionsError -k IllegalAction -k Refusal:2
+BABEL_KEYWORDS := -k _ -k N_ -k ngettext:1,2 -k RoomError:2 -k OptionsError -k IllegalAction -k Refusal:2
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

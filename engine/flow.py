@@ -24,7 +24,7 @@ class HandFlow(GameCore):
         hand_no = st.hands_played + 1
         every = opts.school_up_every
         if every and hand_no > 1 and (hand_no - 1) % every == 0:
-            raised = min(st.base_unit * 2, opts.starting_chips // 5)
+            raised = opts.raised_school(st.base_unit)
             if raised != st.base_unit:
                 st.base_unit = raised
                 events.append({"type": "schoolUp", "baseUnit": raised})

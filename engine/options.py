@@ -166,6 +166,24 @@ class Options:
             raise OptionsError("참가 인원은 최대 {n}명까지예요", n=self.max_players)
 
     @property
+    def school_cap(self) -> int:
+        """§5.7: the 학교 rises to at most ``startingChips / 5``."""
+        return self.starting_chips // 5
+
+    def raised_school(self, base_unit: int) -> int:
+        """§5.7: the 학교 after a rise (``schoolUpEvery``): doubled, at most :attr:`school_cap`
+        (the one place this is decided; help's rules text shows it from here)."""
+        return min(base_unit * 2, self.school_cap)
+
+    def school_steps(self) -> list[int]:
+        """Every 학교 a game of these options can reach, from ``baseUnit`` (20, 40, 80, 100
+        for 20 of 500 chips); one value if it never rises."""
+        steps = [self.base_unit]
+        while self.school_up_every and (raised := self.raised_school(steps[-1])) > steps[-1]:
+            steps.append(raised)
+        return steps
+
+    @property
     def effective_mung_gusa(self) -> str:
         """§2: with ``gusa`` off, ``mung_gusa`` is ignored."""
         return self.mung_gusa if self.gusa else "off"

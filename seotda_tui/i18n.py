@@ -92,6 +92,9 @@ class Language:
     def gettext(self, message: str) -> str:
         return self._tr.gettext(message)
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._tr.ngettext(singular, plural, n)
+
 
 _SOURCE = Language(KOREAN)
 #: The language of the running task's session; outside any session, the source language.
@@ -112,6 +115,14 @@ def speaking(language: Language) -> Iterator[None]:
 def _(message: str) -> str:
     """``message`` (a Korean msgid) in the current session's language."""
     return current.get().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a text with a count ``n`` in the current session's language ("1 hand",
+    "2 hands"). Korean has one form, so both msgids are the same Korean text; the English
+    .po entry has ``msgid_plural`` and ``msgstr[0]``/``msgstr[1]`` (``Plural-Forms`` in its
+    header). Format the result with ``n`` as for ``_()``."""
+    return current.get().ngettext(singular, plural, n)
 
 
 def tr(template: str, values: Mapping[str, object] | None = None) -> str:

@@ -176,5 +176,6 @@ async def test_the_rules_column_is_shortened_on_purpose_only_when_it_must() -> N
         await settle(pilot)
         room_list = app.screen.query_one(RoomList)
         shown = room_list.shown_cells(0)[-1]
-        assert shown != "2장·1,000칩·학교 10·20판·풀" and shown.startswith("2장·1,000칩")
+        # a shorter form: the starting chips make room first (issue 32 item 15), then the end
+        assert shown != "2장·1,000칩·학교 10·20판·풀" and shown.startswith("2장·학교 10")
         assert row_line(screen_text(app), 1).rstrip().endswith(shown)

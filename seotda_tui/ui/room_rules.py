@@ -11,7 +11,7 @@ from rich.cells import cell_len
 
 from engine import Options
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 
 #: The widest line :func:`room_rules_lines` writes, in cells (checked by the tests).
 RULES_CELLS = 78
@@ -49,8 +49,9 @@ def _game(o: Options) -> list[str]:
         parts.append(_("1장씩 두 번") if o.deal_mode == "twoRounds" else _("2장 한 번에"))
     parts.append(_("시작 {n:,}칩").format(n=o.starting_chips))
     parts.append(_("학교 {n}").format(n=o.base_unit))
-    if o.school_up_every:
-        parts.append(_("{n}판마다 2배").format(n=o.school_up_every))
+    if o.school_up_every:  # §5.7: doubled up to starting chips ÷ 5 (help's rules say more)
+        text = _("{n}판마다 2배 (최대 {cap})")
+        parts.append(text.format(n=o.school_up_every, cap=o.school_cap))
     if o.end_condition == "hands":
         parts.append(_("{n}판").format(n=o.hand_limit))
     else:
@@ -59,10 +60,15 @@ def _game(o: Options) -> list[str]:
 
 
 def _play(o: Options) -> list[str]:
+    if o.rebuy in _REBUY:
+        rebuy = _(_REBUY[o.rebuy])
+    else:
+        n = o.rebuy_limit
+        rebuy = ngettext("리바이 {n}번까지", "리바이 {n}번까지", n).format(n=n)
     return [
         _("차례 {n}초").format(n=o.turn_seconds),
         _("풀 베팅 가능") if o.max_raise == "full" else _("레이즈는 하프까지 (풀 없음)"),
-        _(_REBUY[o.rebuy]) if o.rebuy in _REBUY else _("리바이 {n}번까지").format(n=o.rebuy_limit),
+        rebuy,
         _("선: 이긴 사람") if o.dealer_rule == "winner" else _("선: 돌아가며"),
         # issue 32: a spectator may take a seat at the next hand of a running game
         _("게임 중 참가: 다음 판부터") if o.mid_join else _("게임 중 참가 없음"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -21,7 +22,7 @@ from ...i18n import N_, _
 from ..widgets.card import CardView
 from ..widgets.texts import hand_name
 from .base import BaseScreen
-from .help_text import KEYS_TEXT, VIRTUAL_NOTE, JokboRow, jokbo_rows, row_matches, rules_text
+from .help_text import VIRTUAL_NOTE, JokboRow, jokbo_rows, keys_table, row_matches, rules_text
 
 
 class HelpCard(CardView, can_focus=False):
@@ -34,6 +35,8 @@ _SECTIONS = (N_("광땡"), N_("땡"), N_("중간 족보"), N_("끗"))
 #: The tabs in order, for ←/→, and their labels (msgids).
 PANES = ("help-jokbo", "help-rules-pane", "help-keys-pane")
 TAB_LABELS = (N_("족보"), N_("규칙"), N_("키"))
+#: The name column's text width (``.jokbo-name`` in app.tcss: 14 wide, 1 of it padding).
+NAME_CELLS = 13
 FOOTER = N_("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요")
 
 
@@ -75,7 +78,7 @@ class HelpScreen(BaseScreen):
             with TabPane(rules, id="help-rules-pane"), VerticalScroll(id="rules-scroll"):
                 yield Static(Text(rules_text(self.options)), id="help-rules")
             with TabPane(keys, id="help-keys-pane"), VerticalScroll():
-                yield Static(Text(_(KEYS_TEXT)), id="help-keytext")
+                yield Static(keys_table(), id="help-keytext")
         yield Static(Text(_(FOOTER)), id="help-keys")
 
     def _jokbo(self) -> Iterable[Widget]:
@@ -86,15 +89,22 @@ class HelpScreen(BaseScreen):
                 yield Static(Text(f"■ {_(section)}"), classes="jokbo-head")
             mine = row_matches(row, self.hand_name)
             with Horizontal(classes="jokbo-row -mine" if mine else "jokbo-row"):
-                yield Static(self._row_name(row, mine), classes="jokbo-name")
+                yield Static(Text("▶" if mine else ""), classes="jokbo-mark")
+                yield Static(self._row_name(row), classes="jokbo-name")
                 for card in row.cards:
                     yield HelpCard(DECK[card], size_name="compact", follow_app=True)
                 yield Static(Text(row.note), classes="jokbo-note")
         yield Static(Text(_(VIRTUAL_NOTE)), id="help-note")
 
     @staticmethod
-    def _row_name(row: JokboRow, mine: bool) -> Text:
-        return Text(("▶ " if mine else "  ") + row.name, style="bold")
+    def _row_name(row: JokboRow) -> Text:
+        """The name in a column of its own beside the ▶ mark's, so a name that wraps
+        ("38 Gwang-ttaeng") goes on under itself, not under the mark. A name too long for
+        its column breaks before its gloss first: "Gabo" / "(9 kkeut)", not "Gabo (9" / "kkeut)"."""
+        name = row.name
+        if cell_len(name) > NAME_CELLS:
+            name = name.replace(" (", "\n(")
+        return Text(name, style="bold")
 
     def relabel(self) -> None:
         """The language changed: every text again, in place. (Not a recompose: keys and the
@@ -108,11 +118,11 @@ class HelpScreen(BaseScreen):
         for head, section in zip(self.query(".jokbo-head").results(Static), sections, strict=True):
             head.update(Text(f"■ {_(section)}"))
         for box, row in zip(self.query(".jokbo-row"), rows, strict=True):
-            box.query_one(".jokbo-name", Static).update(self._row_name(row, box.has_class("-mine")))
+            box.query_one(".jokbo-name", Static).update(self._row_name(row))
             box.query_one(".jokbo-note", Static).update(Text(row.note))
         self.query_one("#help-note", Static).update(Text(_(VIRTUAL_NOTE)))
         self.query_one("#help-rules", Static).update(Text(rules_text(self.options)))
-        self.query_one("#help-keytext", Static).update(Text(_(KEYS_TEXT)))
+        self.query_one("#help-keytext", Static).update(keys_table())
         self.query_one("#help-keys", Static).update(Text(_(FOOTER)))
 
     def on_mount(self) -> None:

@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, set_cell_size
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from engine import Options
 from engine.cards import card_id
@@ -219,6 +222,7 @@ def rules_text(options: Options) -> str:
         "",
         _("■ 베팅 용어"),
         _("· 학교: 판마다 모두 내는 참가비 ({n}칩부터)").format(n=options.base_unit),
+        *_school_rise(options),
         _("· 체크: 아무도 걸지 않았을 때 돈을 걸지 않고 넘겨요"),
         _("· 삥: 아무도 걸지 않았을 때 기본 단위만큼 걸어요"),
         _("· 콜: 앞사람이 건 만큼 맞춰요"),
@@ -240,42 +244,197 @@ def rules_text(options: Options) -> str:
     return "\n".join(lines)
 
 
-KEYS_TEXT = N_("""\
-■ 어디서나
-? 또는 F1  도움말 열기/닫기
-a          ASCII 모드 (카드를 영문·기호로만 그려요)
-b          큰 글씨 모드 (카드의 월 숫자를 크게)
-t          채팅 (Enter 보내기, Esc 닫기)
+def _school_rise(options: Options) -> list[str]:
+    """§5.7 in words: how the 학교 rises and where it stops (starting chips ÷ 5), with this
+    room's steps, so nobody expects 160 after 80 in a 500-chip room."""
+    if not options.school_up_every:
+        return [_("  이 방에서는 학교가 오르지 않아요.")]
+    text = _("  {every}판마다 2배로 오르고, 시작 칩의 1/5({cap}칩)에서 멈춰요: {steps}")
+    steps = " → ".join(f"{step:,}" for step in options.school_steps())
+    return [text.format(every=options.school_up_every, cap=options.school_cap, steps=steps)]
 
-■ 로비
-n 새 방 · Enter 참가 · w 관전 · c 코드로 입장 · r 전적 · h 지난 게임 · q 나가기
-전적: 키나 암호로 등록된 이름의 끝난 게임만 기록해요 (봇·미등록 이름은 빠져요).
-레이팅은 1000점에서 시작해 게임마다 다른 모든 자리와 1:1로 비교하는 Elo예요
-(K=32÷(인원−1)); 레이팅 순위는 3게임 이상 한 사람만.
-다시 보기: ←/→ 한 수 · [ ] 또는 PgUp/PgDn 한 판 · Home/End 처음/끝
 
-■ 게임
-1 다이 · 2 체크 · 3 삥 · 4 콜 · 5 따당 · 6 쿼터 · 7 하프 · 8 풀
-3장 섯다: 1·2·3으로 두 장 고르기, r 추천, Enter 확정
-y/n 재참가·리바이 답하기 · Space 다음 판 준비
-s 시작(방장) · j 참가 · l 판 기록 보기/숨기기 · i 이 방의 규칙 · q 나가기
-p 자리별 전적
-m 방장 메뉴: 내보내기(판과 판 사이) · 방 잠그기 · 방장 넘기기
-""")
+@dataclass(frozen=True)
+class KeySection:
+    """One block of help's 키 tab and its row of the README's keys table (``where``, the
+    row's first cell: tests/test_help_keys.py checks that both name the same keys, and that
+    every key a screen binds is here). ``entries``: (keys as drawn, what they do: a msgid)."""
+
+    where: str
+    title: str  # msgid
+    entries: tuple[tuple[str, str], ...]
+
+
+KEY_SECTIONS = (
+    KeySection(
+        "anywhere",
+        N_("어디서나"),
+        (
+            ("?/F1", N_("도움말: 족보(카드 그림), 규칙, 키")),
+            ("a", N_("ASCII 카드 (영문·기호로만 그려요)")),
+            ("b", N_("큰 글씨 카드 (월 숫자를 크게)")),
+            ("t", N_("채팅 (Enter 보내기, Esc 닫기)")),
+            ("e", N_("빠른 채팅 (숫자 키 하나로 인사·감정 보내기)")),
+            ("L", N_("English ↔ 한국어 (입력 칸 밖에서)")),
+            ("q/Esc", N_("나가기·닫기 (나가기는 먼저 물어요)")),
+        ),
+    ),
+    KeySection(
+        "help",
+        N_("도움말"),
+        (
+            ("←/→ Tab", N_("탭 바꾸기 (Shift+Tab 거꾸로)")),
+            ("↑/↓ PgUp/PgDn", N_("스크롤")),
+            ("Home/End", N_("맨 위/맨 아래")),
+            ("q/Esc/?", N_("닫기")),
+        ),
+    ),
+    KeySection(
+        "lobby",
+        N_("로비"),
+        (
+            ("↑/↓ PgUp/PgDn", N_("방 고르기 (Home/End 처음/끝)")),
+            ("n", N_("새 방 만들기")),
+            ("Tab", N_("새 방: 다음 칸")),
+            ("←/→ Space", N_("새 방: 옵션 바꾸기")),
+            ("Enter", N_("새 방: 만들기 · 목록: 고른 방에 참가")),
+            ("Esc", N_("새 방: 취소")),
+            ("w", N_("관전")),
+            ("c", N_("코드로 입장 (비공개 방)")),
+            ("i", N_("고른 방의 규칙")),
+            ("h", N_("지난 게임")),
+            ("r", N_("전적")),
+            ("q", N_("나가기 (먼저 물어요)")),
+        ),
+    ),
+    KeySection(
+        "past games",
+        N_("지난 게임"),
+        (
+            ("↑/↓ Enter", N_("고르기, 다시 보기")),
+            ("←/→", N_("다시 보기: 한 수")),
+            ("[/] PgUp/PgDn", N_("다시 보기: 한 판")),
+            ("Home/End", N_("다시 보기: 처음/끝")),
+            ("q", N_("돌아가기")),
+        ),
+    ),
+    KeySection(
+        "waiting room",
+        N_("대기실"),
+        (
+            ("s", N_("시작 (방장, 2명 이상 앉았을 때)")),
+            ("j", N_("자리에 앉기")),
+            ("+", N_("봇 추가 (누를 때마다 신중 → 강함 → 무작위)")),
+            ("-", N_("마지막 봇 빼기")),
+            ("m", N_("방장 메뉴")),
+            ("q", N_("나가기")),
+        ),
+    ),
+    KeySection(
+        "table",
+        N_("게임 중"),
+        (
+            ("1–8", N_("다이 · 체크 · 삥 · 콜 · 따당 · 쿼터 · 하프 · 풀 (버튼의 금액을 내요)")),
+            ("j", N_("관전 중: 다음 판부터 앉기 (중간 참가가 켜진 방, 학교를 내고)")),
+            ("i", N_("이 방의 규칙")),
+            ("l", N_("판 기록 보기/숨기기")),
+            ("p", N_("자리별 전적")),
+            ("m", N_("방장 메뉴: 내보내기(판과 판 사이) · 방 잠그기 · 방장 넘기기")),
+            ("q", N_("나가기")),
+        ),
+    ),
+    KeySection(
+        "3장 섯다",
+        N_("3장 섯다"),
+        (
+            ("1/2/3", N_("두 장 고르기 (확정 전에 족보가 보여요)")),
+            ("r", N_("추천 두 장")),
+            ("Enter", N_("확정")),
+        ),
+    ),
+    KeySection(
+        "prompts",
+        N_("물음"),
+        (
+            ("y/n", N_("구사 재경기 재참가, 리바이 답하기")),
+            ("Space", N_("다음 판 준비")),
+        ),
+    ),
+    KeySection(
+        "results",
+        N_("게임 결과"),
+        (
+            ("Enter/Space/Esc", N_("방으로")),
+            ("q", N_("로비로")),
+        ),
+    ),
+)
+
+
+#: The keys column of help's 키 tab: the widest keys ("Enter/Space/Esc") and two spaces.
+KEY_CELLS = 17
+
+
+def keys_table() -> Group:
+    """Help's 키 tab in the current language: a heading and a two-column grid per section, so
+    a description that wraps goes on under itself, not under the keys."""
+    blocks: list[RenderableType] = []
+    for n, section in enumerate(KEY_SECTIONS):
+        blocks.append(Text(("\n" if n else "") + f"■ {_(section.title)}", style="bold"))
+        grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
+        grid.add_column(width=KEY_CELLS - 1, no_wrap=True)
+        grid.add_column(ratio=1)
+        for keys, what in section.entries:
+            grid.add_row(Text(keys, style="bold"), Text(_(what)))
+        blocks.append(grid)
+    return Group(*blocks)
 
 
 def _short(card: int) -> str:
     return card_short({"id": card})
 
 
+#: The side list's name column: at least this wide (the Korean names and a space) and at most
+#: :data:`SIDE_NAME_MOST` (the side is 40 columns on a wide terminal: mark, names, cards).
+SIDE_NAME_LEAST, SIDE_NAME_MOST = 13, 22
+
+
+def _wrap_words(text: str, cells: int) -> list[str]:
+    """``text`` in lines of at most ``cells`` cells, broken between words (a longer word is
+    cut)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and cell_len(joined) <= cells:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return [piece for line in lines for piece in _cut(line, cells)]
+
+
+def _cut(line: str, cells: int) -> list[str]:
+    pieces = []
+    while cell_len(line) > cells:
+        piece = set_cell_size(line, cells).rstrip()
+        pieces.append(piece)
+        line = line[len(piece) :]
+    return [*pieces, line]
+
+
 def jokbo_side_parts(options: Options, hand_name: str | None) -> list[tuple[str, str]]:
-    """The 족보 as a short list beside the table (wide terminals), the own hand marked."""
+    """The 족보 as a short list beside the table (wide terminals), the own hand marked. The
+    name column is as wide as the longest name (English names are longer than Korean ones);
+    a name still too long goes on on the next line under itself, never under the cards."""
     parts: list[tuple[str, str]] = [(_("족보 (높은 순) · ? 자세히"), "bold")]
-    for row in jokbo_rows(options):
+    rows = jokbo_rows(options)
+    names = [row.name.split(" (")[0] for row in rows]
+    column = min(SIDE_NAME_MOST, max(SIDE_NAME_LEAST, *(cell_len(n) + 1 for n in names)))
+    for row, name in zip(rows, names, strict=True):
         mine = row_matches(row, hand_name)
         cards = " ".join(_short(c) for c in row.cards)
-        name = row.name.split(" (")[0]
-        line = f"\n{'▶' if mine else ' '} {set_cell_size(name, 13)}{cards}"
+        first, *rest = _wrap_words(name, column - 1)
+        line = f"\n{'▶' if mine else ' '} {set_cell_size(first, column)}{cards}"
+        line += "".join(f"\n  {more}" for more in rest)
         style = "bold reverse" if mine else "magenta" if row.section == SPECIALS else ""
         parts.append((line, style))
     return parts

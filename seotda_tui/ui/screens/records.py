@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ...rooms.records_db import K_FACTOR, MIN_RATED_GAMES, START_RATING, PlayerRecord, RecentGame
 from ..widgets.texts import chips, hand_name
 from .base import BaseScreen
@@ -68,9 +68,11 @@ def own_lines(record: PlayerRecord) -> tuple[str, str]:
 
 
 def recent_label(game: RecentGame) -> str:
-    return _("{place}위/{seats}명 {net:+,}칩 {hands}판").format(
-        place=game.place, seats=game.seats, net=game.net, hands=game.hands_played
-    )
+    return ngettext(
+        "{place}위/{seats}명 {net:+,}칩 {hands}판",
+        "{place}위/{seats}명 {net:+,}칩 {hands}판",
+        game.hands_played,
+    ).format(place=game.place, seats=game.seats, net=game.net, hands=game.hands_played)
 
 
 def board(title: str, rows: Sequence[PlayerRecord], value: str) -> Table:

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from engine import Options
 
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ..widgets.texts import END_REASONS, chips, game_summary, hand_name
 from .base import BaseScreen
 
@@ -40,14 +40,17 @@ def by_score(result: dict[str, Any], options: Options) -> bool:
 
 
 def ranking_table(result: dict[str, Any], options: Options) -> Table:
-    """Rank, nickname, final chips, score (net of the starting chips) or survival, rebuys."""
+    """Rank, nickname, final chips, score (net of the starting chips) or survival, and
+    rebuys in a room that allows them (with rebuys off the column would be all zeros)."""
     scored = by_score(result, options)
     table = Table(box=None, padding=(0, 2), header_style="bold", expand=False)
     table.add_column(_("순위"), justify="right")
     table.add_column(_("닉네임"))
     table.add_column(_("최종 칩"), justify="right")
     table.add_column(_("손익") if scored else _("탈락"), justify="right")
-    table.add_column(_("리바이"), justify="right")
+    rebuys = options.rebuy != "off"
+    if rebuys:
+        table.add_column(_("리바이"), justify="right")
     for row in result.get("ranking", []):
         if scored:  # §6.6 score = chips - starting chips × rebuys, shown net of the start
             net = row["score"] - options.starting_chips
@@ -55,23 +58,26 @@ def ranking_table(result: dict[str, Any], options: Options) -> Table:
         else:
             gone = row.get("eliminatedAtHand")
             third = Text(_("{hand}판").format(hand=gone) if gone else _("생존"))
-        table.add_row(
+        cells = [
             Text(_("{n}위").format(n=row["rank"]), style="bold" if row["rank"] == 1 else ""),
             Text(row["playerId"]),
             Text(_("{n}칩").format(n=chips(row["finalChips"]))),
             third,
-            Text(_("{rebuys}번").format(rebuys=row.get("rebuys", 0))),
-        )
+        ]
+        if rebuys:
+            cells.append(Text(_("{rebuys}번").format(rebuys=row.get("rebuys", 0))))
+        table.add_row(*cells)
     return table
 
 
 def stats_text(result: dict[str, Any]) -> Text:
     stats = result.get("stats") or {}
     text = Text()
+    hands, rematches = stats.get("handsPlayed", 0), stats.get("rematches", 0)
     text.append(
-        _("친 판 {hands}판 · 재경기 {rematches}번").format(
-            hands=stats.get("handsPlayed", 0), rematches=stats.get("rematches", 0)
-        )
+        ngettext("친 판 {hands}판", "친 판 {hands}판", hands).format(hands=hands)
+        + " · "
+        + ngettext("재경기 {n}번", "재경기 {n}번", rematches).format(n=rematches)
     )
     best = stats.get("bestHand")
     if best:

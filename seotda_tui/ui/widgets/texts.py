@@ -17,7 +17,7 @@ from engine import DECK, Card, Options
 from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
 from engine.betting import BET_ACTIONS
 
-from ...i18n import KOREAN, N_, _, language_code
+from ...i18n import KOREAN, N_, _, language_code, ngettext
 
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
 BET_ORDER = BET_ACTIONS
@@ -163,17 +163,21 @@ def cards_label(cards: list[Mapping[str, Any]]) -> str:
 def option_summary_forms(options: Options) -> tuple[str, ...]:
     """The lobby's 규칙 cell: the options people pick a room by, longest first, then shorter
     forms that drop the least telling part (the list shows the longest its column fits; the
-    selected room's rules are in full below the list)."""
-    parts = [_("3장") if options.card_mode == "three" else _("2장")]
-    parts.append(_("{n:,}칩").format(n=options.starting_chips))
-    parts.append(_("학교 {n}").format(n=options.base_unit))
+    selected room's rules are in full below the list): first the word "chips" (the number
+    stays), then the starting chips, and only then the parts from the end. So "·풀"/"·Full"
+    stays as long as the starting chips can make room for it (English words are longer)."""
+    cards = _("3장") if options.card_mode == "three" else _("2장")
+    start = _("{n:,}칩").format(n=options.starting_chips)
+    rest = [_("학교 {n}").format(n=options.base_unit)]
     if options.end_condition == "hands":
-        parts.append(_("{n}판").format(n=options.hand_limit))
+        rest.append(_("{n}판").format(n=options.hand_limit))
     else:
-        parts.append(_("최후 1인"))
+        rest.append(_("최후 1인"))
     if options.max_raise == "full":
-        parts.append(_("풀"))
-    return tuple("·".join(parts[:n]) for n in range(len(parts), 0, -1))
+        rest.append(_("풀"))
+    forms = [[cards, start, *rest], [cards, f"{options.starting_chips:,}", *rest]]
+    forms += [[cards, *rest[:n]] for n in range(len(rest), -1, -1)]
+    return tuple(dict.fromkeys("·".join(parts) for parts in forms))
 
 
 def bet_label(kind: str, amount: int | None = None, all_in: bool = False) -> str:
@@ -339,10 +343,17 @@ def game_summary(event: Mapping[str, Any]) -> str:
     if found is None or language_code() == KOREAN:
         return summary
     parts = found.groupdict()
+    hands = int(parts["hands"])
     if parts["how"] == "1위":
-        text = _("{hands}판 종료. 1위 {top}({chips}칩)")
+        text = ngettext(
+            "{hands}판 종료. 1위 {top}({chips}칩)", "{hands}판 종료. 1위 {top}({chips}칩)", hands
+        )
     else:
-        text = _("{hands}판 종료. 최후의 1인 {top}({chips}칩)")
+        text = ngettext(
+            "{hands}판 종료. 최후의 1인 {top}({chips}칩)",
+            "{hands}판 종료. 최후의 1인 {top}({chips}칩)",
+            hands,
+        )
     text = text.format(hands=parts["hands"], top=parts["top"], chips=parts["chips"])
     if parts["best"]:
         text += _(", 최고 족보 {name}({holder}, {hand}판)").format(
