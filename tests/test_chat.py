@@ -5,7 +5,15 @@ from __future__ import annotations
 import wcwidth
 from rich.cells import cell_len
 
-from seotda_tui.rooms.chat import EMPTY, LOBBY, MAX_CELLS, TOO_FAST, ChatHub, ChatMessage
+from seotda_tui.rooms.chat import (
+    EMPTY,
+    LOBBY,
+    MAX_CELLS,
+    QUICK_LINES,
+    TOO_FAST,
+    ChatHub,
+    ChatMessage,
+)
 from seotda_tui.rooms.clock import FakeClock
 
 
@@ -105,3 +113,28 @@ def test_notices_are_sanitised_and_have_no_nickname() -> None:
     h.notice(LOBBY, "점검\x1b[5m 안내")
     (message,) = h.history(LOBBY)
     assert message.nick == "" and message.text == "점검 안내"
+
+
+def test_a_quick_line_travels_as_its_msgid_marked_canned() -> None:
+    h = hub()
+    got: list[ChatMessage] = []
+    h.subscribe("7", got.append)
+    assert h.quick("7", "철수", 1) is None
+    assert [(m.nick, m.text, m.canned) for m in got] == [("철수", QUICK_LINES[0], True)]
+    assert h.post("7", "철수", QUICK_LINES[1]) is None  # typed, the same words are not canned
+    assert got[-1].canned is False
+    for number in (0, len(QUICK_LINES) + 1, -1):
+        assert h.quick("7", "영희", number) == EMPTY
+    assert len(got) == 2
+
+
+def test_quick_lines_share_the_senders_rate_limit_with_typed_ones() -> None:
+    clock = FakeClock()
+    h = hub(clock)
+    assert [h.post(LOBBY, "x", "a"), h.quick(LOBBY, "x", 2), h.quick(LOBBY, "x", 3)] == [None] * 3
+    assert h.quick(LOBBY, "x", 4) == TOO_FAST
+    assert h.post(LOBBY, "x", "b") == TOO_FAST
+    assert h.quick(LOBBY, "y", 4) is None  # another sender is not held back
+    clock.advance(3.0)
+    assert h.quick(LOBBY, "x", 4) is None
+    assert [m.text for m in h.history(LOBBY) if m.nick == "x"] == ["a", *QUICK_LINES[1:4]]

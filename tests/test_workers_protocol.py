@@ -17,7 +17,7 @@ from engine import Options
 from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.rooms import RoomError, RoomManager, RoomSummary, RoomUpdate
-from seotda_tui.rooms.chat import ChatHub, ChatMessage
+from seotda_tui.rooms.chat import QUICK_LINES, ChatHub, ChatMessage
 from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
 
@@ -64,6 +64,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
         notice="안내",
     )
     message = ChatMessage("lobby", "철수", "안녕", 99.5)
+    quick = ChatMessage("7", "영희", QUICK_LINES[0], 100.0, canned=True)
     reader = wire.FrameReader()
     data = b"".join(
         wire.frame(m)
@@ -71,6 +72,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
             wire.summary_to_wire(summary),
             wire.update_to_wire(update),
             wire.chat_to_wire(message),
+            wire.chat_to_wire(quick),
         )
     )
     # byte by byte: a frame cut anywhere waits for its rest
@@ -80,6 +82,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
     assert wire.summary_from_wire(got[0]) == summary
     assert wire.update_from_wire(got[1]) == update
     assert wire.chat_from_wire(got[2]) == message
+    assert wire.chat_from_wire(got[3]) == quick  # a quick-chat line stays canned
 
 
 def test_a_room_refusal_keeps_its_code_template_and_values_across_the_wire() -> None:
@@ -204,6 +207,16 @@ async def test_refusals_arrive_as_room_errors_and_pushes_before_the_answer(
         answer, pushes = await w.call("join", room, "철수", None)
         assert answer["v"] is None
         assert pushes and pushes[-1]["v"]["room"]["players"] == ["영희", "철수"]
+
+
+async def test_a_quick_chat_line_is_sent_by_its_number_and_pushed_canned(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (hub, path):
+        w = await Worker.connect(path)
+        await w.call("subscribe_chat", 3, "lobby")
+        answer, pushes = await w.call("chat_quick", "lobby", "영희", 2)
+        assert answer["v"] is None
+        (line,) = [wire.chat_from_wire(p["v"]) for p in pushes if p.get("s") == 3]
+        assert (line.nick, line.text, line.canned) == ("영희", QUICK_LINES[1], True)
 
 
 async def test_limits_count_every_worker_and_a_gone_worker_gives_its_counts_back(

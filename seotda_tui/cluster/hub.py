@@ -454,6 +454,7 @@ _OPS: dict[str, Callable[..., Any]] = {
     "subscribe_chat": Hub._subscribe_chat,
     "unsubscribe": Hub._unsubscribe,
     "chat_post": lambda h, _l, channel, nick, text: h.chat.post(channel, nick, text),
+    "chat_quick": lambda h, _l, channel, nick, number: h.chat.quick(channel, nick, int(number)),
     "chat_notice": lambda h, _l, channel, text: h.chat.notice(channel, text),
     "chat_history": lambda h, _l, channel: [wire.chat_to_wire(m) for m in h.chat.history(channel)],
     "chat_subscribers": lambda h, _l, channel: h.chat.subscribers(channel),

@@ -37,8 +37,9 @@ from ..rooms import ROOM_ERROR_CODES, RoomError, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 
 #: 2: refusals and notices carry their template and values (i18n); 3: restore, jail;
-#: 4: a room refusal carries its code (``RoomError.code``)
-VERSION = 4
+#: 4: a room refusal carries its code (``RoomError.code``); 5: quick chat (``chat_quick``, a chat
+#: message's ``canned``)
+VERSION = 5
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -225,8 +226,11 @@ def chat_to_wire(message: ChatMessage) -> dict[str, Any]:
         "nick": message.nick,
         "text": message.text,
         "at": message.at,
+        "canned": message.canned,
     }
 
 
 def chat_from_wire(data: dict[str, Any]) -> ChatMessage:
-    return ChatMessage(data["channel"], data["nick"], data["text"], float(data["at"]))
+    return ChatMessage(
+        data["channel"], data["nick"], data["text"], float(data["at"]), bool(data["canned"])
+    )

@@ -265,6 +265,9 @@ class RemoteChat:
     def post(self, channel: str, nick: str, text: str) -> str | None:
         return as_text(self.link.call_or(MSG_HUB_DOWN, "chat_post", channel, nick, text))
 
+    def quick(self, channel: str, nick: str, number: int) -> str | None:
+        return as_text(self.link.call_or(MSG_HUB_DOWN, "chat_quick", channel, nick, number))
+
     def notice(self, channel: str, text: str) -> None:
         self.link.notify("chat_notice", channel, text)
 

@@ -12,10 +12,16 @@ lays it out, one line, at most :data:`MAX_CELLS` display cells) before anyone se
 draw it as plain ``rich.text.Text``, never as markup. Each sender may post :data:`RATE_COUNT`
 messages per :data:`RATE_SECONDS` seconds; the hub's clock is injectable for tests.
 
+Quick chat: :data:`QUICK_LINES` are canned lines (``e`` then a digit on the table). One is sent
+as its number and travels as its Korean msgid with ``canned`` set, so each reader's screen says
+it in the reader's language (a Korean player's 안녕하세요! is an English player's Hi!). It counts
+against the same rate limit as typed lines.
+
 API::
 
     hub = ChatHub(clock=time.monotonic, history=50)
     hub.post(channel, nick, text) -> str | None       # Korean refusal, or None when sent
+    hub.quick(channel, nick, number) -> str | None    # QUICK_LINES[number - 1], likewise
     hub.subscribe(channel, callback) -> unsubscribe   # callback(ChatMessage) for each new message
     hub.history(channel) -> list[ChatMessage]         # the last ``history`` messages, oldest first
     hub.notice(channel, text)                         # a system line (nick ""), not rate limited
@@ -44,15 +50,29 @@ HISTORY = 50
 TOO_FAST = N_("채팅이 너무 빨라요. 잠시 뒤에 다시 보내 주세요")
 EMPTY = N_("보낼 내용이 없어요")
 
+#: The quick-chat lines, keys 1-8 in order (msgids: each reader sees them in their language).
+QUICK_LINES = (
+    N_("안녕하세요! 👋"),
+    N_("잘 부탁드려요"),
+    N_("나이스! 👍"),
+    N_("조금만 빨리 부탁해요"),
+    N_("아깝다 ㅠㅠ"),
+    N_("ㅋㅋㅋ 😂"),
+    N_("고마워요 🙏"),
+    N_("수고하셨어요"),
+)
+
 
 @dataclass(frozen=True)
 class ChatMessage:
-    """One sanitised line; ``nick`` is "" for a system notice."""
+    """One sanitised line; ``nick`` is "" for a system notice. ``canned``: ``text`` is one of
+    :data:`QUICK_LINES` (a msgid, drawn in the reader's language)."""
 
     channel: str
     nick: str
     text: str
     at: float
+    canned: bool = False
 
 
 ChatCallback = Callable[[ChatMessage], None]
@@ -83,14 +103,24 @@ class ChatHub:
         clean = clean_text(text, MAX_CELLS)
         if not clean:
             return EMPTY
-        now = self.clock()
-        sent = self._sent.setdefault(nick, deque())
+        return self._send(ChatMessage(channel, nick, clean, self.clock()))
+
+    def quick(self, channel: str, nick: str, number: int) -> str | None:
+        """Send quick-chat line ``number`` (1-based) from ``nick``; rate limited like ``post``."""
+        if not 1 <= number <= len(QUICK_LINES):
+            return EMPTY
+        return self._send(ChatMessage(channel, nick, QUICK_LINES[number - 1], self.clock(), True))
+
+    def _send(self, message: ChatMessage) -> str | None:
+        """Publish ``message`` unless its sender has used up the rate limit (then why not)."""
+        now = message.at
+        sent = self._sent.setdefault(message.nick, deque())
         while sent and now - sent[0] >= self.rate_seconds:
             sent.popleft()
         if len(sent) >= self.rate_count:
             return TOO_FAST
         sent.append(now)
-        self._publish(ChatMessage(channel, nick, clean, now))
+        self._publish(message)
         return None
 
     def notice(self, channel: str, text: str) -> None:

@@ -32,6 +32,7 @@ from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
+from textual.widgets import Input
 
 from .. import tuning
 from ..tuning.colour_depth import set_colour_depth
@@ -267,8 +268,13 @@ class SSHDriver(Driver):
         ``ESC[97;1:3u`` raises ValueError) and is a dead generator afterwards, so every later
         key would fail: such input is dropped and the parser replaced, for this session only.
         """
+        typed: list[events.Key] = []  # printable keys of this read, for a focused text input
         try:
             for message in messages():
+                if self._typed_into_input(message):
+                    typed.append(message)
+                    continue
+                self._flush_typed(typed)
                 self._dispatch(message)
         except ParseError:
             return False
@@ -278,7 +284,34 @@ class SSHDriver(Driver):
                 log.warning("클라이언트 입력을 해석하지 못해 버렸어요 (이 세션만)")
             self._parser = XTermParser(debug=False)
             return False
+        finally:
+            self._flush_typed(typed)
         return True
+
+    def _typed_into_input(self, message: Any) -> bool:
+        """A printable key while a text input has the focus (see :meth:`_flush_typed`)."""
+        if not (isinstance(message, events.Key) and message.is_printable and message.character):
+            return False
+        try:
+            return isinstance(self._app.screen.focused, Input)
+        except Exception:  # no screen yet, or it is being torn down
+            return False
+
+    def _flush_typed(self, typed: list[events.Key]) -> None:
+        """Printable keys that came in one read while a text input had the focus: one key
+        goes as it came, more go as one paste (what the input does with either is the same).
+        Sent key by key, a line pasted by a terminal without bracketed paste (or typed by
+        tmux send-keys) filled the queue, and every key past :data:`MAX_PENDING_EVENTS` was
+        dropped: chat stopped at ~64 characters (issue 32 item 5)."""
+        if not typed:
+            return
+        if len(typed) == 1:
+            self._dispatch(typed[0])
+        elif not self._backlogged():
+            self.process_message(events.Paste("".join(key.character or "" for key in typed)))
+        else:
+            self.dropped_events += len(typed)
+        typed.clear()
 
     def _dispatch(self, message: Any) -> None:
         # Sizes come only from SSH window-change requests; an in-band resize

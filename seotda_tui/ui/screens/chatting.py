@@ -1,7 +1,8 @@
 """The chat plumbing the lobby and the table share, so the two screens cannot drift apart.
 
 One chat channel (the lobby's, or a room's): its history and live messages go to a log on the
-screen and to the :class:`ChatLine`; ``t`` opens the line, Enter posts what was typed.
+screen and to the :class:`ChatLine`; ``t`` opens the line, Enter posts what was typed; ``e`` opens
+the quick-chat picker, whose digit sends a canned line (:data:`~seotda_tui.rooms.chat.QUICK_LINES`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ...i18n import _
 from ...rooms.chat import ChatMessage
 from ..widgets.chatline import ChatInput, ChatLine, message_text
 from .base import BaseScreen
+from .quick_chat import QuickChatScreen
 
 
 class ChatPushed(Message):
@@ -67,6 +69,16 @@ class ChatScreen(BaseScreen):
 
     def action_chat(self) -> None:
         self.query_one(ChatLine).open()
+
+    def action_quick_chat(self) -> None:
+        if not self.query_one(ChatLine).typing:
+            self.app.push_screen(QuickChatScreen(), self._quick_chosen)
+
+    def _quick_chosen(self, number: int | None) -> None:
+        if number:
+            error = self.seotda.chat.quick(self.chat_channel, self.nickname, number)
+            if error:
+                self.query_one(ChatLine).tell(_(error))
 
     def other_input(self, event: ChatInput.Submitted) -> bool:
         """Enter in an input that is not the chat line (e.g. the lobby's code prompt): handle

@@ -78,6 +78,7 @@ def table_bindings() -> list[BindingType]:
         ("s", "ㄴ", "start"),
         ("j", "ㅓ", "join"),
         ("t", "ㅅ", "chat"),
+        ("e", "ㄷ", "quick_chat"),
         ("l", "ㅣ", "toggle_log"),
         ("i", "ㅑ", "rules"),
         ("p", "ㅔ", "seat_records"),

@@ -3,29 +3,38 @@
 ``t`` (or ㅅ) opens an input in its place; Enter sends, Esc closes. Messages are always drawn as
 plain ``Text`` (a nickname or message is never read as markup), and the input itself drops escape
 sequences and control characters as they are typed or pasted, so not even the sender's own
-terminal receives them.
+terminal receives them. The input holds at most the hub's :data:`~seotda_tui.rooms.chat.MAX_CELLS`
+cells (the hub would cut a longer line silently), and a counter beside it says how many are used.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from ...i18n import N_, _
-from ...rooms.chat import ChatMessage
-from ...sanitize import BIDI_CONTROLS, strip_escapes
+from ...rooms.chat import MAX_CELLS, ChatMessage
+from ...sanitize import BIDI_CONTROLS, strip_escapes, truncate_cells
 
 #: The key hints; each names the other language's key in that language ("L English"), so a
 #: player who cannot read this one still finds it. b (big text) is left to help's key list: at
 #: 80 columns the chat line needs room for the latest message beside the hints.
 KEYS_TABLE = N_("? 도움말 · t 채팅 · l 기록 · a ASCII · L English")
 KEYS_LOBBY = N_("h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · L English")
+#: Shorter hints, tried in turn when the latest message (or a refusal's reason) would be cut
+#: beside the whole list: at 80 columns the full list left a message ~12 cells (issue 32 item 6). The last one also
+#: drops the "채팅" label; ``l`` opens the log, where a line cut even then is whole.
+SHORTER_KEYS = {
+    KEYS_TABLE: (N_("? 도움말 · l 기록 · L English"), N_("l 기록 · L English")),
+}
 
 
 PLACEHOLDER = N_("채팅: Enter 보내기 · Esc 닫기")
@@ -42,18 +51,39 @@ def safe_typed(text: str) -> str:
     )
 
 
+def chat_count(text: str) -> str:
+    """The counter beside the input: cells used of the most a message may have ("12/200칸")."""
+    return _("{n}/{max}칸").format(n=cell_len(text), max=MAX_CELLS)
+
+
 def message_text(message: ChatMessage) -> Text:
     """A chat message for a log: "철수: 안녕" (plain text, the nickname bold)."""
     if not message.nick:  # a system notice: a msgid (e.g. the hub link's, seotda_tui/cluster)
         return Text(_(message.text), style="dim italic")
-    return Text.assemble((message.nick, "bold cyan"), (": ", "cyan"), message.text)
+    text = _(message.text) if message.canned else message.text  # quick chat: the reader's words
+    return Text.assemble((message.nick, "bold cyan"), (": ", "cyan"), text)
 
 
 class ChatInput(Input):
-    """An input that never holds an escape sequence or a control character."""
+    """An input that never holds an escape sequence or a control character, nor more than
+    :data:`MAX_CELLS` cells (a Hangul syllable is two): a paste keeps what fits."""
 
     def replace(self, text: str, start: int, end: int) -> None:
-        super().replace(safe_typed(text), start, end)
+        value = self.value
+        start, end = sorted((max(0, start), min(len(value), end)))
+        room = MAX_CELLS - cell_len(value[:start] + value[end:])
+        fitting = truncate_cells(safe_typed(text[: MAX_CELLS * 8]), room)  # (bounded: pastes)
+        if text and not fitting:
+            self.restricted()
+            return
+        super().replace(fitting, start, end)
+        if len(fitting) > 1:  # a paste: Input scrolled before its width took the new text in
+            self.call_after_refresh(self._follow_cursor)
+
+    def _follow_cursor(self) -> None:
+        self.scroll_to_region(
+            Region(self._cursor_offset, 0, width=1, height=1), force=True, animate=False
+        )
 
 
 class ChatShow(Widget):
@@ -69,18 +99,29 @@ class ChatShow(Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        keys = Text(_(self.keys), style="dim")
-        left = Text(no_wrap=True, overflow="ellipsis")
-        if self.notice:
-            left.append(self.notice, "bold red")
-        elif self.last is not None:
-            left.append(_("채팅") + " ", "dim")
-            left.append_text(message_text(self.last))
-        room = width - keys.cell_len - 2
+        shorter = SHORTER_KEYS.get(self.keys, ())
+        choices = [(self.keys, True), *((k, k != shorter[-1]) for k in shorter)]
+        for hints, label in choices:  # the richest hints beside which the message is whole
+            keys = Text(_(hints), style="dim")
+            left = self._left(label)
+            room = width - keys.cell_len - 2
+            if left.cell_len <= room:
+                break
         if room < 12:  # narrow: the message wins over the key list
             return left
         left.truncate(room, overflow="ellipsis", pad=True)
         return Text.assemble(left, "  ", keys)
+
+    def _left(self, label: bool) -> Text:
+        """The refusal, or the latest message (after "채팅" when ``label``)."""
+        left = Text(no_wrap=True, overflow="ellipsis")
+        if self.notice:
+            left.append(self.notice, "bold red")
+        elif self.last is not None:
+            if label:
+                left.append(_("채팅") + " ", "dim")
+            left.append_text(message_text(self.last))
+        return left
 
 
 class ChatLine(Horizontal):
@@ -89,7 +130,10 @@ class ChatLine(Horizontal):
     DEFAULT_CSS = """
     ChatLine { height: 1; width: 1fr; }
     ChatLine > ChatInput { display: none; border: none; height: 1; padding: 0 1; width: 1fr; }
+    ChatLine > #chat-count { display: none; height: 1; padding: 0 1; }
+    ChatLine > #chat-count { color: $text-muted; }
     ChatLine.-typing > ChatInput { display: block; }
+    ChatLine.-typing > #chat-count { display: block; }
     ChatLine.-typing > ChatShow { display: none; }
     """
 
@@ -111,13 +155,27 @@ class ChatLine(Horizontal):
             return found.first()
         chat_input = ChatInput(placeholder=_(PLACEHOLDER), max_length=400, compact=True)
         self.mount(chat_input)
+        self.mount(Static(id="chat-count", markup=False))
+        self._count("")
         return chat_input
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if isinstance(event.input, ChatInput):
+            self._count(event.value)
+
+    def _count(self, text: str) -> None:
+        """The counter, as wide as its longest text in this language (the input's width stays
+        put as it grows, and a relayout is never left behind the text)."""
+        for count in self.query("#chat-count").results(Static):
+            count.styles.width = cell_len(chat_count("x" * MAX_CELLS)) + 2
+            count.update(chat_count(text))
 
     def relabel(self) -> None:
         """The session's language changed: the key hints and the input's placeholder follow."""
         self.query_one(ChatShow).refresh()
         for chat_input in self.query(ChatInput):
             chat_input.placeholder = _(PLACEHOLDER)
+            self._count(chat_input.value)
 
     @property
     def typing(self) -> bool:
@@ -140,7 +198,13 @@ class ChatLine(Horizontal):
                 self.screen.set_focus(None)
 
     def show(self, message: ChatMessage) -> None:
-        self.query_one(ChatShow).last = message
+        """The newest message, in place of the last one or of a refusal's reason."""
+        show = self.query_one(ChatShow)
+        show.last, show.notice = message, ""
+
+    def tell(self, reason: str) -> None:
+        """A refused quick-chat line: say why (there is no typed text to keep)."""
+        self.query_one(ChatShow).notice = reason
 
     def refuse(self, reason: str) -> None:
         """A refused message (too fast, empty): say why; ``t`` brings the text back."""
