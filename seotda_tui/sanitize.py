@@ -83,7 +83,7 @@ _EMOJI_MODIFIERS = frozenset(
     + "".join(map(chr, range(0x1F1E6, 0x1F200)))  # regional indicators (flags)
 )
 
-_ZWJ = "\u200d"
+ZWJ = "\u200d"
 _WHITESPACE_CONTROLS = frozenset("\t\n\r\v\f\u0085\u2028\u2029")
 _MAX_COMBINING_PER_CHAR = 2
 # Rich/Textual markup uses these; refusing them in nicknames keeps a name like
@@ -184,20 +184,20 @@ def _agreed_cluster(cluster: str) -> str:
     return ""
 
 
-def _emoji_bases(text: str) -> str:
+def emoji_bases(text: str) -> str:
     """Of each emoji ZWJ sequence (👨‍👩‍👧, 🏃‍♀️) only its first emoji, and no ZWJ left.
 
     Terminals disagree on how wide a joined sequence is; its parts side by side (👨👩👧, 🏃♀)
     would be a wider, different message than the one glyph the sender typed. A ZWJ after
     anything but an emoji (e.g. in Indic scripts) only shapes its neighbours: it goes alone.
     """
-    if _ZWJ not in text:
+    if ZWJ not in text:
         return text
     kept: list[str] = []
     for cluster in wcwidth.iter_graphemes(text):
-        if _ZWJ in cluster[1:] and unicodedata.category(cluster[0]) == "So":
-            cluster = cluster[: cluster.index(_ZWJ)]
-        kept.append(cluster.replace(_ZWJ, ""))
+        if ZWJ in cluster[1:] and unicodedata.category(cluster[0]) == "So":
+            cluster = cluster[: cluster.index(ZWJ)]
+        kept.append(cluster.replace(ZWJ, ""))
     return "".join(kept)
 
 
@@ -218,7 +218,7 @@ def clean_text(text: str, max_cells: int) -> str:
     become U+0020; controls, bidi controls, blank-drawing (fillers,
     default-ignorable) and unassigned characters and emoji modifiers (skin
     tones, flags, keycaps, variation selectors) are dropped, of an emoji ZWJ
-    sequence only its first emoji stays (:func:`_emoji_bases`); stacked
+    sequence only its first emoji stays (:func:`emoji_bases`); stacked
     combining marks are capped and any cluster whose width terminals disagree
     about is cut back to its base or dropped. The result is NFC-normalised,
     stripped and cut to ``max_cells`` cells, and ``cell_len`` of it is what
@@ -229,10 +229,10 @@ def clean_text(text: str, max_cells: int) -> str:
         " " if ch in _WHITESPACE_CONTROLS or unicodedata.category(ch) == "Zs" else ch for ch in text
     )
     text = "".join(
-        ch for ch in text if ch == _ZWJ or not (_is_unsafe(ch) or ch in _EMOJI_MODIFIERS)
+        ch for ch in text if ch == ZWJ or not (_is_unsafe(ch) or ch in _EMOJI_MODIFIERS)
     )
     # Bound the repair rounds' work: beyond 8 code points a cell it is piled marks anyway.
-    text = _emoji_bases(text.strip()[: 8 * max(0, max_cells)])
+    text = emoji_bases(text.strip()[: 8 * max(0, max_cells)])
     settled = _settle(text)
     while settled != text:  # each round after the first only removes code points
         text, settled = settled, _settle(settled)

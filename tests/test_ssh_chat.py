@@ -1,6 +1,7 @@
 """Real SSH, pyte screens: a chat line that arrives in one burst (a paste without bracketed paste,
 tmux send-keys) goes into the input whole, up to the hub's limit, with the counter saying so
-(issue 32 item 5: it stopped at ~64 characters, the keys past the driver's backlog dropped)."""
+(issue 32 item 5: it stopped at ~64 characters, the keys past the driver's backlog dropped), and
+a family emoji arrives as its first emoji, as the README says."""
 
 from __future__ import annotations
 
@@ -41,6 +42,14 @@ async def test_a_burst_of_typed_characters_reaches_the_chat_input_whole(
         await wait_until(lambda: len(factory.chat.history("lobby")) == 1, what="the line")  # type: ignore[attr-defined]
         (sent,) = factory.chat.history("lobby")  # type: ignore[attr-defined]
         assert sent.text == line
+        # a family emoji (a ZWJ sequence) as an emoji picker sends it: its first emoji only, as
+        # the README says (the ZWJ, not printable, was dropped as a key: 👨👩👧 arrived)
+        await a.press("t")
+        await a.send("👨\u200d👩\u200d👧 가족")
+        await a.wait_for(f"7/{MAX_CELLS}{unit}")  # 👨 가족: 2 + 1 + 4 cells
+        await a.press("enter")
+        await b.wait_for("영희: 👨 가족")
+        assert factory.chat.history("lobby")[-1].text == "👨 가족"  # type: ignore[attr-defined]
 
         if env is not None:
             return  # (start_game reads the Korean screens)

@@ -37,6 +37,7 @@ from textual.widgets import Input
 from .. import tuning
 from ..tuning.colour_depth import set_colour_depth
 from ..tuning.crash_report import WithheldReport
+from ..sanitize import ZWJ
 from ..tuning.stray_output import capture_stray_output
 from .colour_isolation import (
     RENDER_COLOR_SYSTEM,
@@ -290,8 +291,10 @@ class SSHDriver(Driver):
 
     def _typed_into_input(self, message: Any) -> bool:
         """A printable key while a text input has the focus (see :meth:`_flush_typed`)."""
-        if not (isinstance(message, events.Key) and message.is_printable and message.character):
+        if not (isinstance(message, events.Key) and message.character):
             return False
+        if not (message.is_printable or message.character == ZWJ):  # (a ZWJ is not printable:
+            return False  # as a key alone the input dropped it, parting 👨‍👩‍👧 into 👨👩👧)
         try:
             return isinstance(self._app.screen.focused, Input)
         except Exception:  # no screen yet, or it is being torn down

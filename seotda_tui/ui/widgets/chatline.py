@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 
 from ...i18n import N_, _
 from ...rooms.chat import MAX_CELLS, ChatMessage
-from ...sanitize import BIDI_CONTROLS, strip_escapes, truncate_cells
+from ...sanitize import BIDI_CONTROLS, emoji_bases, strip_escapes, truncate_cells
 
 #: The key hints; each names the other language's key in that language ("L English"), so a
 #: player who cannot read this one still finds it. b (big text) is left to help's key list: at
@@ -41,8 +41,10 @@ PLACEHOLDER = N_("채팅: Enter 보내기 · Esc 닫기")
 
 
 def safe_typed(text: str) -> str:
-    """What may enter the chat input: no escapes, controls, format or bidi characters."""
-    text = strip_escapes(text).replace("\t", " ")
+    """What may enter the chat input: no escapes, controls, format or bidi characters, and of
+    an emoji ZWJ sequence only its first emoji (as the hub keeps it: the sender sees what the
+    others will)."""
+    text = emoji_bases(strip_escapes(text).replace("\t", " "))
     return "".join(
         ch
         for ch in text
