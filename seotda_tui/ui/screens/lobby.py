@@ -258,12 +258,22 @@ class LobbyScreen(ChatScreen):
         self.seotda.create_room(created)
 
     def action_join(self) -> None:
-        self._enter(self.manager.join)
+        self._enter(self._join_else_watch)
+
+    def _join_else_watch(self, room_id: str, nick: str, code: str | None = None) -> None:
+        """Enter sits down; in a running game it opens the table to watch (issue 32 item 13),
+        where ``j`` asks for a seat and says when one opens."""
+        try:
+            self.manager.join(room_id, nick, code)
+        except RoomError as exc:
+            if exc.code != "game_running":
+                raise
+            self.manager.watch(room_id, nick, code)
 
     def action_watch(self) -> None:
         self._enter(self.manager.watch)
 
-    def _enter(self, how: Callable[[str, str], None]) -> None:
+    def _enter(self, how: Callable[[str, str], object]) -> None:
         room_id = self.query_one(RoomList).selected_key
         if room_id is None:
             self.say(_(PICK_FIRST))
@@ -315,7 +325,7 @@ class LobbyScreen(ChatScreen):
             elif how == "watch":
                 self.manager.watch(room_id, self.nickname, code)
             else:
-                self.manager.join(room_id, self.nickname, code)
+                self._join_else_watch(room_id, self.nickname, code)
         except RoomError as exc:
             self.say(exc.shown())
             return
