@@ -160,6 +160,7 @@ def test_the_menu_offers_what_the_host_may_do_and_the_lobby_shows_the_lock() -> 
         ("remove", "철수"),
         ("remove", "구경꾼"),
         ("host", "철수"),
+        ("rules", ""),  # between games (issue 32; tests/test_room_rules_change.py)
         ("lock", ""),
     ]
     assert "잠김" not in row_cells(room, 1)[5]

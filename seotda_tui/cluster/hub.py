@@ -447,6 +447,9 @@ _OPS: dict[str, Callable[..., Any]] = {
     "hand_host": lambda h, _l, room_id, host, nick: h.manager.hand_host(room_id, host, nick),
     "readmit": lambda h, _l, room_id, host: h.manager.readmit(room_id, host),
     "change_code": lambda h, _l, room_id, host: h.manager.change_code(room_id, host),
+    "change_options": lambda h, _l, room_id, host, options: h.manager.change_options(
+        room_id, host, _options(options)
+    ),
     "session_connected": Hub._session_connected,
     "session_disconnected": Hub._session_disconnected,
     "subscribe_room": Hub._subscribe_room,

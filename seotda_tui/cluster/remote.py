@@ -155,6 +155,10 @@ class RemoteRoomManager:
     def change_code(self, room_id: str, host: str) -> None:
         self._call("change_code", room_id, host)
 
+    def change_options(self, room_id: str, host: str, options: Options | Mapping[str, Any]) -> None:
+        data = options.to_dict() if isinstance(options, Options) else dict(options)
+        self._call("change_options", room_id, host, data)
+
     # ------------------------------------------------------------------ sessions
     def session_connected(self, nick: str, address: str = "") -> str | None:
         self._sessions[nick] += 1

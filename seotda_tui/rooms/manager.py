@@ -28,7 +28,8 @@ API (all synchronous; call from the event loop's thread)::
     manager.remove_bot(room_id, host, bot=None) -> str  # None = the last bot added
     manager.remove(room_id, host, nick) / set_locked(room_id, host, locked) /
         hand_host(room_id, host, nick) / readmit(room_id, host) /
-        change_code(room_id, host)                    # moderation (rooms/moderation.py)
+        change_code(room_id, host) /                  # moderation (rooms/moderation.py)
+        change_options(room_id, host, options)        # new rules between games
     manager.resume() -> list[str]                     # rooms rebuilt from the journal (see below)
     manager.subscribe_lobby(cb) -> unsubscribe        # cb(list[RoomSummary]) on every lobby change
     manager.subscribe_room(room_id, nick, cb) -> unsubscribe  # cb(RoomUpdate); first call at once
@@ -622,6 +623,19 @@ class RoomManager:
         self._journal_room(room)
         log_event(log, "code_changed", room=room.id, host=host)
         self._changed(room, [{"type": "codeChanged", "by": host}])
+
+    def change_options(self, room_id: str, host: str, options: Options | Mapping[str, Any]) -> None:
+        """The host changes the room's rules between games (not while one runs); everyone in
+        the room is pushed them, and the log says what changed (rooms/moderation.py)."""
+        self._arm_resumed()
+        room = self._get(room_id)
+        if not isinstance(options, Options):
+            options = Options.from_dict(options)
+        events = moderation.change_options(room, host, options)
+        if events:
+            fields = ",".join(str(change[0]) for change in events[0]["changes"])
+            log_event(log, "options_changed", room=room.id, host=host, fields=fields)
+            self._changed(room, events)
 
     def _new_code(self, room: Room) -> None:
         assert room.privacy is not None

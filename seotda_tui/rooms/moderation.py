@@ -19,6 +19,10 @@ they decide:
 * **Hand the host role** to another seated, connected human.
 * **Change the code** of a private room (those inside see the new one; the old one opens
   nothing).
+* **Change the rules** (the room's options) between games: in the waiting room or after a
+  game ended, never while one runs; the seated count must still fit the new rules. The
+  privacy, the lock and the bars stay as they were. Nothing to journal: a game's options go
+  into the journal when it starts (a finished game's record keeps the rules it was played by).
 
 Bars, the lock and the code go into the journal with a running game, so a room rebuilt from
 it after a restart keeps them (a waiting room is not journaled: it does not survive a restart).
@@ -28,6 +32,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import Options, OptionsError
+from engine.options import SPECS
+
 from ..i18n import N_
 from .model import PLAYING, Room, RoomError
 
@@ -35,6 +42,7 @@ NOT_HOST = N_("방장만 할 수 있어요")
 BARRED = N_("방장이 이 방에서 내보냈어요. 방장이 다시 받아 주기 전에는 들어갈 수 없어요")
 LOCKED = N_("방장이 방을 잠가서 들어갈 수 없어요")
 NOT_PRIVATE = N_("공개 방에는 코드가 없어요")
+RULES_MID_GAME = N_("게임 중에는 규칙을 바꿀 수 없어요. 게임이 끝나면 바꿀 수 있어요")
 #: What the removed player reads, back in the lobby.
 REMOVED_NOTICE = N_("'{room}' 방의 방장이 나를 방에서 내보냈어요")
 
@@ -110,3 +118,25 @@ def readmit(room: Room, host: str) -> list[dict[str, Any]]:
     players = sorted(room.barred)
     room.barred.clear()
     return [{"type": "readmitted", "players": players, "by": host}]
+
+
+def change_options(room: Room, host: str, options: Options) -> list[dict[str, Any]]:
+    """The host's new rules for the next game; the event lists each change as
+    ``[field, old, new]`` so every session can say it in its own language."""
+    check_host(room, host)
+    if room.status == PLAYING:
+        raise RoomError("game_running", RULES_MID_GAME)
+    try:
+        if len(room.players) > options.max_players:  # (a room of one may still wait)
+            options.check_players(len(room.players))
+    except OptionsError as exc:
+        raise RoomError("player_count", exc.template, **exc.values) from exc
+    changes = [
+        [spec.field, getattr(room.options, spec.field), getattr(options, spec.field)]
+        for spec in SPECS
+        if getattr(room.options, spec.field) != getattr(options, spec.field)
+    ]
+    if not changes:
+        return []
+    room.options = options
+    return [{"type": "optionsChanged", "by": host, "changes": changes}]

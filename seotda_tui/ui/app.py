@@ -272,6 +272,11 @@ class SeotdaApp(App[None]):
 
         self.push_screen(CreateRoomScreen(), then)
 
+    def edit_rules(self, room: RoomSummary, then: Callable[[str | None], None]) -> None:
+        from .screens.create_room import CreateRoomScreen
+
+        self.push_screen(CreateRoomScreen(editing=room), then)
+
     def confirm(self, question: str, then: Callable[[bool | None], None]) -> None:
         from .screens.confirm import ConfirmScreen
 

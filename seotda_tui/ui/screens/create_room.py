@@ -1,4 +1,5 @@
-"""The new-room form: all 20 options with the spec's defaults, checked by the engine itself.
+"""The new-room form: all the options with the spec's defaults, checked by the engine itself.
+The same form, filled with a room's rules, is how its host changes them between games.
 
 Why the engine checks: ``Options`` is the one authority on valid combinations, so the form shows
 its Korean ``OptionsError`` message as is (live, while the player edits) instead of re-implementing
@@ -21,7 +22,7 @@ from engine import Options, OptionsError
 from engine.options import SPECS
 
 from ...i18n import N_, _, tr
-from ...rooms import ROOM_NAME_CELLS, RoomError
+from ...rooms import ROOM_NAME_CELLS, RoomError, RoomSummary
 from ...sanitize import truncate_cells
 from ..widgets.choice import Choice
 from ..widgets.texts import CHOICE_LABELS, choice_label
@@ -54,6 +55,8 @@ PRIVACY_CHOICES = (
     (N_("비공개 · 목록에 없음"), "unlisted"),
 )
 TITLE = N_("새 방 만들기 · Tab 이동 · ←/→ 바꾸기 · Enter 만들기 · Esc 취소")
+#: The form as the host's rules editor (host menu, between games).
+EDIT_TITLE = N_("방 규칙 바꾸기 · Tab 이동 · ←/→ 바꾸기 · Enter 바꾸기 · Esc 취소")
 
 
 def privacy_choices() -> list[tuple[str, str]]:
@@ -81,7 +84,9 @@ class NameInput(Input):
 
 
 class CreateRoomScreen(BaseScreen):
-    """Dismisses with the new room's id, or None when cancelled."""
+    """Dismisses with the new room's id, or None when cancelled. With ``editing``: the form
+    holds that room's rules, its name and privacy stay as they are (shown, not editable), and
+    Enter gives the room the rules (dismissing with its id)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "취소"),
@@ -91,13 +96,28 @@ class CreateRoomScreen(BaseScreen):
     #: first, and each focus change restyles the focused widget with everything inside it.
     AUTO_FOCUS = "#room-name"
 
+    def __init__(self, editing: RoomSummary | None = None) -> None:
+        super().__init__()
+        self.editing = editing
+        if editing is not None:
+            self.AUTO_FOCUS = "#opt-card_mode"  # (the name stays as it is)
+
+    def _title(self) -> str:
+        return _(EDIT_TITLE if self.editing is not None else TITLE)
+
+    def _button(self) -> str:
+        return _("바꾸기") if self.editing is not None else _("만들기")
+
     def compose_body(self) -> Iterable[Widget]:
-        defaults = self.manager.room_defaults  # the server's [room_defaults] setting
-        yield Static(_(TITLE), id="form-title")
+        # the server's [room_defaults] setting, or the rules of the room being edited
+        editing = self.editing
+        defaults = self.manager.room_defaults if editing is None else editing.options
+        yield Static(self._title(), id="form-title")
         with VerticalScroll(id="form"), Grid(id="form-grid"):
             yield Label(_("방 이름"), classes="form-label", id="label-name")
             name = truncate_cells(_("{nick}의 방").format(nick=self.nickname), ROOM_NAME_CELLS)
-            yield NameInput(value=name, id="room-name", compact=True)
+            name = name if editing is None else editing.name
+            yield NameInput(value=name, id="room-name", compact=True, disabled=editing is not None)
             yield Static(name_count(name), id="room-name-count", classes="form-label")
             yield Static("")
             for spec in SPECS:
@@ -110,10 +130,12 @@ class CreateRoomScreen(BaseScreen):
                 )
             # last, so the options keep their places in the tab order
             yield Label(_("공개 여부"), classes="form-label", id="label-privacy")
-            yield Choice(privacy_choices(), "public", id="room-privacy")
+            privacy = Choice(privacy_choices(), _privacy_of(editing), id="room-privacy")
+            privacy.disabled = editing is not None  # (kept: the host menu changes the code)
+            yield privacy
         yield Static("", id="form-error")
         with Horizontal(id="form-buttons"):
-            yield Button(_("만들기"), variant="primary", id="form-create", compact=True)
+            yield Button(self._button(), variant="primary", id="form-create", compact=True)
             yield Button(_("취소"), id="form-cancel", compact=True)
 
     def on_mount(self) -> None:
@@ -121,7 +143,7 @@ class CreateRoomScreen(BaseScreen):
 
     def relabel(self) -> None:
         """Every label in the new language; the values picked so far stay."""
-        self.query_one("#form-title", Static).update(_(TITLE))
+        self.query_one("#form-title", Static).update(self._title())
         self.query_one("#label-name", Label).update(_("방 이름"))
         self.query_one("#label-privacy", Label).update(_("공개 여부"))
         for spec in SPECS:
@@ -131,7 +153,7 @@ class CreateRoomScreen(BaseScreen):
                 [labels[c] for c in spec.choices]
             )
         self.query_one("#room-privacy", Choice).set_labels([lb for lb, _v in privacy_choices()])
-        self.query_one("#form-create", Button).label = _("만들기")
+        self.query_one("#form-create", Button).label = self._button()
         self.query_one("#form-cancel", Button).label = _("취소")
         name = self.query_one("#room-name", Input).value
         self.query_one("#room-name-count", Static).update(name_count(name))
@@ -191,6 +213,9 @@ class CreateRoomScreen(BaseScreen):
         options = self._check()
         if options is None:
             return
+        if self.editing is not None:
+            self._change_rules(options)
+            return
         name = self.query_one("#room-name", Input).value
         privacy = self.query_one("#room-privacy", Choice).value
         try:
@@ -209,5 +234,21 @@ class CreateRoomScreen(BaseScreen):
             return
         self.dismiss(room.id)
 
+    def _change_rules(self, options: Options) -> None:
+        assert self.editing is not None
+        try:
+            self.manager.change_options(self.editing.id, self.nickname, options)
+        except RoomError as exc:
+            self.query_one("#form-error", Static).update(Text(exc.shown()))
+            return
+        self.dismiss(self.editing.id)
+
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _privacy_of(room: RoomSummary | None) -> str:
+    """The privacy choice's value for ``room`` (a new room starts public)."""
+    if room is None or not room.private:
+        return "public"
+    return "listed" if room.listed else "unlisted"

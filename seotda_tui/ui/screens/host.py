@@ -39,6 +39,11 @@ class ScreenHost(Protocol):
         """The room form; ``then`` gets the new room's id, or None if none was made."""
         ...
 
+    def edit_rules(self, room: RoomSummary, then: Callable[[str | None], None]) -> None:
+        """The room form filled with ``room``'s rules, for its host; ``then`` gets the room's id
+        once the new rules are set, or None if cancelled."""
+        ...
+
     def confirm(self, question: str, then: Callable[[bool | None], None]) -> None:
         """A yes/no question; ``then`` gets the answer."""
         ...

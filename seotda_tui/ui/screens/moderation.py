@@ -1,9 +1,10 @@
 """The host's menu (m at the waiting room and the table): remove someone, lock, hand over,
-change a private room's code.
+change a private room's code, change the rules between games.
 
 It only picks: the answer is ``(what, whom)`` — ``remove``/``host`` with a nickname, or
-``lock``/``unlock``/``readmit``/``code`` with ``""`` — or None; the table asks to confirm and
-calls the manager (rules in :mod:`seotda_tui.rooms.moderation`).
+``lock``/``unlock``/``readmit``/``code``/``rules`` with ``""`` — or None; the table asks to
+confirm (the rules: opens the filled-in room form) and calls the manager (rules in
+:mod:`seotda_tui.rooms.moderation`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
-from ...rooms import RoomSummary
+from ...rooms import PLAYING, RoomSummary
 
 Choice = tuple[str, str]
 
@@ -36,6 +37,8 @@ def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
     for nick in humans:
         if nick not in room.offline:
             items.append((("host", nick), _("{nick}님에게 방장 넘기기").format(nick=nick)))
+    if room.status != PLAYING:  # between games only
+        items.append((("rules", ""), _("방 규칙 바꾸기 (다음 게임부터)")))
     if room.locked:
         items.append((("unlock", ""), _("방 잠금 풀기")))
     else:

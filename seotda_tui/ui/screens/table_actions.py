@@ -59,7 +59,16 @@ WATCHER_JOIN = N_("관전 중이에요 · j 키로 참가해요")
 
 #: Events the host's moderation makes (with ``by``): said on the message line to everyone.
 MODERATION_EVENTS = frozenset(
-    {"leaveRoom", "unwatch", "host", "locked", "unlocked", "readmitted", "codeChanged"}
+    {
+        "leaveRoom",
+        "unwatch",
+        "host",
+        "locked",
+        "unlocked",
+        "readmitted",
+        "codeChanged",
+        "optionsChanged",
+    }
 )
 
 
@@ -180,7 +189,8 @@ class TableActions(ChatScreen):
             return
         for event in update.events:  # the host's moderation, for everyone (the log may be hidden)
             if event.get("by") and event.get("type") in MODERATION_EVENTS:
-                self.say(" ".join(event_lines(event)))
+                lines = event_lines(event)  # (new rules: the headline; the log lists them)
+                self.say(lines[0] if event["type"] == "optionsChanged" else " ".join(lines))
         if update.viewer != self.nickname:
             return
         for event in update.events:
@@ -333,6 +343,10 @@ class TableActions(ChatScreen):
         if choice is None:
             return
         what, whom = choice
+        if what == "rules":  # the filled-in room form is the step that asks
+            if self.latest is not None:
+                self.seotda.edit_rules(self.latest.room, lambda _room: None)
+            return
         private = self.latest is not None and self.latest.room.private
         if what == "remove" and private:
             question = _(

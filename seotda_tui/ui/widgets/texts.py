@@ -16,6 +16,7 @@ from rich.cells import cell_len
 from engine import DECK, Card, Options
 from engine.betting import ACTION_NAMES as ACTION_NAMES  # re-exported for the screens
 from engine.betting import BET_ACTIONS
+from engine.options import SPEC_BY_FIELD
 
 from ...i18n import KOREAN, N_, _, language_code, ngettext
 
@@ -76,6 +77,21 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
 def choice_label(option: str, value: Any) -> str:
     """The label of one option value in the current language (e.g. "1,000칩")."""
     return _(CHOICE_LABELS[option][value]).format(v=value)
+
+
+def option_change(field: str, old: Any, new: Any) -> str:
+    """One rule the host changed, for the log: "  시작 칩: 1,000칩 → 2,000칩"."""
+    spec = SPEC_BY_FIELD.get(field)
+    if spec is None:  # (an option this version does not know)
+        return f"  {field}: {old} → {new}"
+
+    def shown(value: Any) -> str:
+        if isinstance(value, bool):
+            return _("켬") if value else _("끔")
+        labels = CHOICE_LABELS.get(field, {})
+        return _(labels[value]).format(v=value) if value in labels else str(value)
+
+    return f"  {_(spec.label)}: {shown(old)} → {shown(new)}"
 
 
 #: The engine's Korean names (msgids) of actions and hands, for extraction; shown via
@@ -238,6 +254,10 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
         return [_("방장이 방 잠금을 풀었어요")]
     if kind == "codeChanged":
         return [_("방장이 방 코드를 바꿨어요")]
+    if kind == "optionsChanged":  # each change as ``[field, old, new]`` (rooms/moderation.py)
+        return [_("방장이 방 규칙을 바꿨어요 (i 자세히)")] + [
+            option_change(str(field), old, new) for field, old, new in event.get("changes", ())
+        ]
     if kind == "readmitted":
         return [_("방장이 {p}님을 다시 받아요").format(p=", ".join(event.get("players", ())))]
     if kind == "offline":
