@@ -1,7 +1,7 @@
 """Enter on a running room (issue 32 item 13): the lobby only said "게임이 이미 시작됐어요. 관전은
 할 수 있어요". It now opens the table to watch, and ``j`` there says when a seat opens: at the
 next hand when the room lets people join mid-game (midJoin, default on), else when the game
-ends. Pilots at 80×24 and 120×40, Korean and English: the lobby's session, the players."""
+ends (the refusal said only that the room takes nobody mid-game). Pilots at 80×24 and 120×40, Korean and English: the lobby's session, the players."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ TEXTS = {
     },
     "en": {
         "running": "already started",
-        "next hand": "sit down at the next hand",
+        "next hand": "You sit down next hand",
         "game ends": "when the game ends",
     },
 }
@@ -59,7 +59,7 @@ async def press(t: Table, pilot: Pilot[None], *keys: str) -> None:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("language", ["ko", "en"])
 @pytest.mark.parametrize("mid_join", [True, False])
-async def test_enter_on_a_running_room_opens_it_to_watch(
+async def test_enter_on_a_running_room_watches_and_j_says_when_a_seat_opens(
     language: str, size: tuple[int, int], mid_join: bool
 ) -> None:
     texts = TEXTS[language]
@@ -74,6 +74,11 @@ async def test_enter_on_a_running_room_opens_it_to_watch(
         assert summary is not None and summary.spectators == ("c",)
         assert texts["running"] not in screen_text(app)
         assert t.manager.game_view(t.room_id, "c") is not None  # watching the game
+        await press(t, pilot, "j")  # a seat: says when it opens
+        said = texts["next hand"] if mid_join else texts["game ends"]
+        assert said in screen_text(app), screen_text(app)
+        game = t.manager.live_game(t.room_id)
+        assert game is not None and ("c" in game.joining) is mid_join
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

@@ -27,15 +27,15 @@ def refused(refusal: Refusal, room: Room) -> RoomError:
     """The engine's reason a spectator cannot sit down yet, as a room refusal."""
     code = refusal.code
     if code == "midJoinOff":
-        return RoomError("mid_join_off", N_("게임 중엔 못 앉는 방이에요"))
+        return RoomError("mid_join_off", N_("게임이 끝나면 앉을 수 있어요"))
     if code == "tableFull":
         return RoomError("room_full", N_("자리가 없어요 (최대 {n}명)"), n=room.options.max_players)
     if code == "alreadyJoining":
         return RoomError("already_joining", QUEUED_SHORT)
     if code == "noHandsLeft":
-        return RoomError("no_hands_left", N_("마지막 판이라 못 앉아요"))
+        return RoomError("no_hands_left", N_("마지막 판이에요 · 게임이 끝나면 앉아요"))
     if code == "alreadySeated":  # a player who left or went out of this game, now watching
-        return RoomError("game_running", N_("이번 게임 자리는 떠났어요"))
+        return RoomError("game_running", N_("게임이 끝나면 다시 앉을 수 있어요"))
     return RoomError("game_running", N_("게임이 이미 시작됐어요. 관전은 할 수 있어요"))
 
 
