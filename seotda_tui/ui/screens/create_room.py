@@ -128,6 +128,9 @@ class CreateRoomScreen(BaseScreen):
                     getattr(defaults, spec.field),
                     id=f"opt-{spec.field}",
                 )
+            if len(SPECS) % 2:  # the privacy choice starts a row (it spans the free columns)
+                yield Static("")
+                yield Static("")
             # last, so the options keep their places in the tab order
             yield Label(_("공개 여부"), classes="form-label", id="label-privacy")
             privacy = Choice(privacy_choices(), _privacy_of(editing), id="room-privacy")
