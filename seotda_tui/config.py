@@ -208,7 +208,9 @@ KEYS: tuple[_Key, ...] = (
         _non_negative_number,
         "닉네임 잠금 시간(초, 0 = 끔; 그 닉네임으로 로그인했던 주소는 잠겨도 들어옴)",
     ),
-    _Key("limits", "registrations_per_ip", _non_negative_int, "IP당 시간당 새 닉네임 수 (0 = 무제한)"),
+    _Key(
+        "limits", "registrations_per_ip", _non_negative_int, "IP당 시간당 새 닉네임 수 (0 = 무제한)"
+    ),
     _Key(
         "limits",
         "nickname_expiry_days",

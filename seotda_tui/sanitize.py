@@ -228,9 +228,7 @@ def clean_text(text: str, max_cells: int) -> str:
     text = "".join(
         " " if ch in _WHITESPACE_CONTROLS or unicodedata.category(ch) == "Zs" else ch for ch in text
     )
-    text = "".join(
-        ch for ch in text if ch == ZWJ or not (_is_unsafe(ch) or ch in _EMOJI_MODIFIERS)
-    )
+    text = "".join(ch for ch in text if ch == ZWJ or not (_is_unsafe(ch) or ch in _EMOJI_MODIFIERS))
     # Bound the repair rounds' work: beyond 8 code points a cell it is piled marks anyway.
     text = emoji_bases(text.strip()[: 8 * max(0, max_cells)])
     settled = _settle(text)

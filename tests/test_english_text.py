@@ -96,9 +96,7 @@ async def test_help_hand_names_wrap_under_themselves_and_gabo_reads(size: tuple[
 async def test_side_list_beside_a_wide_table_shows_whole_names() -> None:
     deal = {"a": ["4띠", "5띠"], "b": ["1광", "2열"]}
     options = Options(deal_mode="oneRound")  # both cards at once: the own hand is marked
-    async with Table.open(
-        ["a", "b"], options=options, size=(120, 40), language=EN, deal=deal
-    ) as t:
+    async with Table.open(["a", "b"], options=options, size=(120, 40), language=EN, deal=deal) as t:
         text = t.text("a")
         for name, cards in (("38 Gwang-ttaeng", "3Br 8Br"), ("9-ttaeng ~ 2-ttaeng", "9An 9Rb")):
             line = next(line for line in text.splitlines() if name in line)

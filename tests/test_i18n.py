@@ -107,15 +107,15 @@ def test_the_compiled_catalogue_says_what_the_po_says() -> None:
 def forms(message: Message) -> list[str]:
     """A .po entry's translations: one, or one per plural form (``msgstr[0]``, ``[1]``)."""
     string = message.string
-    return list(string) if isinstance(string, tuple) else [string]
+    return [string] if isinstance(string, str) else list(string)
 
 
 def compiled_forms(compiled: gettext.GNUTranslations, message: Message) -> list[str]:
     """What the .mo says for ``message``: English has two plural forms (n == 1, n != 1)."""
-    if isinstance(message.id, tuple):
-        singular, plural = message.id[0], message.id[1]
-        return [compiled.ngettext(singular, plural, n) for n in (1, 2)]
-    return [compiled.gettext(message.id)]
+    if isinstance(message.id, str):
+        return [compiled.gettext(message.id)]
+    singular, plural = message.id[0], message.id[1]
+    return [compiled.ngettext(singular, plural, n) for n in (1, 2)]
 
 
 def test_english_hand_names_keep_the_korean_word_and_the_badges_fit() -> None:

@@ -67,7 +67,7 @@ def test_not_while_a_game_runs_and_the_seated_must_still_fit() -> None:
         m.join(room.id, nick)
     with refused("player_count"):  # seven seated: 3장 seats at most 6
         m.change_options(room.id, "영희", Options(card_mode="three"))
-    assert m.room(room.id).options == Options()  # type: ignore[union-attr]
+    assert m.room(room.id).options == Options()
     m.start(room.id, "영희")
     with refused("game_running"):
         m.change_options(room.id, "영희", Options(starting_chips=2000))
@@ -81,7 +81,7 @@ def test_a_finished_games_record_keeps_its_rules_and_the_next_game_has_the_new(
     m.join(room.id, "철수")
     m.start(room.id, "영희")
     m.leave(room.id, "철수")  # the game ends: one left in play
-    assert m.room(room.id).status == "finished"  # type: ignore[union-attr]
+    assert m.room(room.id).status == "finished"
     m.change_options(room.id, "영희", Options(starting_chips=5000))
     history = m.history
     assert history is not None
@@ -90,16 +90,16 @@ def test_a_finished_games_record_keeps_its_rules_and_the_next_game_has_the_new(
     assert replay is not None and replay.options == Options()  # played by the old rules
     m.join(room.id, "민수")
     m.start(room.id, "영희")
-    assert m.live_game(room.id).options.starting_chips == 5000  # type: ignore[union-attr]
+    assert m.live_game(room.id).options.starting_chips == 5000
 
 
 def test_the_menu_offers_the_rules_only_between_games() -> None:
     m = manager()
     room = m.create_room("영희", "방", Options())
     m.join(room.id, "철수")
-    assert ("rules", "") in [c for c, _ in menu_items(m.room(room.id), "영희")]  # type: ignore[arg-type]
+    assert ("rules", "") in [c for c, _ in menu_items(m.room(room.id), "영희")]
     m.start(room.id, "영희")
-    assert ("rules", "") not in [c for c, _ in menu_items(m.room(room.id), "영희")]  # type: ignore[arg-type]
+    assert ("rules", "") not in [c for c, _ in menu_items(m.room(room.id), "영희")]
 
 
 TEXTS = {
@@ -168,7 +168,7 @@ async def test_escape_leaves_the_rules_as_they_were() -> None:
         form.query_one("#opt-starting_chips", Choice).focus()
         await t.press("a", "right", "escape")
         assert isinstance(t.screen("a"), TableScreen)
-        assert t.manager.room(t.room_id).options == Options()  # type: ignore[union-attr]
+        assert t.manager.room(t.room_id).options == Options()
 
 
 async def test_the_rules_change_through_the_rooms_process(tmp_path: Path) -> None:

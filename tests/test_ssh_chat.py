@@ -19,7 +19,10 @@ from .ssh_harness import public_view, quiet, ssh_server, start_game, wait_until
 
 @pytest.mark.parametrize(
     ("size", "env", "unit", "welcome"),
-    [((80, 24), None, "칸", "님 환영해요"), ((120, 40), {"LANG": "en_US.UTF-8"}, " cells", "welcome, ")],
+    [
+        ((80, 24), None, "칸", "님 환영해요"),
+        ((120, 40), {"LANG": "en_US.UTF-8"}, " cells", "welcome, "),
+    ],
 )
 async def test_a_burst_of_typed_characters_reaches_the_chat_input_whole(
     tmp_path: Path, size: tuple[int, int], env: dict[str, str] | None, unit: str, welcome: str

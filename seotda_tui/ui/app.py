@@ -273,9 +273,9 @@ class SeotdaApp(App[None]):
         self.push_screen(CreateRoomScreen(), then)
 
     def edit_rules(self, room: RoomSummary, then: Callable[[str | None], None]) -> None:
-        from .screens.create_room import CreateRoomScreen
+        from .screens.create_room import EditRoomScreen
 
-        self.push_screen(CreateRoomScreen(editing=room), then)
+        self.push_screen(EditRoomScreen(room), then)
 
     def confirm(self, question: str, then: Callable[[bool | None], None]) -> None:
         from .screens.confirm import ConfirmScreen

@@ -35,9 +35,9 @@ from textual.messages import InBandWindowResize
 from textual.widgets import Input
 
 from .. import tuning
+from ..sanitize import ZWJ
 from ..tuning.colour_depth import set_colour_depth
 from ..tuning.crash_report import WithheldReport
-from ..sanitize import ZWJ
 from ..tuning.stray_output import capture_stray_output
 from .colour_isolation import (
     RENDER_COLOR_SYSTEM,

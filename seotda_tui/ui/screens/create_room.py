@@ -99,8 +99,6 @@ class CreateRoomScreen(BaseScreen):
     def __init__(self, editing: RoomSummary | None = None) -> None:
         super().__init__()
         self.editing = editing
-        if editing is not None:
-            self.AUTO_FOCUS = "#opt-card_mode"  # (the name stays as it is)
 
     def _title(self) -> str:
         return _(EDIT_TITLE if self.editing is not None else TITLE)
@@ -255,3 +253,12 @@ def _privacy_of(room: RoomSummary | None) -> str:
     if room is None or not room.private:
         return "public"
     return "listed" if room.listed else "unlisted"
+
+
+class EditRoomScreen(CreateRoomScreen):
+    """The host's rules change: the same form, focused on the rules (the name stays as it is)."""
+
+    AUTO_FOCUS = "#opt-card_mode"
+
+    def __init__(self, room: RoomSummary) -> None:
+        super().__init__(editing=room)

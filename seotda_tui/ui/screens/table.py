@@ -647,10 +647,10 @@ class TableScreen(TableActions):
         room = self.room
         joining = view.get("joining", ())
         free = len(view["seats"]) + len(joining) < (room.max_players if room else 0)
-        if room is not None and self.nickname in room.spectators and room.options.mid_join:
-            # a seat at the next hand (issue 32; j asks the engine): greyed once asked for
-            if free or self.nickname in joining:
-                prompts.append(("join", _("j 참가"), self.nickname not in joining))
+        watching = room is not None and self.nickname in room.spectators and room.options.mid_join
+        # a seat at the next hand (issue 32; j asks the engine): greyed once asked for
+        if watching and (free or self.nickname in joining):
+            prompts.append(("join", _("j 참가"), self.nickname not in joining))
         if not self._choosing(view):  # (the 3-card choice's row is full at 80 columns)
             prompts.append(("rules", _("i 규칙"), True))
         prompts.append(("leave", _("q 나가기"), True))

@@ -32,7 +32,7 @@ KEYS_LOBBY = N_("h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASC
 #: Shorter hints, tried in turn when the latest message (or a refusal's reason) would be cut
 #: beside the whole list: at 80 columns the full list left a message ~12 cells (issue 32 item 6). The last one also
 #: drops the "채팅" label; ``l`` opens the log, where a line cut even then is whole.
-SHORTER_KEYS = {
+SHORTER_KEYS: dict[str, tuple[str, ...]] = {
     KEYS_TABLE: (N_("? 도움말 · l 기록 · L English"), N_("l 기록 · L English")),
 }
 
