@@ -114,7 +114,7 @@ async def start_game(host: Any, host_name: str, guest: SSHClient) -> None:
     await host.wait_for("님이 앉았어요")
     await host.press("s")
     for client in (host, guest):
-        await client.wait_for("게임 중")
+        await client.wait_for("· 게임 중 ·")
 
 
 def public_view(manager: RoomManager, nick: str) -> View:

@@ -324,7 +324,7 @@ async def test_a_held_seat_is_not_handed_to_a_login_without_the_passphrase(
         assert manager.room_of("철수") == room
         assert "끊김" in host.text
         async with server.connect("철수", size=size, passphrase=SECRET) as back:
-            await back.wait_for("게임 중")
+            await back.wait_for("· 게임 중 ·")
             await host.wait_gone("끊김")
 
 

@@ -326,7 +326,7 @@ async def test_direct_join_of_a_playing_private_room_watches(tmp_path: Path) -> 
     m.start(room.id, "영희")
     async with ssh_server(tmp_path, make_app_factory(m)) as server:
         async with login(server, f"민수+{code}") as client:
-            await client.wait_for("게임 중")
+            await client.wait_for("· 게임 중 ·")
             await wait_until(lambda: m.room(room.id).spectators == ("민수",))
             assert "민수" not in m.room(room.id).players
 

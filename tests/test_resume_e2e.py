@@ -143,9 +143,9 @@ async def to_the_second_round(host: SSHClient, guest: SSHClient) -> str:
     await guest.wait_for("영희의 방", WAIT)
     await press_until(guest, "enter", "시작하기를")
     await host.wait_for("· 2/", WAIT)  # "2/10명" in the title: 철수 sat down
-    await press_until(host, "s", "게임 중")
+    await press_until(host, "s", "· 게임 중 ·")
     for client in clients.values():
-        await client.wait_for("게임 중", WAIT)
+        await client.wait_for("· 게임 중 ·", WAIT)
     for key in ("3", "4", "3"):
         mover = await mover_of(clients)
         await clients[mover].press(key)
@@ -195,7 +195,7 @@ async def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
         async with connect(second.port, "영희") as host, connect(second.port, "철수") as guest:
             clients = {"영희": host, "철수": guest}
             for client in clients.values():
-                await client.wait_for("게임 중", WAIT)
+                await client.wait_for("· 게임 중 ·", WAIT)
             for client in clients.values():  # both are back: nobody shows as disconnected
                 await client.wait_gone("연결 끊김", WAIT)
             after = {nick: await settled(client) for nick, client in clients.items()}
@@ -243,7 +243,7 @@ async def test_kill_9_while_the_disk_is_full_loses_no_shown_action(tmp_path: Pat
         async with connect(second.port, "영희") as host, connect(second.port, "철수") as guest:
             clients = {"영희": host, "철수": guest}
             for client in clients.values():
-                await client.wait_for("게임 중", WAIT)
+                await client.wait_for("· 게임 중 ·", WAIT)
                 await client.wait_gone("연결 끊김", WAIT)
             after = {nick: await settled(client) for nick, client in clients.items()}
             for nick in NAMES:

@@ -57,8 +57,8 @@ async def test_two_players_over_ssh(tmp_path: Path) -> None:
             await guest.wait_for("방장 영희님이 시작하기를")
             await host.wait_for("철수님이 앉았어요")
             await host.press("s")
-            await host.wait_for("게임 중")
-            await guest.wait_for("게임 중")
+            await host.wait_for("· 게임 중 ·")
+            await guest.wait_for("· 게임 중 ·")
             await shows_own_cards_only(host, truth(manager, "영희"), truth(manager, "철수"))
             await shows_own_cards_only(guest, truth(manager, "철수"), truth(manager, "영희"))
 
@@ -88,7 +88,7 @@ async def test_two_players_over_ssh(tmp_path: Path) -> None:
         assert manager.room(manager.room_of("철수")).offline == ("철수",)
         # ...and comes back to the same seat with the same cards, mid-hand
         back = await stack.enter_async_context(server.connect("철수", size=(80, 24)))
-        await back.wait_for("게임 중")
+        await back.wait_for("· 게임 중 ·")
         await shows_own_cards_only(back, cards, truth(manager, "영희"))
         await host.wait_gone("[끊김 ")
 

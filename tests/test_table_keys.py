@@ -200,12 +200,13 @@ async def test_a_lobby_error_clears_after_a_few_seconds_on_the_apps_clock() -> N
     async with Table.open(["a", "b"], spectators=["c"], seed=5) as t:
         await t.press("c", "q")  # a spectator leaves at once
         assert isinstance(t.screen("c"), LobbyScreen)
-        await t.press("c", "enter")  # join the running game: refused
-        assert "게임이 이미 시작됐어요" in t.text("c")
+        t.manager.set_locked(t.room_id, "a", True)
+        await t.press("c", "enter")  # back into the locked room: refused
+        assert "방장이 방을 잠가서" in t.text("c")
         await t.advance(2)
-        assert "게임이 이미 시작됐어요" in t.text("c")
+        assert "방장이 방을 잠가서" in t.text("c")
         await t.advance(5)
-        assert "게임이 이미 시작됐어요" not in t.text("c")
+        assert "방장이 방을 잠가서" not in t.text("c")
 
 
 # ---------------------------------------------------------------------- 12. the room name's limit

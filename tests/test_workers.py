@@ -59,10 +59,10 @@ async def test_two_players_on_two_workers_and_a_spectator_on_a_third(tmp_path: P
             await host.wait_for("· 2/", WAIT)
             await watcher.wait_for("영희의 방", WAIT)
             await press_until(watcher, "w", "관전: 민수")
-            await press_until(host, "s", "게임 중")
+            await press_until(host, "s", "· 게임 중 ·")
             players = {"영희": host, "철수": guest}
             for client in (host, guest, watcher):
-                await client.wait_for("게임 중", WAIT)
+                await client.wait_for("· 게임 중 ·", WAIT)
             for key in ("3", "4"):  # 삥, 콜: the first round ends, the second card is dealt
                 mover = await mover_of(players)
                 await players[mover].press(key)
@@ -99,18 +99,18 @@ async def test_a_worker_killed_mid_hand_takes_only_its_sessions(tmp_path: Path) 
                 await guest.wait_for("영희의 방", WAIT)
                 await press_until(guest, "enter", "시작하기를")
                 await host.wait_for("· 2/", WAIT)
-                await press_until(host, "s", "게임 중")
-                await guest.wait_for("게임 중", WAIT)
+                await press_until(host, "s", "· 게임 중 ·")
+                await guest.wait_for("· 게임 중 ·", WAIT)
                 before = await settled(guest)
                 kill_9(b_pid)
                 await guest.wait_closed(WAIT)
             await host.wait_for("끊김", WAIT)  # the seat is held, the game goes on
-            assert "게임 중" in host.text
+            assert "· 게임 중 ·" in host.text
             await c.wait_log(r"event=worker_died", 1)
             await c.wait_log(r"event=worker_port", 3, timeout=60)  # its replacement is up
             # 철수 logs in again, this time on the worker that stayed: seat and cards are back
             async with connect(a, "철수") as again:
-                await again.wait_for("게임 중", WAIT)
+                await again.wait_for("· 게임 중 ·", WAIT)
                 await host.wait_gone("끊김", WAIT)
                 after = await settled(again)
                 assert after == before, "\n".join(after)
@@ -144,7 +144,7 @@ async def test_the_rooms_process_killed_is_restarted_and_every_room_resumes(
                 for table in tables:
                     host = next(iter(table.values()))
                     await host.wait_for("· 2/", WAIT)
-                    await press_until(host, "s", "게임 중")
+                    await press_until(host, "s", "· 게임 중 ·")
                     mover = await mover_of(table)
                     await table[mover].press("3")  # 삥
                     await table[mover].wait_gone("내 차례예요", WAIT)
