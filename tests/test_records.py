@@ -450,6 +450,9 @@ async def test_the_lobby_opens_the_records_screen_at_80x24(tmp_path: Path) -> No
         assert RATING_HELP[:20] in text
         assert "Esc 닫기" in text.splitlines()[-1]  # the keys line fits: nothing pushed off
         assert len(app.screen.query(".records-spark")) == 4
+        for row in app.screen.query(".records-recent"):  # a cell between text and sparkline
+            label, spark = row.query_one(".records-label"), row.query_one(".records-spark")
+            assert label.region.right < spark.region.x, (label.region, spark.region)
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, RecordsScreen)

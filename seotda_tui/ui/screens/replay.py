@@ -36,15 +36,7 @@ from ..widgets.seats import SeatBoxes, SeatInfo, SeatList
 from ..widgets.texts import chips, event_lines
 from .base import BaseScreen
 from .table_fit import fit_parts
-from .table_shape import (
-    LOG_WIDTH,
-    PLAINEST,
-    WIDE_LOG_WIDTH,
-    WIDE_WIDTH,
-    Shape,
-    choose_shape,
-    seat_columns,
-)
+from .table_shape import PLAINEST, Shape, choose_shape, log_width, seat_columns
 from .table_text import (
     banner_parts,
     flash_for,
@@ -367,7 +359,7 @@ class ReplayScreen(BaseScreen):
         self._show_cards(seat, size)
 
     def _log_width(self) -> int:
-        return WIDE_LOG_WIDTH if self.app.size.width >= WIDE_WIDTH else LOG_WIDTH
+        return log_width(self.app.size.width)
 
     def _columns(self) -> int:
         width = self.app.size.width - 2 - self._log_width()

@@ -46,6 +46,8 @@ from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
 from .table_fit import fit_parts, fit_ranking, text_rows
+from .table_shape import WIDE_WIDTH
+from .table_shape import log_width as table_log_width
 from .table_text import (
     FIRST_TIP_HANDS,
     banner_parts,
@@ -65,7 +67,6 @@ from .table_text import (
 )
 
 LOG_LINES = 200
-LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
 #: Terminal height from which the 족보 list stays on screen beside the table (wide terminals).
 JOKBO_SIDE_HEIGHT = 36
 #: The own hand's texts need this many cells beside large cards (a 16-cell name, " 선"), else
@@ -211,7 +212,7 @@ class TableScreen(TableActions):
         side = self.query_one("#side", Vertical)
         _set(side, "display", log_visible)
         self.query_one(HandLog).hold(not log_visible)
-        log_width = WIDE_LOG_WIDTH if width >= WIDE_WIDTH else LOG_WIDTH
+        log_width = table_log_width(width)
         if side.styles.width is None or side.styles.width.value != log_width:
             side.styles.width = log_width
         # §9 "PC: 족보표 상시 표시": on a big terminal the 족보 stays beside the table

@@ -27,8 +27,21 @@ SHAPES: tuple[Shape, ...] = (
 )
 PLAINEST: Shape = SHAPES[-1]
 #: The hand log beside the table: its width, and from which terminal width it is the wider
-#: one (the live table's, table.py).
+#: one (the live table's, table.py, and the replay's).
 LOG_WIDTH, WIDE_LOG_WIDTH, WIDE_WIDTH = 26, 40, 110
+#: What the table itself uses at most: ten seat boxes and the big pot fit in it. Past it the
+#: log takes the spare columns (issue 32 item 17: at 200x60 the log stayed 40 wide beside an
+#: empty table area), up to MAX_LOG_WIDTH, where log lines are long enough to read whole.
+TABLE_CELLS, MAX_LOG_WIDTH = 120, 80
+
+
+def log_width(terminal_width: int) -> int:
+    """The hand log's width on a terminal ``terminal_width`` cells wide."""
+    if terminal_width < WIDE_WIDTH:
+        return LOG_WIDTH
+    return max(WIDE_LOG_WIDTH, min(MAX_LOG_WIDTH, terminal_width - 2 - TABLE_CELLS))
+
+
 #: Cells the own hand's texts need beside large cards (a 16-cell name, " 선"), as table.py's
 #: MIN_MINE_WIDTH.
 MINE_CELLS = 20

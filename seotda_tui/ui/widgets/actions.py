@@ -92,9 +92,21 @@ class ActionBar(TextLines):
         return self._rows(self.places)
 
     def shown_label(self, index: int, places: tuple[tuple[str, bool], ...] | None = None) -> str:
-        """Place ``index``'s label as drawn: shortened on purpose when its place is narrow."""
-        label = (places or self.places)[index][0]
-        return first_fit(self.region_of(index).width - 1, *bet_label_forms(label))
+        """Place ``index``'s label as drawn: shortened on purpose when its place is narrow.
+
+        Every label is shortened as far as the one that needs it most, so the bar reads one
+        way (issue 32 item 17: ``6 쿼터 +320 올인`` stood beside ``8 풀 (+320) 올인``)."""
+        places = places or self.places
+        cells = self.region_of(index).width - 1
+        level = max(self._form_needed(i, places) for i in range(len(places)))
+        forms = bet_label_forms(places[index][0])
+        return first_fit(cells, *forms[min(level, len(forms) - 1) :])
+
+    def _form_needed(self, index: int, places: tuple[tuple[str, bool], ...]) -> int:
+        """How far (in :func:`bet_label_forms`) place ``index``'s label must be shortened."""
+        cells = self.region_of(index).width - 1
+        forms = bet_label_forms(places[index][0])
+        return next((n for n, form in enumerate(forms) if cell_len(form) <= cells), 0)
 
     def _rows(self, places: tuple[tuple[str, bool], ...]) -> list[Text]:
         """Labels left-aligned in their places, so a new amount changes only its own digits."""

@@ -1,0 +1,61 @@
+"""Issue 32 item 17: the table's bet labels read one way, and a wide terminal's spare columns
+go to the hand log."""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+
+from seotda_tui.testing import Table
+from seotda_tui.ui.screens.table_shape import LOG_WIDTH, MAX_LOG_WIDTH, WIDE_LOG_WIDTH, log_width
+from seotda_tui.ui.widgets.actions import ActionBar
+from seotda_tui.ui.widgets.handlog import HandLog
+
+
+def test_the_log_takes_the_columns_the_table_leaves() -> None:
+    assert log_width(80) == LOG_WIDTH and log_width(120) == WIDE_LOG_WIDTH
+    widths = [log_width(w) for w in range(110, 260)]
+    assert widths == sorted(widths) and widths[-1] == MAX_LOG_WIDTH
+    assert log_width(200) == 78  # 200 - 2 borders - the table's 120
+
+
+async def test_at_200x60_the_log_is_wide_and_keeps_long_lines_whole() -> None:
+    async with Table.open(["a", "b", "c"], seed=5, size=(200, 60)) as t:
+        for nick in ("a", "b"):
+            screen = t.screen(nick)
+            side = screen.query_one("#side", Vertical)
+            assert side.region.width == log_width(200) > WIDE_LOG_WIDTH
+            log = screen.query_one(HandLog)
+            assert log.region.width > WIDE_LOG_WIDTH
+
+
+async def test_bet_labels_are_shortened_alike() -> None:
+    """``6 쿼터 (+320) 올인`` does not fit an 80-column place, ``8 풀 (+320) 올인`` does: both
+    drop their brackets, not only the longer one."""
+    async with Table.open(["a", "b"], seed=5, size=(80, 24)) as t:
+        bar = t.screen(t.actor).query_one(ActionBar)
+        bar.set_legal(
+            [
+                {"type": "die"},
+                {"type": "quarter", "amount": 320, "allIn": True},
+                {"type": "full", "amount": 320, "allIn": True},
+            ]
+        )
+        shown = [bar.shown_label(i) for i, (_, on) in enumerate(bar.places) if on]
+        assert len(shown) == 3
+        assert any("+320" in label for label in shown)
+        assert not any("(" in label for label in shown), shown
+        drawn = " ".join(line.plain for line in bar.text_lines())
+        assert all(label in drawn for label in shown)
+
+
+async def test_bet_labels_keep_their_brackets_where_every_one_fits() -> None:
+    async with Table.open(["a", "b"], seed=5, size=(120, 40)) as t:
+        bar = t.screen(t.actor).query_one(ActionBar)
+        bar.set_legal(
+            [
+                {"type": "quarter", "amount": 320, "allIn": True},
+                {"type": "full", "amount": 320, "allIn": True},
+            ]
+        )
+        shown = [bar.shown_label(i) for i, (_, on) in enumerate(bar.places) if on]
+        assert shown and all("(+320)" in label for label in shown), shown
