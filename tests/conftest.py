@@ -21,23 +21,28 @@ def _test_scrypt_cost(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
         monkeypatch.setattr("seotda_tui.ssh.passphrase.COST", TEST_SCRYPT_COST)
 
 
-#: Files with the longest tests (subprocess servers, whole games over many screens), started
-#: first: xdist hands tests out in collection order, so no worker is left alone with one of them
-#: at the end. Only an order: a file missing here just starts in its turn.
+#: Files with the longest tests (subprocess servers, whole games over many screens), longest
+#: single test first: with one test per dispatch (the Makefile's --maxschedchunk 1) each free
+#: worker takes the next, so none is left alone with a long one at the end. Only an order: a
+#: file missing here just starts in its turn.
 SLOW_FIRST = (
-    "test_workers.py",
-    "test_workers_restart.py",
-    "test_workers_leftovers.py",
-    "test_resume_e2e.py",
-    "test_shutdown.py",
-    "test_memory.py",
-    "test_i18n_snapshots.py",
-    "test_engine_legality.py",
-    "test_colour_isolation.py",
     "test_fit_80x24.py",
+    "test_engine_legality.py",
+    "test_i18n.py",
+    "test_colour_isolation.py",
+    "test_workers.py",
+    "test_resume_e2e.py",
+    "test_fuzz_input.py",
+    "test_i18n_snapshots.py",
+    "test_memory.py",
+    "test_workers_restart.py",
+    "test_room_lock.py",
+    "test_workers_leftovers.py",
+    "test_shutdown.py",
     "test_game_random.py",
 )
+_RANK = {name: n for n, name in enumerate(SLOW_FIRST)}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name not in SLOW_FIRST)  # stable: files stay whole
+    items.sort(key=lambda item: _RANK.get(item.path.name, len(SLOW_FIRST)))  # stable in a file
