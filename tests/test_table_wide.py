@@ -59,3 +59,22 @@ async def test_bet_labels_keep_their_brackets_where_every_one_fits() -> None:
         )
         shown = [bar.shown_label(i) for i, (_, on) in enumerate(bar.places) if on]
         assert shown and all("(+320)" in label for label in shown), shown
+
+
+async def test_mode_notices_go_on_the_message_line_not_over_a_seat() -> None:
+    """``a``, ``b`` and ``L`` said so in a toast over the top right corner: a seat's name and
+    chips. On the table (and the lobby) they go on the screen's own message line."""
+    async with Table.open(["a", "b", "c"], seed=5, spectators=["w"], notifications=True) as t:
+        for nick in ("a", "w"):
+            for key, shown in (("a", "ASCII 모드 켬"), ("b", "큰 글씨 켬"), ("L", "English")):
+                await t.press(nick, key)
+                await t.pilot(nick).pause(0.05)
+                text = t.text(nick)
+                assert shown in text, text
+                assert not t.app(nick).screen.query("Toast"), text
+                for seat in ("a", "b", "c"):  # every seat's name still reads
+                    assert seat in text
+            await t.press(nick, "L")  # back to Korean
+        await t.press("a", "q", "y")  # the leave question, then the lobby
+        await t.press("a", "a")
+        assert "ASCII 모드 끔" in t.text("a") and not t.app("a").screen.query("Toast")

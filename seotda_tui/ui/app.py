@@ -194,10 +194,18 @@ class SeotdaApp(App[None]):
             if isinstance(screen, BaseScreen):
                 screen.card_style_changed()
 
+    def _mode_notice(self, text: str, seconds: float) -> None:
+        """On the screen's message line where it has one, else a toast for ``seconds``."""
+        from .screens.base import BaseScreen
+
+        screen = self.screen
+        if not (isinstance(screen, BaseScreen) and screen.is_mounted and screen.notice(text)):
+            self.notify(text, timeout=seconds)
+
     def action_toggle_ascii(self) -> None:
         self.ascii_mode = not self.ascii_mode
         self._update_style()
-        self.notify(_("ASCII 모드 켬") if self.ascii_mode else _("ASCII 모드 끔"), timeout=2)
+        self._mode_notice(_("ASCII 모드 켬") if self.ascii_mode else _("ASCII 모드 끔"), 2)
 
     def action_toggle_big(self) -> None:
         self.big_text = not self.big_text
@@ -205,9 +213,9 @@ class SeotdaApp(App[None]):
         if self.ascii_mode:  # ASCII cards have no large font: say so instead of seeming to work
             on = N_("큰 글씨 켬 (ASCII에선 안 보여요)")
             off = N_("큰 글씨 끔 (ASCII에선 안 보여요)")
-            self.notify(_(on if self.big_text else off), timeout=3)
+            self._mode_notice(_(on if self.big_text else off), 3)
             return
-        self.notify(_("큰 글씨 모드 켬") if self.big_text else _("큰 글씨 모드 끔"), timeout=2)
+        self._mode_notice(_("큰 글씨 모드 켬") if self.big_text else _("큰 글씨 모드 끔"), 2)
 
     def action_toggle_language(self) -> None:
         """``L``: the next language, for every screen of this session (and remembered)."""
@@ -217,7 +225,7 @@ class SeotdaApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, BaseScreen):
                 screen.language_changed()
-        self.notify(_("한국어"), timeout=2)
+        self._mode_notice(_("한국어"), 2)
         if self.remember_language is not None:
             try:
                 self.remember_language(self.language.code)

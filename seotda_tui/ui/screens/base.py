@@ -85,6 +85,12 @@ class BaseScreen(Screen[Any]):
     def relabel(self) -> None:
         """Redo this screen's own texts in the current language (each screen knows its own)."""
 
+    def notice(self, text: str) -> bool:
+        """Show a short notice (a mode switched) on this screen's own message line; False
+        when it has none and the app shows a toast, which covers the top right corner (at
+        the table a seat's name and chips: issue 32 item 17)."""
+        return False
+
     @property
     def seotda(self) -> ScreenHost:
         return self.app  # type: ignore[return-value]

@@ -241,6 +241,10 @@ class LobbyScreen(ChatScreen):
             self._message_timer.stop()
             self._message_timer = None
 
+    def notice(self, text: str) -> bool:
+        self.say(text)
+        return True
+
     def tick(self) -> None:
         """Once a second (tests call it after moving their fake clock): clear an old message."""
         if self._message_until is not None and self.seotda.clock() >= self._message_until:

@@ -156,6 +156,12 @@ class TableActions(ChatScreen):
     def say(self, text: str) -> None:
         self.query_one("#message", Line).show((text, "bold red") if text else "")
 
+    def notice(self, text: str) -> bool:
+        """Not an error: plain bold, gone with the moment (see :meth:`_feedback`)."""
+        self.query_one("#message", Line).show((text, "bold"))
+        self._said_moment = self._moment()
+        return True
+
     def _ask(self, request: Callable[[], object]) -> None:
         """Ask the manager for something: its refusal (a RoomError) goes on the message row,
         success clears it."""
