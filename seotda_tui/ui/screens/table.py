@@ -276,7 +276,11 @@ class TableScreen(TableActions):
     def _check_pot_room(self) -> None:
         """Plain digits when the laid-out own row reaches into the big ones: the pot must read
         whole (the layout counts rows beforehand; this catches what it could not foresee)."""
-        pot, hand = self.query_one(PotView), self.query_one("#hand")
+        # (called after a refresh: the screen may be on its way out by then, its widgets gone)
+        pots, hands = self.query(PotView), self.query("#hand")
+        if not (self.is_mounted and self.live and pots and hands):
+            return
+        pot, hand = pots.first(), hands.first()
         if pot.big and hand.display and pot.region.bottom > hand.region.y:
             pot.set(big=False)
 
