@@ -84,12 +84,7 @@ def fit_parts(parts: list[Part], rows: int, width: int) -> list[Part]:
     while len(lines) > 1 and sum(_rows(line, width) for line in lines) > rows:
         worst = min(range(len(lines)), key=lambda i: (_rank(lines[i]), -i))
         del lines[worst]
-    out: list[Part] = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("\n", ""))
-        out.extend(line)
-    return out
+    return _joined(lines)
 
 
 #: What separates the places of a game's ranking packed onto one line.
