@@ -125,6 +125,29 @@ async def test_a_bet_key_out_of_turn_says_so_on_that_players_screen_only() -> No
         assert OUT_OF_TURN not in t.text(other)
 
 
+async def test_a_bet_key_the_bar_does_not_offer_says_the_engines_reason_and_changes_nothing() -> (
+    None
+):
+    """풀 in a room capped at 하프 and 체크 after a bet: the actor reads why (the engine's
+    refusal, in their language), not only "not now", and the game does not move."""
+    for language, full, check in (
+        (None, "이 방에서는 풀을 할 수 없어요(하프까지)", "누가 이미 걸어서 체크할 수 없어요"),
+        ("en", "No Full in this room (up to Half)", "Someone has bet already: no Check"),
+    ):
+        async with Table.open(["a", "b"], seed=5, language=language) as t:
+            actor = t.actor
+            other = "b" if actor == "a" else "a"
+            await t.press(actor, "8")
+            assert full in t.text(actor) and full not in t.text(other)
+            row = next(line for line in t.text(actor).splitlines() if full in line)
+            assert ("q leave" if language else "q 나가기") in row  # whole, beside the prompts
+            assert bets(t) == [] and t.actor == actor
+            await t.press(actor, "3")  # 삥
+            await t.press(other, "2")  # 체크 after the 삥
+            assert check in t.text(other)
+            assert [e["action"] for e in bets(t)] == ["ping"] and t.actor == other
+
+
 async def test_a_spectators_player_keys_say_so_and_change_nothing() -> None:
     from seotda_tui.ui.screens.table_actions import WATCHER_BET, WATCHER_KEY
 

@@ -525,6 +525,7 @@ class TableScreen(TableActions):
             prompts.append(("moderate", _("m 방장"), True))
         prompts.append(("leave", _("q 나가기"), True))
         self.query_one(PromptBar).set_prompts(prompts)
+        self.fit_message()
         _set(self.query_one(ActionBar), "display", False)
 
     def _banner_rows(self, room: RoomSummary) -> int:
@@ -579,6 +580,7 @@ class TableScreen(TableActions):
         _set(bar, "display", self.in_game)
         bar.set_legal([a for a in legal if a["type"] in ACTION_NAMES])
         self.query_one(PromptBar).set_prompts(self._game_prompts(view))
+        self.fit_message()
         turn = (
             view.get("handNo"),
             view.get("rematchNo"),

@@ -40,17 +40,6 @@ TIMEOUT_LINES = {
     "rejoin": N_("시간이 지나 재참가하지 않았어요"),
 }
 OUT_OF_TURN = N_("아직 내 차례가 아니에요")
-#: A bet key whose action is not legal now (each with its own particle, 을/를).
-NOT_NOW = {
-    "die": N_("지금은 다이를 할 수 없어요"),
-    "check": N_("지금은 체크를 할 수 없어요"),
-    "ping": N_("지금은 삥을 할 수 없어요"),
-    "call": N_("지금은 콜을 할 수 없어요"),
-    "ddadang": N_("지금은 따당을 할 수 없어요"),
-    "quarter": N_("지금은 쿼터를 할 수 없어요"),
-    "half": N_("지금은 하프를 할 수 없어요"),
-    "full": N_("지금은 풀을 할 수 없어요"),
-}
 #: A spectator's answer to a player-only key (betting, the 3장 choice, y/n, Space): nothing
 #: happens, and the line says why (and how to sit down, when the room takes players).
 WATCHER_BET = N_("관전 중에는 베팅할 수 없어요")
@@ -154,13 +143,25 @@ class TableActions(ChatScreen):
     def help_context(self) -> tuple[Options, str | None]: ...
 
     def say(self, text: str) -> None:
-        self.query_one("#message", Line).show((text, "bold red") if text else "")
+        self._message((text, "bold red") if text else ("", ""))
 
     def notice(self, text: str) -> bool:
         """Not an error: plain bold, gone with the moment (see :meth:`_feedback`)."""
-        self.query_one("#message", Line).show((text, "bold"))
+        self._message((text, "bold"))
         self._said_moment = self._moment()
         return True
+
+    def _message(self, part: tuple[str, str]) -> None:
+        self.query_one("#message", Line).show(part)
+        self.fit_message()
+
+    def fit_message(self) -> None:
+        """The message may take every cell the prompts leave (the engine's reasons run to
+        ~45 cells at 80 columns), never theirs: ``q 나가기`` stays readable."""
+        width = self.size.width - 2  # the row's padding (app.tcss #prompt-row); known at a resize
+        if width > 0:
+            room = width - self.query_one(PromptBar).needed - PromptBar.GAP
+            self.query_one("#message", Line).styles.max_width = max(room, width // 3)
 
     def _ask(self, request: Callable[[], object]) -> None:
         """Ask the manager for something: its refusal (a RoomError) goes on the message row,
@@ -263,10 +264,10 @@ class TableActions(ChatScreen):
                 self._redraw()
             return
         kind = BET_ORDER[n - 1]
-        if any(a["type"] == kind for a in self.legal()):
+        if self.legal():
+            # A key the bar does not offer goes to the engine too: it changes nothing and says
+            # why (풀 in a room capped at 하프, a check after someone bet), its one place for that.
             self._act({"type": kind})
-        elif self.legal():
-            self.say(_(NOT_NOW[kind]))
         elif not self.paused:  # (paused: the status line already says why nothing moves)
             self.say(_(OUT_OF_TURN))
 

@@ -173,6 +173,12 @@ class PromptBar(Widget):
             x += width + self.GAP
         return out
 
+    @property
+    def needed(self) -> int:
+        """Cells the labels take; the rest of the row may go to a message beside them."""
+        spans = self.spans()
+        return spans[-1][1] if spans else 0
+
     def render(self) -> Text:
         on = self.get_component_rich_style("prompt-bar--on")
         off = self.get_component_rich_style("prompt-bar--off")
