@@ -41,6 +41,7 @@ from .config import (
     load_settings,
     text_value,
 )
+from .dbcheck import DataFileProblem
 from .logs import log_event, setup_logging
 from .sanitize import validate_nickname
 from .ssh.hostkey import HostKeyError, check_host_key_files
@@ -117,7 +118,7 @@ def opened(path: Path, open_: Callable[[], T]) -> T:
     """``open_()``, with a failure to open ``path`` raised as :class:`DataFileError`."""
     try:
         return open_()
-    except (sqlite3.Error, OSError) as exc:
+    except (sqlite3.Error, OSError, DataFileProblem) as exc:
         raise DataFileError(path, exc) from exc
 
 
@@ -134,14 +135,23 @@ def journal_path(settings: Settings) -> Path:
 def check_data_files(settings: Settings) -> str | None:
     """The data folder, the journal, the nickname store and the records, checked before
     anything opens them: the one-line message for the first that cannot be used as it is (no
-    write access, empty, damaged: see :mod:`seotda_tui.dbcheck`), or None."""
+    write access, empty, damaged, written by a newer version: see :mod:`seotda_tui.dbcheck`),
+    or None."""
     from seotda_tui.dbcheck import DataFileProblem, check_data_dir, check_database
+    from seotda_tui.rooms.journal import SCHEMA_VERSION as JOURNAL_SCHEMA
+    from seotda_tui.rooms.records_db import SCHEMA_VERSION as RECORDS_SCHEMA
     from seotda_tui.ssh.store import DB_NAME
+    from seotda_tui.ssh.store import SCHEMA_VERSION as STORE_SCHEMA
 
+    files = (
+        (journal_path(settings), JOURNAL_SCHEMA),
+        (settings.data_dir / DB_NAME, STORE_SCHEMA),
+        (records_path(settings), RECORDS_SCHEMA),
+    )
     try:
         check_data_dir(settings.data_dir)
-        for path in (journal_path(settings), settings.data_dir / DB_NAME, records_path(settings)):
-            check_database(path)
+        for path, known in files:
+            check_database(path, known)
     except DataFileProblem as exc:
         return str(exc)
     return None
@@ -149,9 +159,12 @@ def check_data_files(settings: Settings) -> str | None:
 
 def unopenable_message(path: Path, exc: BaseException) -> str:
     """One line for a data file that is sound (see :func:`check_data_files`) but cannot be
-    opened or set up: no write access (said as such), a full disk."""
+    opened or set up: no write access (said as such), a full disk; a problem the store found
+    itself (a newer version's file) says what it is."""
     from seotda_tui.dbcheck import open_failure_message
 
+    if isinstance(exc, DataFileProblem):
+        return str(exc)
     return open_failure_message(path, exc)
 
 
@@ -622,7 +635,7 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     except HostKeyError as exc:
         log_event(log, "startup_failed", level=logging.ERROR, reason="hostkey", error=str(exc))
         return 1
-    except sqlite3.Error as exc:  # the nickname store could not be opened
+    except (sqlite3.Error, DataFileProblem) as exc:  # the nickname store could not be opened
         from seotda_tui.ssh.store import DB_NAME
 
         print(unopenable_message(settings.data_dir / DB_NAME, exc), file=real_stderr)

@@ -18,6 +18,13 @@ one-line message (Korean, then English) for ``main()`` to print before it exits 
   cross-checks).
 
 A missing file is fine: the journal and the store create their own.
+
+A fourth case is about versions, not damage: :class:`NewerSchema` — the file's schema version
+(``PRAGMA user_version``) is past what this seotda-server knows, so a newer one wrote it (a
+downgrade without restoring the backup taken before the upgrade). Each store refuses such a
+file when it opens it (:func:`refuse_newer_schema`, one guard for all of them), and
+:func:`check_database` says it at start-up, before anything is opened: reading or migrating a
+schema it does not know would misread, or damage, the newer server's data.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
+
+from . import __version__
 
 #: The longest quote of SQLite's complaint in the message (quick_check may list hundreds).
 _DETAIL_CHARS = 120
@@ -53,6 +62,26 @@ class NoAccess(DataFileProblem):
     """The server's user may not write the folder or the file (the file itself may be fine)."""
 
 
+class NewerSchema(DataFileProblem):
+    """A newer seotda-server wrote the file: its schema version is past the one this code knows."""
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    """The file's schema version (``PRAGMA user_version``; 0 in a new or never-stamped file)."""
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def refuse_newer_schema(db: sqlite3.Connection, path: Path, known: int) -> int:
+    """The file's schema version; raise :class:`NewerSchema` (and close ``db``) when it is past
+    ``known``, the newest version the calling store can read. Every store calls this before it
+    creates or migrates anything."""
+    found = schema_version(db)
+    if found > known:
+        db.close()
+        raise NewerSchema(newer_schema_message(path, found, known))
+    return found
+
+
 def check_data_dir(folder: Path) -> None:
     """Raise :class:`NoAccess` when ``folder`` exists but this user cannot create files in it
     (SQLite makes ``-wal``/``-shm`` files beside each database). A missing folder is made later."""
@@ -60,8 +89,16 @@ def check_data_dir(folder: Path) -> None:
         raise NoAccess(no_access_message(folder, folder))
 
 
-def check_database(path: Path) -> None:
-    """Raise a :class:`DataFileProblem` when ``path`` exists but cannot be used as it is."""
+def stamp_schema_version(db: sqlite3.Connection, version: int) -> None:
+    """Say in the file that it has schema ``version`` (once its tables are made or migrated),
+    so an older server refuses it; a file already at ``version`` is not written."""
+    if schema_version(db) < version:
+        db.execute(f"PRAGMA user_version = {int(version)}")
+
+
+def check_database(path: Path, known_version: int | None = None) -> None:
+    """Raise a :class:`DataFileProblem` when ``path`` exists but cannot be used as it is: also
+    (:class:`NewerSchema`) when its schema version is past ``known_version``, if given."""
     try:
         if not path.exists():
             return
@@ -77,6 +114,7 @@ def check_database(path: Path) -> None:
         # mode=rw: never create the file; a WAL left by a crash is recovered as the server would
         db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True)
         rows = db.execute("PRAGMA quick_check").fetchall()
+        found = schema_version(db)
     except sqlite3.Error as exc:
         code = getattr(exc, "sqlite_errorcode", None)
         if code is not None and code & 0xFF not in _DAMAGE_CODES:
@@ -88,6 +126,8 @@ def check_database(path: Path) -> None:
     problems = [str(row[0]) for row in rows if row and row[0] != "ok"]
     if problems:
         raise DamagedDatabase(damaged_message(path, problems[0]))
+    if known_version is not None and found > known_version:
+        raise NewerSchema(newer_schema_message(path, found, known_version))
 
 
 def _has_log(path: Path) -> bool:
@@ -113,6 +153,17 @@ def empty_message(path: Path) -> str:
         "백업에서 되살리고, 정말 빈 상태로 시작하려면 이 파일을 지워 주세요 "
         "(it may have been truncated, e.g. by a full disk or an unfinished copy: restore it from "
         "a backup; to start empty on purpose, delete the file)."
+    )
+
+
+def newer_schema_message(path: Path, found: int, known: int) -> str:
+    return (
+        f"데이터 파일이 더 새 버전의 seotda-server 로 만들어졌어요 (database written by a newer "
+        f"seotda-server): {path} (스키마 schema {found}; seotda-server {__version__} 은(는) "
+        f"{known} 까지만 알아요 / this version knows up to {known}). 새 버전을 다시 설치하거나, "
+        "업그레이드 전에 받아 둔 백업을 되살려 주세요. 파일은 그대로 두세요 (install the newer "
+        "version again, or restore the backup of the data folder taken before the upgrade; leave "
+        'this file as it is: deploy/SELF_HOSTING.md, "Upgrades and rollback").'
     )
 
 

@@ -20,7 +20,13 @@ from typing import Any
 
 from engine import Game, Options
 
+from ..dbcheck import refuse_newer_schema, stamp_schema_version
+
 _DAY = 86400.0
+#: The journal's schema version (``PRAGMA user_version``), stamped when it is opened: its
+#: columns and tables are still added by what is missing (below), but a file a newer server
+#: wrote says a higher number and is refused. A change to the schema raises it.
+SCHEMA_VERSION = 1
 #: The size of :meth:`Journal.probe`'s row: a few pages, more than any one action needs.
 PROBE_BYTES = 16 * 1024
 _AUTO_VACUUM_INCREMENTAL = 2
@@ -102,6 +108,7 @@ class Journal:
         path.touch(mode=0o600, exist_ok=True)
         os.chmod(path, 0o600)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        refuse_newer_schema(self._db, path, SCHEMA_VERSION)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
@@ -111,6 +118,7 @@ class Journal:
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seen_by'"
         ).fetchone():
             self._db.executescript("BEGIN;" + _SEEN_SCHEMA + "COMMIT;")
+        stamp_schema_version(self._db, SCHEMA_VERSION)
         self._clock = clock
         self._seq: dict[str, int] = {}
 

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..dbcheck import refuse_newer_schema
+
 DB_NAME = "records.sqlite3"
 START_RATING = 1000.0
 K_FACTOR = 32.0
@@ -166,8 +168,9 @@ class RecordStore:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Run the migrations past the file's ``user_version``, each in its own transaction."""
-        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        """Run the migrations past the file's ``user_version``, each in its own transaction; a
+        file past :data:`SCHEMA_VERSION` (a newer server's) is refused."""
+        version = refuse_newer_schema(self._db, self.path, SCHEMA_VERSION)
         for number in range(version, SCHEMA_VERSION):
             self._db.execute("BEGIN IMMEDIATE")
             try:

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..dbcheck import refuse_newer_schema, stamp_schema_version
 from ..logs import log_event
 from .skeleton import skeleton
 
@@ -37,17 +38,20 @@ class StoreFull(Exception):
 def connect_data_db(data_dir: Path) -> tuple[Path, sqlite3.Connection]:
     """A connection to ``<data_dir>/seotda.sqlite3`` (the identities' and the bans' tables),
     the file private to the server's user, in WAL mode so the CLI can write while the server
-    runs."""
+    runs. A file a newer server wrote is refused (:class:`~seotda_tui.dbcheck.NewerSchema`)."""
     data_dir = Path(data_dir)
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = data_dir / DB_NAME
     db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
     os.chmod(path, 0o600)
+    refuse_newer_schema(db, path, SCHEMA_VERSION)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     return path, db
 
 
+#: The schema version of the whole file (``PRAGMA user_version``: the nicknames and the bans
+#: tables); :class:`NicknameStore` stamps it. A change to either table's shape raises it.
 SCHEMA_VERSION = 2
 
 _SCHEMA = """
@@ -82,6 +86,7 @@ class NicknameStore:
         self.path, self._db = connect_data_db(data_dir)
         self._db.executescript(_SCHEMA)
         self._migrate()
+        stamp_schema_version(self._db, SCHEMA_VERSION)
 
     def _migrate(self) -> None:
         """Version 1 had only ``nickname_keys`` (name → key); move its rows over. A
