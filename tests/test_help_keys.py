@@ -162,3 +162,20 @@ async def test_keys_tab_lists_L_and_the_bot_keys(
             assert any(add_bot in line for line in keyed(lines, "+")), lines
             assert any(remove_bot in line for line in keyed(lines, "-")), lines
             assert keyed(lines, "1–8") and keyed(lines, "Enter/Space/Esc"), lines
+
+
+def test_english_key_descriptions_start_in_lower_case_as_the_readme_writes_them() -> None:
+    """'w Watch' and 'h Past games' borrowed the lobby's column titles; a description reads
+    as the README's keys table does (a name such as ASCII or a key such as Enter may lead)."""
+    with i18n.speaking(i18n.Language(i18n.ENGLISH)):
+        leading = {
+            shown: i18n._(what).split()[0]
+            for section in KEY_SECTIONS
+            for shown, what in section.entries
+        }
+    capitalised = {
+        shown: word
+        for shown, word in leading.items()
+        if word[0].isupper() and word not in {"ASCII", "Die"}  # 1–8: the bets' names
+    }
+    assert not capitalised, capitalised
