@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import gettext
 import inspect
 import logging
 import os
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar, cast
 
 import asyncssh
 
+from . import __version__
 from .config import (
     KEYS,
     ConfigError,
@@ -42,6 +44,7 @@ from .config import (
     text_value,
 )
 from .dbcheck import DataFileProblem
+from .i18n import KOREAN, terminal_language, translations
 from .logs import log_event, setup_logging
 from .sanitize import validate_nickname
 from .ssh.hostkey import HostKeyError, check_host_key_files
@@ -262,67 +265,105 @@ async def nickname_expiry(
             await task
 
 
-def build_parser() -> argparse.ArgumentParser:
+def help_translations(environ: Mapping[str, str]) -> gettext.NullTranslations:
+    """The catalogue ``--help`` speaks: the operator's locale (:func:`i18n.terminal_language`),
+    English unless it is Korean. A checkout whose English catalogue is not compiled yet
+    (before ``make i18n``) gets the Korean source texts rather than a crash."""
+    language = terminal_language(environ)
+    try:
+        return translations(language)
+    except RuntimeError:
+        return translations(KOREAN)
+
+
+def build_parser(environ: Mapping[str, str] | None = None) -> argparse.ArgumentParser:
+    """The command line, its help in the operator's language (``environ``: the process's)."""
+    _ = help_translations(os.environ if environ is None else environ).gettext
     parser = argparse.ArgumentParser(
         prog="seotda-server",
-        description="섯다 SSH 서버: 친구들이 ssh 로 접속해서 함께 섯다를 쳐요. "
-        "설정 우선순위: 기본값 < --config 파일 < SEOTDA_* 환경 변수 < 명령행 옵션.",
+        description=_(
+            "섯다 SSH 서버: 친구들이 ssh 로 접속해서 함께 섯다를 쳐요. "
+            "설정 우선순위: 기본값 < --config 파일 < SEOTDA_* 환경 변수 < 명령행 옵션."
+        ),
+        epilog=_("바뀐 점: CHANGELOG.md. 서버 운영: deploy/SELF_HOSTING.md."),
     )
-    parser.add_argument("--config", type=Path, metavar="FILE", help="TOML 설정 파일")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"seotda-server {__version__}",
+        help=_("버전을 보여 주고 끝내요"),
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help=_("TOML 설정 파일"))
     parser.add_argument(
         "--check-config",
         action="store_true",
-        help="설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요",
+        help=_("설정을 검사하고 실제로 쓰일 값을 보여 준 뒤 끝내요"),
     )
     parser.add_argument(
         "--release-nickname",
         metavar="NAME",
-        help="닉네임의 SSH 키 등록이나 비밀번호를 지워서 다시 처음처럼 쓸 수 있게 하고 끝내요 "
-        "(서버가 돌고 있어도 돼요). 그 닉네임의 전적과 지난 게임 기록도 지워서, 다음에 그 "
-        "닉네임을 갖는 사람은 아무것도 물려받지 않아요. 진행 중인 게임에 자리가 있는 "
-        "닉네임은 게임이 끝난 뒤에 풀 수 있어요",
+        help=_(
+            "닉네임의 SSH 키 등록이나 비밀번호를 지워서 다시 처음처럼 쓸 수 있게 하고 끝내요 "
+            "(서버가 돌고 있어도 돼요). 그 닉네임의 전적과 지난 게임 기록도 지워서, 다음에 그 "
+            "닉네임을 갖는 사람은 아무것도 물려받지 않아요. 진행 중인 게임에 자리가 있는 "
+            "닉네임은 게임이 끝난 뒤에 풀 수 있어요"
+        ),
     )
     parser.add_argument(
         "--keep-records",
         action="store_true",
-        help="--release-nickname 과 함께: 같은 사람이 돌아오는 걸 확인했을 때, 전적과 지난 "
-        "게임 기록을 지우지 않고 남겨요",
+        help=_(
+            "--release-nickname 과 함께: 같은 사람이 돌아오는 걸 확인했을 때, 전적과 지난 "
+            "게임 기록을 지우지 않고 남겨요"
+        ),
     )
-    bans = parser.add_argument_group("접속 차단 (서버가 돌고 있어도 돼요: 다음 접속부터 적용)")
+    bans = parser.add_argument_group(_("접속 차단 (서버가 돌고 있어도 돼요: 다음 접속부터 적용)"))
     bans.add_argument(
         "--ban-key",
         metavar="FP",
         action="append",
-        help="이 키 지문(ssh-keygen -l 이 보여 주는 SHA256:…)의 접속을 막고 끝내요",
+        help=_("이 키 지문(ssh-keygen -l 이 보여 주는 SHA256:…)의 접속을 막고 끝내요"),
     )
     bans.add_argument(
         "--ban-address",
         metavar="ADDR",
         action="append",
-        help="이 주소(IP 나 203.0.113.0/24 같은 CIDR)의 접속을 막고 끝내요",
+        help=_("이 주소(IP 나 203.0.113.0/24 같은 CIDR)의 접속을 막고 끝내요"),
     )
     bans.add_argument(
-        "--unban", metavar="FP|ADDR", action="append", help="--ban-key/--ban-address 를 풀고 끝내요"
+        "--unban",
+        metavar="FP|ADDR",
+        action="append",
+        help=_("--ban-key/--ban-address 를 풀고 끝내요"),
     )
-    bans.add_argument("--list-bans", action="store_true", help="차단 목록을 보여 주고 끝내요")
+    bans.add_argument("--list-bans", action="store_true", help=_("차단 목록을 보여 주고 끝내요"))
+    settings = parser.add_argument_group(
+        _("설정 (TOML 파일의 키와 같은 이름; 환경 변수 SEOTDA_<이름>)")
+    )
     defaults = Settings()
     for key in KEYS:
         sample = getattr(defaults, key.name)
-        shown = "" if sample in (None, "") else f" (기본 {sample})"
+        text = _(key.help)
+        if sample not in (None, "", ()):
+            text = _("{help} (기본 {default})").format(help=text, default=sample)
         switch = {"nargs": "?", "const": "true"} if isinstance(sample, bool) else {}
-        parser.add_argument(
+        settings.add_argument(
             "--" + key.name.replace("_", "-"),
             dest=key.name,
             default=None,
             metavar="VALUE",
-            help=f"{key.help}{shown}; 환경 변수 SEOTDA_{key.name.upper()}",
+            help=_("{help}; 환경 변수 {variable}")
+            .format(help=text, variable=f"SEOTDA_{key.name.upper()}")
+            .replace("%", "%%"),
             **switch,  # type: ignore[arg-type]
         )
     return parser
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    return build_parser().parse_args(argv)
+def parse_args(
+    argv: list[str] | None = None, environ: Mapping[str, str] | None = None
+) -> argparse.Namespace:
+    return build_parser(environ).parse_args(argv)
 
 
 def settings_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
@@ -600,7 +641,7 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     # process-wide while they run, so logging must hold on to the real stream.
     real_stderr = sys.stderr
     env = dict(os.environ if environ is None else environ)  # read once, here
-    args = parse_args(argv)
+    args = parse_args(argv, env)
     try:
         settings = settings_from(args, env)
     except ConfigError as exc:

@@ -20,6 +20,8 @@ from typing import Any
 
 from engine import Options, OptionsError
 
+from .i18n import N_
+
 
 class ConfigError(ValueError):
     """A setting that cannot be used; the message names the key."""
@@ -144,96 +146,121 @@ class _Key:
     section: str
     name: str
     parse: Callable[[Any], Any]
-    help: str
+    help: str  # a Korean msgid: ``--help`` shows it in the operator's language (cli.py)
 
 
 KEYS: tuple[_Key, ...] = (
-    _Key("server", "host", _text, "들을 주소"),
-    _Key("server", "port", _port, "들을 포트 (0 = 빈 포트)"),
-    _Key("server", "hostkey_dir", _path, "호스트 키 폴더"),
-    _Key("server", "data_dir", _path, "SQLite 데이터 폴더"),
-    _Key("server", "journal_keep_days", _non_negative_int, "끝난 게임 보관 일수 (0 = 영구)"),
-    _Key("server", "motd", _text, "로비에 보여 줄 안내 문구"),
+    _Key(
+        "server", "host", _text, N_("들을 주소 (0.0.0.0 = 모든 네트워크, 127.0.0.1 = 이 컴퓨터만)")
+    ),
+    _Key("server", "port", _port, N_("들을 포트 (0 = 빈 포트)")),
+    _Key("server", "hostkey_dir", _path, N_("호스트 키 폴더")),
+    _Key("server", "data_dir", _path, N_("SQLite 데이터 폴더")),
+    _Key("server", "journal_keep_days", _non_negative_int, N_("끝난 게임 보관 일수 (0 = 영구)")),
+    _Key("server", "motd", _text, N_("로비에 보여 줄 안내 문구")),
     _Key(
         "server",
         "default_language",
         _choice("ko", "en"),
-        "클라이언트가 LANG/LC_ALL을 보내지 않을 때의 화면 언어 (ko, en)",
+        N_("클라이언트가 LANG/LC_ALL을 보내지 않을 때의 화면 언어 (ko, en)"),
     ),
-    _Key("server", "shutdown_notice", _non_negative_number, "종료 전 알림 후 기다리는 시간(초)"),
-    _Key("server", "stock_textual", _bool, "Textual 최적화를 끄고 기본 경로로 (문제 확인용)"),
-    _Key("server", "compression", _bool, "SSH 압축(zlib@openssh.com)도 제공 (BENCHMARKS.md 참고)"),
-    _Key("server", "workers", _positive_int, "SSH 세션을 돌릴 프로세스 수 (1 = 한 프로세스)"),
-    _Key("auth", "auth_mode", _choice("open", "password", "keys"), "인증 방식"),
-    _Key("auth", "password", _optional_text, "공용 서버 비밀번호 (password 모드)"),
-    _Key("auth", "authorized_keys", _optional_path, "허용 키 파일 (keys 모드)"),
-    _Key("limits", "max_sessions", _positive_int, "동시 접속 상한"),
-    _Key("limits", "max_sessions_per_ip", _positive_int, "IP당 동시 접속 상한"),
-    _Key("limits", "max_rooms", _positive_int, "동시에 열린 방 상한"),
-    _Key("limits", "max_rooms_per_address", _positive_int, "한 주소(IP)에서 방장으로 연 방 상한"),
-    _Key("limits", "connect_rate", _non_negative_number, "IP당 초당 새 연결 (토큰 버킷 속도)"),
-    _Key("limits", "connect_burst", _positive_int, "IP당 연결 버스트 (토큰 버킷 크기)"),
-    _Key("limits", "auth_failures", _positive_int, "차단까지 허용하는 인증 실패 횟수"),
-    _Key("limits", "auth_jail_seconds", _non_negative_number, "인증 실패 차단 시간(초)"),
+    _Key(
+        "server", "shutdown_notice", _non_negative_number, N_("종료 전 알림 후 기다리는 시간(초)")
+    ),
+    _Key("server", "stock_textual", _bool, N_("Textual 최적화를 끄고 기본 경로로 (문제 확인용)")),
+    _Key(
+        "server", "compression", _bool, N_("SSH 압축(zlib@openssh.com)도 제공 (BENCHMARKS.md 참고)")
+    ),
+    _Key("server", "workers", _positive_int, N_("SSH 세션을 돌릴 프로세스 수 (1 = 한 프로세스)")),
+    _Key("auth", "auth_mode", _choice("open", "password", "keys"), N_("인증 방식")),
+    _Key("auth", "password", _optional_text, N_("공용 서버 비밀번호 (password 모드)")),
+    _Key("auth", "authorized_keys", _optional_path, N_("허용 키 파일 (keys 모드)")),
+    _Key("limits", "max_sessions", _positive_int, N_("동시 접속 상한")),
+    _Key("limits", "max_sessions_per_ip", _positive_int, N_("IP당 동시 접속 상한")),
+    _Key("limits", "max_rooms", _positive_int, N_("동시에 열린 방 상한")),
+    _Key(
+        "limits", "max_rooms_per_address", _positive_int, N_("한 주소(IP)에서 방장으로 연 방 상한")
+    ),
+    _Key("limits", "connect_rate", _non_negative_number, N_("IP당 초당 새 연결 (토큰 버킷 속도)")),
+    _Key("limits", "connect_burst", _positive_int, N_("IP당 연결 버스트 (토큰 버킷 크기)")),
+    _Key("limits", "auth_failures", _positive_int, N_("차단까지 허용하는 인증 실패 횟수")),
+    _Key("limits", "auth_jail_seconds", _non_negative_number, N_("인증 실패 차단 시간(초)")),
     _Key(
         "limits",
         "handshake_grace",
         _non_negative_number,
-        "키 교환에서 서버 응답까지 제한 시간(초, 0 = login_grace 만; 그 뒤 호스트 키 확인은 login_grace)",
+        N_(
+            "키 교환에서 서버 응답까지 제한 시간(초, 0 = login_grace 만; 그 뒤 호스트 키 확인은 login_grace)"
+        ),
     ),
-    _Key("limits", "login_grace", _non_negative_number, "SSH 로그인 전체 제한 시간(초)"),
-    _Key("limits", "max_pending_logins", _positive_int, "로그인 중인 연결 전체 상한"),
-    _Key("limits", "max_pending_logins_per_ip", _positive_int, "IP당 로그인 중인 연결 상한"),
+    _Key("limits", "login_grace", _non_negative_number, N_("SSH 로그인 전체 제한 시간(초)")),
+    _Key("limits", "max_pending_logins", _positive_int, N_("로그인 중인 연결 전체 상한")),
+    _Key("limits", "max_pending_logins_per_ip", _positive_int, N_("IP당 로그인 중인 연결 상한")),
     _Key(
         "limits",
         "max_refused_logins",
         _positive_int,
-        "거절 이유를 보여 주는 중인 로그인 상한 (max_sessions 와 따로, 넘으면 바로 끊음)",
+        N_("거절 이유를 보여 주는 중인 로그인 상한 (max_sessions 와 따로, 넘으면 바로 끊음)"),
     ),
     _Key(
         "limits",
         "refused_login_grace",
         _non_negative_number,
-        "거절된 로그인이 이유를 읽을 세션을 여는 제한 시간(초)",
+        N_("거절된 로그인이 이유를 읽을 세션을 여는 제한 시간(초)"),
     ),
     _Key(
         "limits",
         "name_failures",
         _positive_int,
-        "한 닉네임의 비밀번호가 (모든 주소에서 합쳐) 이만큼 틀리면 그 닉네임을 잠금",
+        N_("한 닉네임의 비밀번호가 (모든 주소에서 합쳐) 이만큼 틀리면 그 닉네임을 잠금"),
     ),
     _Key(
         "limits",
         "name_lock_seconds",
         _non_negative_number,
-        "닉네임 잠금 시간(초, 0 = 끔; 그 닉네임으로 로그인했던 주소는 잠겨도 들어옴)",
+        N_("닉네임 잠금 시간(초, 0 = 끔; 그 닉네임으로 로그인했던 주소는 잠겨도 들어옴)"),
     ),
     _Key(
-        "limits", "registrations_per_ip", _non_negative_int, "IP당 시간당 새 닉네임 수 (0 = 무제한)"
+        "limits",
+        "registrations_per_ip",
+        _non_negative_int,
+        N_("IP당 시간당 새 닉네임 수 (0 = 무제한)"),
     ),
     _Key(
         "limits",
         "nickname_expiry_days",
         _non_negative_int,
-        "등록한 날 뒤로 한 번도 안 쓴 닉네임을 풀어 주는 일수 (0 = 영구)",
+        N_("등록한 날 뒤로 한 번도 안 쓴 닉네임을 풀어 주는 일수 (0 = 영구)"),
     ),
     _Key(
         "limits",
         "max_refused_requests",
         _positive_int,
-        "연결당 거절된 요청(포워딩, exec, 알 수 없는 요청) 상한, 넘으면 연결을 끊음",
+        N_("연결당 거절된 요청(포워딩, exec, 알 수 없는 요청) 상한, 넘으면 연결을 끊음"),
     ),
-    _Key("limits", "idle_timeout", _non_negative_number, "로비 무활동 종료 시간(초, 0 = 끔)"),
-    _Key("limits", "idle_warning", _non_negative_number, "무활동 종료 전 경고 시간(초)"),
-    _Key("limits", "keepalive_interval", _non_negative_number, "SSH keepalive 간격(초)"),
-    _Key("limits", "keepalive_count_max", _positive_int, "응답 없는 keepalive 허용 횟수"),
-    _Key("limits", "input_rate", _positive_int, "세션당 입력 바이트/초 상한"),
-    _Key("limits", "input_burst", _positive_int, "세션당 입력 버스트 바이트"),
-    _Key("limits", "reconnect_grace", _non_negative_number, "끊긴 플레이어를 접속으로 칠 시간(초)"),
-    _Key("bans", "banned_keys", _list_of(key_fingerprint), "접속을 막을 키 지문 목록 (SHA256:…)"),
-    _Key("bans", "banned_addresses", _list_of(address_network), "접속을 막을 주소 목록 (IP, CIDR)"),
-    _Key("log", "log_level", _choice("debug", "info", "warning", "error"), "로그 수준"),
-    _Key("log", "log_format", _choice("kv", "json"), "로그 형식 (key=value 또는 JSON)"),
+    _Key("limits", "idle_timeout", _non_negative_number, N_("로비 무활동 종료 시간(초, 0 = 끔)")),
+    _Key("limits", "idle_warning", _non_negative_number, N_("무활동 종료 전 경고 시간(초)")),
+    _Key("limits", "keepalive_interval", _non_negative_number, N_("SSH keepalive 간격(초)")),
+    _Key("limits", "keepalive_count_max", _positive_int, N_("응답 없는 keepalive 허용 횟수")),
+    _Key("limits", "input_rate", _positive_int, N_("세션당 입력 바이트/초 상한")),
+    _Key("limits", "input_burst", _positive_int, N_("세션당 입력 버스트 바이트")),
+    _Key(
+        "limits",
+        "reconnect_grace",
+        _non_negative_number,
+        N_("끊긴 플레이어를 접속으로 칠 시간(초)"),
+    ),
+    _Key(
+        "bans", "banned_keys", _list_of(key_fingerprint), N_("접속을 막을 키 지문 목록 (SHA256:…)")
+    ),
+    _Key(
+        "bans",
+        "banned_addresses",
+        _list_of(address_network),
+        N_("접속을 막을 주소 목록 (IP, CIDR)"),
+    ),
+    _Key("log", "log_level", _choice("debug", "info", "warning", "error"), N_("로그 수준")),
+    _Key("log", "log_format", _choice("kv", "json"), N_("로그 형식 (key=value 또는 JSON)")),
 )
 _BY_NAME = {k.name: k for k in KEYS}
 

@@ -159,3 +159,14 @@ def from_environment(env: Mapping[str, str]) -> str | None:
         if isinstance(value, str) and value.strip():
             return ENGLISH if value.strip().lower().startswith("en") else KOREAN
     return None
+
+
+def terminal_language(env: Mapping[str, str]) -> str:
+    """The language of the server's own command line (``--help``) from the operator's locale:
+    the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set (POSIX's order) decides;
+    Korean when it names Korean (``ko_KR.UTF-8``), else English (``C``, ``en_US``, unset)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "").strip()
+        if value:
+            return KOREAN if value.lower().startswith("ko") else ENGLISH
+    return ENGLISH
