@@ -102,6 +102,41 @@ def address_network(text: str) -> str:
         raise ValueError(f"IP 주소나 CIDR(예: 203.0.113.0/24)이어야 해요: {text!r}") from exc
 
 
+#: ``host`` values that listen on every network interface ("" is asyncio's way to say all).
+EVERY_INTERFACE = frozenset({"", "0.0.0.0", "::"})
+EVERY_INTERFACE_SCOPE, THIS_MACHINE_SCOPE, ONE_ADDRESS_SCOPE = (
+    "every_interface",
+    "this_machine",
+    "one_address",
+)
+
+
+def listen_scope(host: str, port: int) -> tuple[str, str]:
+    """Who can reach a server listening on ``host`` (the start-up line says it): the scope
+    (every interface, this machine only, one address) and a sentence for the operator.
+
+    Why: the default ``0.0.0.0`` is right for the server's users (it runs on a VPS for friends
+    elsewhere, README "Running it for real"), but a test server on a laptop is then open to the
+    whole café or office network, so the line says so and how to keep it on the machine."""
+    host = host.strip()
+    if host in EVERY_INTERFACE:
+        return EVERY_INTERFACE_SCOPE, (
+            f"listening on every network interface: anyone who can reach this machine on port "
+            f"{port} can try to log in; to keep it on this machine only, start with --host "
+            "127.0.0.1 (or SEOTDA_HOST, or [server] host in the config file)"
+        )
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return THIS_MACHINE_SCOPE, (
+            "listening on this machine only: players on other machines cannot connect "
+            "(--host 0.0.0.0 opens it to every network interface)"
+        )
+    return ONE_ADDRESS_SCOPE, f"listening on {host} only: players connect to that address"
+
+
 def address_key(ip: str) -> str:
     """The unit per-address limits count by: IPv4 address, or IPv6 /64 (IPv4-mapped → IPv4).
 

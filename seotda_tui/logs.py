@@ -26,8 +26,10 @@ import json
 import logging
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
+
+from .config import EVERY_INTERFACE_SCOPE, listen_scope
 
 _EVENT = "seotda_event"
 _FIELDS = "seotda_fields"
@@ -163,3 +165,19 @@ def setup_logging(stream: TextIO | None, level: str = "info", fmt: str = "kv") -
     root.addHandler(handler)
     root.setLevel(level.upper())
     return handler
+
+
+def log_listen_scope(host: str, port: int, bound: Iterable[tuple[Any, ...]] = ()) -> None:
+    """The start-up line that says who can reach the server (:func:`config.listen_scope`): a
+    warning when it is every network interface. ``bound``: the sockets' own addresses."""
+    scope, note = listen_scope(host, port)
+    sockets = ",".join(f"[{a[0]}]:{a[1]}" if ":" in str(a[0]) else f"{a[0]}:{a[1]}" for a in bound)
+    log_event(
+        logging.getLogger("seotda"),
+        "listen_scope",
+        level=logging.WARNING if scope == EVERY_INTERFACE_SCOPE else logging.INFO,
+        scope=scope,
+        addr=f"{host}:{port}",
+        **({"sockets": sockets} if sockets else {}),
+        note=note,
+    )

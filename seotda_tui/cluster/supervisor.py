@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..config import Settings
-from ..logs import log_event
+from ..logs import log_event, log_listen_scope
 
 log = logging.getLogger("seotda.cluster")
 
@@ -127,6 +127,7 @@ class Supervisor:
             addr=f"{self.settings.host}:{self.port}",
             workers=self.settings.workers,
         )
+        log_listen_scope(self.settings.host, self.port, [self.listener.getsockname()])
         try:
             if not self._start_hub():
                 if not self.stop.is_set():

@@ -54,7 +54,7 @@ from ..clock import Cancellable, LoopClock
 from ..clock import Clock as Timers
 from ..config import Settings
 from ..i18n import N_, Language, load_all
-from ..logs import log_event
+from ..logs import log_event, log_listen_scope
 from ..sanitize import clean_text
 from .admission import PendingAdmission, PendingLogins, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
@@ -874,6 +874,8 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         fingerprint=handle.fingerprint,
         max_sessions=settings.max_sessions,
     )
+    if config.sock is None:  # a worker's socket is its parent's, which says this once
+        log_listen_scope(settings.host, handle.port, acceptor.get_addresses())
     if also is not None and config.also_listen is not None:
         addr = f"{config.also_listen[0]}:{also.get_port()}"
         log_event(log, "worker_port", addr=addr, pid=os.getpid())
