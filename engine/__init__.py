@@ -1,6 +1,6 @@
 """Pure Seotda rules engine: no I/O, no clock, no asyncio, randomness only from a seeded RNG.
 
-Modules follow the spec's table of contents: cards (§3), options (§2), hands (§6.1–6.2),
+Modules follow the sections of docs/rules.md: cards (§3), options (§2), hands (§6.1–6.2),
 showdown (§6.3), and the game state machine (§4–§8).
 """
 

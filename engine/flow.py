@@ -207,7 +207,7 @@ class HandFlow(GameCore):
 
     @staticmethod
     def _choose_refusal(hand: Hand, pid: str, ids: list[int] | None) -> Refusal | None:
-        """§5.3: who may pick two cards now; with ``ids``, also whether they are the player's."""
+        """§5.2: who may pick two cards now; with ``ids``, also whether they are the player's."""
         if hand.phase != "choose":
             return Refusal("notChoosing", "지금은 카드를 고를 때가 아니에요")
         rp = hand.players.get(pid)

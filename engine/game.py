@@ -329,7 +329,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         return self._bet_chips(player_id, kind)[1]
 
     def check_choose(self, player_id: str, card_ids: Sequence[int] | None = None) -> Refusal | None:
-        """§5.3: picking two of three cards; with ``card_ids`` also that both are the player's."""
+        """§5.2: picking two of three cards; with ``card_ids`` also that both are the player's."""
         refusal = self._hand_refusal(player_id)
         if refusal is not None:
             return refusal

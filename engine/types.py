@@ -59,7 +59,7 @@ RefusalCode = Literal[
     "nothingToDouble",
     "shortForRaise",
     "unknownBet",
-    # choose (§5.3), rejoin (§5.5), rebuy (§5.6), ready (§5.1.9)
+    # choose (§5.2), rejoin (§5.5), rebuy (§5.6), ready (§5.1.9)
     "notChoosing",
     "notInHand",
     "alreadyChosen",

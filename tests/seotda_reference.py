@@ -1,8 +1,8 @@
-"""An independent reference for the rules core, written from the spec's tables, not from engine/.
+"""An independent reference for the rules core, written from the rules' tables, not from engine/.
 
 Nothing here imports the engine's helpers: the deck (§3), the hand table (§6.1), the special
 hands (§6.2), the showdown judge (§6.3) and the three-card choice (§8.5) are re-derived from the
-spec so the tests compare two independent readings of ``/work/shared/spec/seotda.md``.
+rules so the tests compare two independent readings of the rules (docs/rules.md).
 Cards are short codes: "3광", "7열", "9띠", "8일" (8월 일반).
 """
 

@@ -2,7 +2,7 @@
 
 Why its own file: the journal prunes finished games after ``journal_keep_days``; records
 outlive that, so they keep only what the records screen shows, per registered name. Chips stay
-virtual (spec §12): a record says how a game went, nothing is carried into the next room.
+virtual (docs/rules.md §12): a record says how a game went, nothing is carried into the next room.
 
 Each finished game is one transaction: a ``games`` row, one ``results`` row per recorded
 player, and that player's running totals in ``players`` (so the own record and the

@@ -87,7 +87,7 @@ def pots_forms(pots: Labelled) -> tuple[str, ...]:
 def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
     """The hand's results, one per winner group (a rematch's carried pot and its new bets won by
     the same player are one win), each with its pot's label (translated) when there is more
-    than one. The engine settles the side pots first and the main pot last (§6.3)."""
+    than one. The engine settles the side pots first and the main pot last (§6.5)."""
     merged: list[tuple[dict[str, Any], bool]] = []
     for i, r in enumerate(results):
         last = i == len(results) - 1

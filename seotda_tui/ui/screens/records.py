@@ -3,7 +3,7 @@ the table's compact panel of every seat's record.
 
 Opened from the lobby (``r``) and the table (``p``) through the app (``ScreenHost``); they only
 read :attr:`RoomManager.records` (``None``: this server keeps no records, and they say so).
-Chips are virtual (spec §12): a record is statistics, never a balance.
+Chips are virtual (docs/rules.md §12): a record is statistics, never a balance.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hwatu cards drawn with terminal characters (spec §3 cards, §9 card pictures).
+"""Hwatu cards drawn with terminal characters (docs/rules.md §3 cards, §9 card pictures).
 
 Two layers:
 
@@ -82,7 +82,7 @@ MONTH_COLORS_16: dict[int, str] = {
 }
 _DARK_16 = frozenset({"green", "cyan", "magenta", "red", "bright_blue", "bright_red"})
 
-#: 열끗 animals, spec §9 (msgids: English shows the ASCII names).
+#: 열끗 animals, docs/rules.md §9 (msgids: English shows the ASCII names).
 ANIMALS: dict[int, str] = {
     2: N_("꾀꼬리"),
     4: N_("두견새"),
