@@ -8,6 +8,7 @@ store's ``SCHEMA_VERSION`` as a newer release would, and opens it again.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from seotda_tui import __version__
 from seotda_tui.cli import DataFileError, opened, unopenable_message
-from seotda_tui.dbcheck import NewerSchema, check_database, schema_version
+from seotda_tui.dbcheck import NewerSchema, check_database, newer_schema_message, schema_version
 from seotda_tui.rooms import journal, records_db
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.records_db import RecordStore
@@ -129,3 +130,14 @@ def test_the_server_stops_at_start_with_one_line_on_a_newer_file(tmp_path: Path,
     line = one_line(run_server(data, timeout=30))
     assert_says_newer(line, data / file, version + 1, version)
     assert (data / file).read_bytes() == before
+
+
+def test_self_hosting_quotes_the_line_and_names_the_section_it_points_to() -> None:
+    """The refusal points to SELF_HOSTING's upgrade and rollback section: it exists, quotes the
+    line as the server prints it, and has no stand-in for the project's address."""
+    text = (Path(__file__).resolve().parents[1] / "deploy" / "SELF_HOSTING.md").read_text()
+    line = newer_schema_message(Path("/var/lib/seotda/data/records.sqlite3"), 2, 1)
+    assert "## 8. Upgrades and rollback" in text and '"Upgrades and rollback"' in line
+    assert line.split("; seotda-server")[0] in text  # up to the version, which will change
+    assert not re.search(r"<[^>]*(URL|url|repositor)[^>]*>", text)
+    assert "example.com" not in text
