@@ -26,6 +26,7 @@ def _test_scrypt_cost(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
 #: worker takes the next, so none is left alone with a long one at the end. Only an order: a
 #: file missing here just starts in its turn.
 SLOW_FIRST = (
+    "test_install.py",  # one test: builds, installs and plays (~20 s)
     "test_fit_80x24.py",
     "test_engine_legality.py",
     "test_i18n.py",

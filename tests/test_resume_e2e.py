@@ -36,19 +36,27 @@ class Server:
 
 @asynccontextmanager
 async def server(
-    base: Path, tag: str, entry: Sequence[str] = ("-m", "seotda_tui")
+    base: Path,
+    tag: str,
+    entry: Sequence[str] = ("-m", "seotda_tui"),
+    *,
+    program: Sequence[str] | None = None,
+    cwd: Path = ROOT,
 ) -> AsyncIterator[Server]:
     """``python -m seotda_tui --port 0 ...``; the port comes from its "listening" log line.
 
-    ``entry`` may name another way in to the same server (e.g. ``tests.faulty_server``)."""
+    ``entry`` may name another way in to the same server (e.g. ``tests.faulty_server``);
+    ``program`` another program instead of ``python`` and ``entry`` (an installed
+    ``seotda-server``: tests/test_install.py), run in ``cwd``."""
     log = base / f"server-{tag}.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
+    argv = (sys.executable, *entry) if program is None else tuple(program)
     with log.open("wb") as err:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, *entry, "--host", "127.0.0.1", "--port", "0",
+            *argv, "--host", "127.0.0.1", "--port", "0",
             "--hostkey-dir", str(base / "hostkeys"), "--data-dir", str(base / "data"),
             "--shutdown-notice", "0",
-            cwd=str(ROOT), env=env, stdin=asyncio.subprocess.DEVNULL,
+            cwd=str(cwd), env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=err,
         )  # fmt: skip
     try:
