@@ -53,6 +53,7 @@ from .ssh.state import AppFactory
 from .ssh.store import DB_NAME, NicknameStore
 
 if TYPE_CHECKING:
+    from .metrics import Exporter
     from .rooms import RoomManager
     from .rooms.chat import ChatHub
     from .rooms.records import GameRecords
@@ -567,14 +568,49 @@ async def serve(config: ServerConfig, cleanup: Cleanup | None = None) -> None:
     """Run until SIGINT/SIGTERM, then shut down politely (within ``SHUTDOWN_SECONDS``).
 
     Meanwhile the game journal is pruned and unused nicknames expire, at start-up and hourly
-    (see :func:`journal_pruning`, :func:`nickname_expiry`).
+    (see :func:`journal_pruning`, :func:`nickname_expiry`), and with ``metrics_port`` the
+    metrics and ``/healthz`` are served (:mod:`seotda_tui.metrics`).
     """
-    async with journal_pruning(config.settings), nickname_expiry(config.settings):
-        await _serve_until_signal(config, cleanup)
+    settings = config.settings
+    exporter = metrics_exporter(settings)
+    try:
+        async with (
+            journal_pruning(settings),
+            nickname_expiry(settings),
+            memory_sampling(settings, "main"),
+        ):
+            await _serve_until_signal(config, cleanup, exporter)
+    finally:
+        if exporter is not None:
+            exporter.close()
 
 
-async def _serve_until_signal(config: ServerConfig, cleanup: Cleanup | None) -> None:
+def metrics_exporter(settings: Settings) -> Exporter | None:
+    """One process's metrics listener (unhealthy until its SSH listener is up), if asked for."""
+    if not settings.metrics_port:
+        return None
+    from .metrics import Exporter
+
+    return Exporter(settings.metrics_host, settings.metrics_port)
+
+
+def memory_sampling(
+    settings: Settings, process: str
+) -> contextlib.AbstractAsyncContextManager[None]:
+    """The process's resident memory for the metrics (only when they are served)."""
+    if not settings.metrics_port:
+        return contextlib.nullcontext()
+    from .metrics import memory_sampling as sampling
+
+    return sampling(process)
+
+
+async def _serve_until_signal(
+    config: ServerConfig, cleanup: Cleanup | None, exporter: Exporter | None = None
+) -> None:
     handle = await start_server(config)
+    if exporter is not None:  # (the rooms are in this process: up while it runs)
+        exporter.healthy = handle.accepting
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[float] = loop.create_future()
 
@@ -753,7 +789,11 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
 
     async def serve_hub() -> None:
         orphaned = asyncio.create_task(exit_with_parent(workdir=Path(env[SOCKET]).parent))
-        async with journal_pruning(settings), nickname_expiry(settings):
+        async with (
+            journal_pruning(settings),
+            nickname_expiry(settings),
+            memory_sampling(settings, "rooms"),
+        ):
             manager.subscribe_lobby(lambda _rooms: None)()  # in the loop: arms resumed rooms
             await hub.listen(Path(env[SOCKET]))
             await until_signal()
@@ -810,7 +850,8 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
     async def serve_worker() -> None:
         orphaned = asyncio.create_task(exit_with_parent())
         await link.start()
-        await _serve_until_signal(config, cleanup)
+        async with memory_sampling(settings, f"worker{env.get(WORKER, '0')}"):
+            await _serve_until_signal(config, cleanup)
         orphaned.cancel()
 
     tune_garbage_collector(settings.stock_textual)

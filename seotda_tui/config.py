@@ -207,6 +207,13 @@ KEYS: tuple[_Key, ...] = (
         "server", "compression", _bool, N_("SSH 압축(zlib@openssh.com)도 제공 (BENCHMARKS.md 참고)")
     ),
     _Key("server", "workers", _positive_int, N_("SSH 세션을 돌릴 프로세스 수 (1 = 한 프로세스)")),
+    _Key(
+        "metrics",
+        "metrics_port",
+        _port,
+        N_("Prometheus 지표(/metrics)와 /healthz 를 줄 HTTP 포트 (0 = 끔)"),
+    ),
+    _Key("metrics", "metrics_host", _text, N_("지표 HTTP 포트가 들을 주소")),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), N_("인증 방식")),
     _Key("auth", "password", _optional_text, N_("공용 서버 비밀번호 (password 모드)")),
     _Key("auth", "authorized_keys", _optional_path, N_("허용 키 파일 (keys 모드)")),
@@ -315,6 +322,8 @@ class Settings:
     stock_textual: bool = False  # seotda_tui/tuning/: every speed-up off
     compression: bool = False  # offer zlib@openssh.com: off, see BENCHMARKS.md "SSH clients"
     workers: int = 1  # ≥2: sessions in that many processes, rooms in one (seotda_tui/cluster/)
+    metrics_port: int = 0  # off; seotda_tui/metrics.py (README "Metrics and health")
+    metrics_host: str = "127.0.0.1"  # for the operator's Prometheus, not the players: see README
     auth_mode: str = "open"
     password: str | None = None
     authorized_keys: Path | None = None

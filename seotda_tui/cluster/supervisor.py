@@ -10,6 +10,10 @@ The children are this same program (``python -m seotda_tui`` with the same argum
 their part by :data:`ROLE` and friends in their environment. The listening socket is made
 here and inherited by every worker (so ``--port 0`` works and no worker binds the port alone);
 the kernel hands each new connection to one of the workers waiting on it.
+
+With ``metrics_port`` the parent also serves the metrics of them all (each child writes its own
+to a folder in the parent's work folder, :mod:`seotda_tui.metrics`) and ``/healthz``: healthy
+while the port is open, the rooms process listens and at least one worker runs.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .. import metrics
 from ..config import Settings
 from ..logs import log_event, log_listen_scope
 
@@ -73,10 +78,45 @@ class Supervisor:
         self.workers: list[subprocess.Popen[bytes] | None] = [None] * settings.workers
         self.stop = threading.Event()
         self.started: dict[str, float] = {}  # when each child was (re)started
+        #: The children's metrics files (prometheus_client's multiprocess mode: set in their
+        #: environment before they start; a variable the operator's own shell set is not used).
+        self.metrics_dir: Path | None = None
+        self.environ.pop(metrics.MULTIPROC_DIR, None)
+        if settings.metrics_port:
+            self.metrics_dir = metrics.fresh_multiprocess_dir(self.workdir / "metrics")
+            self.environ[metrics.MULTIPROC_DIR] = str(self.metrics_dir)
+        self.exporter: metrics.Exporter | None = None
 
     @property
     def port(self) -> int:
         return int(self.listener.getsockname()[1])
+
+    def workers_up(self) -> int:
+        return sum(w is not None and w.poll() is None for w in self.workers)
+
+    def rooms_up(self) -> bool:
+        """The rooms process runs and listens (a restarted one: once it listens again)."""
+        hub = self.hub
+        return hub is not None and hub.poll() is None and self.socket_path.exists()
+
+    def healthy(self) -> bool:
+        """``/healthz``: the port is open, the rooms process is up and a worker accepts."""
+        open_ = not self.stop.is_set() and self.listener.fileno() != -1
+        return open_ and self.rooms_up() and self.workers_up() > 0
+
+    def _serve_metrics(self) -> None:
+        if self.metrics_dir is None:
+            return
+        registry = metrics.cluster_registry(self.metrics_dir, self.workers_up, self.rooms_up)
+        self.exporter = metrics.Exporter(
+            self.settings.metrics_host, self.settings.metrics_port, registry
+        )
+        self.exporter.healthy = self.healthy
+
+    def _gone(self, child: subprocess.Popen[bytes]) -> None:
+        """A child ended: its live gauges leave the sums (its counters stay)."""
+        if self.metrics_dir is not None:
+            metrics.process_gone(child.pid, self.metrics_dir)
 
     def _spawn(
         self, role: str, extra: Mapping[str, str], fds: tuple[int, ...] = ()
@@ -129,6 +169,7 @@ class Supervisor:
         )
         log_listen_scope(self.settings.host, self.port, [self.listener.getsockname()])
         try:
+            self._serve_metrics()
             if not self._start_hub():
                 if not self.stop.is_set():
                     log_event(log, "startup_failed", level=logging.ERROR, reason="rooms_process")
@@ -146,6 +187,7 @@ class Supervisor:
         """Restart whatever died (the hub first: the workers wait for it)."""
         if self.hub is not None and self.hub.poll() is not None:
             log_event(log, "hub_died", level=logging.WARNING, code=self.hub.returncode)
+            self._gone(self.hub)
             self._backoff("hub")
             if not self.stop.is_set():
                 self._start_hub()
@@ -154,6 +196,7 @@ class Supervisor:
                 log_event(
                     log, "worker_died", level=logging.WARNING, worker=index, code=worker.returncode
                 )
+                self._gone(worker)
                 self._backoff(f"worker{index}")
                 if not self.stop.is_set():
                     self._start_worker(index)
@@ -176,6 +219,8 @@ class Supervisor:
             if child is not None and child.poll() is None:
                 child.kill()
                 child.wait()
+        if self.exporter is not None:
+            self.exporter.close()
         self.listener.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
         log_event(log, "stopped", seconds=round(time.monotonic() - began, 2))
@@ -214,12 +259,24 @@ def remove_stale_workdirs(tmp: Path) -> list[Path]:
             if not _stale(folder):
                 continue
             (folder / "hub.sock").unlink(missing_ok=True)
+            _remove_metrics_files(folder / "metrics")
             folder.rmdir()  # (fails, and keeps it, if anything else is in it)
         except OSError:
             continue
         removed.append(folder)
         log_event(log, "stale_workdir_removed", path=str(folder))
     return removed
+
+
+def _remove_metrics_files(folder: Path) -> None:
+    """The children's metrics files (``*.db``, :mod:`seotda_tui.metrics`), then their folder;
+    anything else in it keeps it."""
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    for path in folder.glob("*.db"):
+        if path.is_file() and not path.is_symlink():
+            path.unlink(missing_ok=True)
+    folder.rmdir()
 
 
 def _stale(folder: Path) -> bool:

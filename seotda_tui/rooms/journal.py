@@ -20,6 +20,7 @@ from typing import Any
 
 from engine import Game, Options
 
+from .. import metrics
 from ..dbcheck import refuse_newer_schema, stamp_schema_version
 
 _DAY = 86400.0
@@ -135,18 +136,20 @@ class Journal:
         """Run ``statements`` in one transaction; on any error roll it back and raise.
 
         Returns the last statement's rowcount. A failed write (e.g. "database or disk is full")
-        leaves nothing behind, so the caller may simply try again later.
+        leaves nothing behind, so the caller may simply try again later. Timed for the metrics
+        (``seotda_journal_write_seconds``): the players wait for it.
         """
-        try:
-            self._db.execute("BEGIN")
-            rowcount = 0
-            for sql, params in statements:
-                rowcount = self._db.execute(sql, params).rowcount
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.rollback()
-            raise
+        with metrics.journal_write():
+            try:
+                self._db.execute("BEGIN")
+                rowcount = 0
+                for sql, params in statements:
+                    rowcount = self._db.execute(sql, params).rowcount
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.rollback()
+                raise
         return rowcount
 
     def probe(self, room_id: str) -> None:

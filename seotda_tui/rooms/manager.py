@@ -118,9 +118,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from engine import Game, IllegalAction, Options, OptionsError
+from engine.betting import BET_ACTIONS
 from engine.dealing import DealHook
 from engine.types import View
 
+from .. import metrics
 from ..config import address_key
 from ..i18n import N_
 from ..logs import log_event
@@ -134,6 +136,7 @@ from .model import (
     FINISHED,
     PLAYING,
     ROOM_NAME_CELLS,
+    WAITING,
     LobbyCallback,
     Room,
     RoomCallback,
@@ -170,6 +173,10 @@ TOO_MANY_FROM_ADDRESS = N_(
 MAX_SPECTATORS = 30
 #: Engine actions only the manager may send; a session asking for them is refused.
 _MANAGER_ONLY = frozenset({"leave", "disconnect", "reconnect"})
+#: The kinds of action a session sends, as the metrics count them (anything else: "other").
+_COUNTED_KINDS = frozenset({*BET_ACTIONS, "choose", "rejoin", "rebuy", "ready", "join"})
+#: The states the rooms gauge reports, each every time (zeros too).
+_ROOM_STATES = (WAITING, PLAYING, "paused", FINISHED)
 
 
 def _clean_name(name: str, host: str) -> str:
@@ -215,6 +222,7 @@ class RoomManager:
         self._where: dict[str, str] = {}
         self._sessions: dict[str, int] = {}
         self._lobby_subs: dict[int, LobbyCallback] = {}
+        self._room_counts: dict[str, int] = {}  # as the metrics last heard them
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._sub_ids = itertools.count(1)
         self._guesses = CodeGuesses(lambda: self.clock.time())  # wrong private-room codes
@@ -705,7 +713,14 @@ class RoomManager:
         self._changed(room, events)
 
     def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
-        """A player's action → ``game.apply``; returns the Korean reason when it was refused."""
+        """A player's action → ``game.apply``; returns the Korean reason when it was refused
+        (counted either way, by kind: :mod:`seotda_tui.metrics`)."""
+        refusal = self._act(room_id, nick, action)
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        metrics.action(kind if kind in _COUNTED_KINDS else "other", refusal is None)
+        return refusal
+
+    def _act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
         self._arm_resumed()
         room = self._rooms.get(room_id)
         if room is None:
@@ -1030,12 +1045,22 @@ class RoomManager:
             self._call(callback, self._update(room, nick, events, cache=cache))
 
     def _push_lobby(self) -> None:
+        self._count_rooms()
         rooms = tuple(self.rooms())
         if rooms == self._last_lobby:
             return
         self._last_lobby = rooms
         for callback in list(self._lobby_subs.values()):
             self._call(callback, list(rooms))
+
+    def _count_rooms(self) -> None:
+        """The rooms gauge by state (every room, the private ones too), when it changed."""
+        counts = dict.fromkeys(_ROOM_STATES, 0)
+        for room in self._rooms.values():
+            counts["paused" if room.paused else room.status] += 1
+        if counts != self._room_counts:
+            self._room_counts = counts
+            metrics.rooms(counts)
 
     @staticmethod
     def _call(callback: Callable[[Any], None], arg: Any) -> None:

@@ -49,7 +49,7 @@ from typing import Any, Protocol
 
 import asyncssh
 
-from .. import tuning
+from .. import metrics, tuning
 from ..clock import Cancellable, LoopClock
 from ..clock import Clock as Timers
 from ..config import Settings
@@ -280,8 +280,10 @@ class ServerState:
         return None
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
-        """Log a refusal, summarised per address and reason (see RefusalLog)."""
+        """Log a refusal, summarised per address and reason (see RefusalLog), and count it
+        (every one: a refused login that opened no session in time by why it was refused)."""
         self.refusals.refused(ip, reason, **fields)
+        metrics.login_refused(str(fields.get("why", reason)))
         if self._refusal_ticker is None:
             self._schedule_refusal_tick()
 
@@ -304,6 +306,7 @@ class ServerState:
     def auth_failed(self, ip: str, user: str, method: str) -> bool:
         """Count a failed login; True if the address has just been jailed."""
         log_event(log, "auth_failed", ip=ip, user=user, method=method)
+        metrics.login("failed")
         if self.jail.failure(ip) if self.shared is None else self.shared.auth_failed(ip):
             log_event(
                 log,
@@ -588,10 +591,12 @@ class _PlayerConnection(asyncssh.SSHServer):
         if verdict.retry is not None and self._failures < _MAX_PASSWORD_FAILURES:
             return verdict.retry
         if (verdict.hang_up or self._failures >= _MAX_PASSWORD_FAILURES) and self._conn is not None:
+            reason = "password_guessing" if verdict.failed else "keyless_auth"
+            metrics.login_refused(reason)
             log_event(
                 log,
                 "refused",
-                reason="password_guessing" if verdict.failed else "keyless_auth",
+                reason=reason,
                 ip=self.peer_ip,
                 user=self.username,
                 failures=self._failures,
@@ -708,6 +713,10 @@ class ServerHandle:
     def nicknames(self) -> list[str]:
         """Nicknames with a live session right now."""
         return self.state.registry.nicknames()
+
+    def accepting(self) -> bool:
+        """Whether it still takes new players (False from the start of a shutdown on)."""
+        return not self.state.shutting_down and self._closing is None
 
     async def close(self, timeout: float = 8.0) -> None:
         """Shut down within ``timeout`` seconds: one budget that every step draws on.

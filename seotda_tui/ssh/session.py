@@ -27,7 +27,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
-from .. import i18n
+from .. import i18n, metrics
 from ..clock import Cancellable
 from ..i18n import N_
 from ..logs import log_event
@@ -387,7 +387,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             ctx = await self._admit()
             if ctx is not None:
-                status = await self._play(ctx)
+                metrics.SESSIONS.inc()  # a player's app, until it ends
+                try:
+                    status = await self._play(ctx)
+                finally:
+                    metrics.SESSIONS.dec()
         except Exception:
             self._log("session_error", level=logging.ERROR, exc_info=True)
             self._end(DisconnectReason.APP_CRASHED)
@@ -407,6 +411,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     async def _refuse(self, message: str, reason: str) -> None:
         self._log("refused", reason=reason)
+        metrics.login_refused(reason)
         self._say(message)
         self._finish_channel(1)
 
@@ -465,6 +470,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             language=self.language,
             remember_language=remember,
         )
+        metrics.login("accepted")
         return self._ctx
 
     async def _ask_password(self) -> bool:

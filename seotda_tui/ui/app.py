@@ -26,7 +26,7 @@ from textual.screen import Screen
 
 from engine import Options
 
-from .. import i18n, tuning
+from .. import i18n, metrics, tuning
 from ..i18n import N_, _
 from ..rooms import PLAYING, RoomError, RoomManager, RoomSummary
 from ..rooms.chat import ChatHub
@@ -91,6 +91,8 @@ class SeotdaApp(App[None]):
         self.clock: Callable[[], float] = clock or time.monotonic
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
         self.hands_dealt = 0
+        #: The time from a key to the frame showing its action (the driver and the table tell).
+        self.action_latency = metrics.ActionLatency()
         self._connected = False
         self._leaving = False  # ``exit`` was called: no more keys
         self._exit_waits = 0  # frames ``exit`` waited for a composing screen (see EXIT_WAITS)

@@ -35,6 +35,7 @@ from textual.messages import InBandWindowResize
 from textual.widgets import Input
 
 from .. import tuning
+from ..metrics import ActionLatency
 from ..sanitize import ZWJ
 from ..tuning.colour_depth import set_colour_depth
 from ..tuning.crash_report import WithheldReport
@@ -165,6 +166,9 @@ class SSHDriver(Driver):
         self._output: list[str] = []
         self._flush_handle: asyncio.Handle | None = None
         self.dropped_events = 0  # keys/mouse events dropped because the app was backlogged
+        #: The app's key → screen timing (the game's app has one): told of input and frames.
+        latency = getattr(app, "action_latency", None)
+        self._latency = latency if isinstance(latency, ActionLatency) else None
         link.driver = self
 
     @property
@@ -192,6 +196,8 @@ class SSHDriver(Driver):
             if self._link.lower_colours is not None:
                 data = self._link.lower_colours(data)
             self._link.write(data.encode("utf-8", "replace"))
+            if self._latency is not None and self._latency.due:
+                self._latency.written()
 
     def start_application_mode(self) -> None:
         write = self.write
@@ -245,6 +251,8 @@ class SSHDriver(Driver):
         """Decode and parse bytes from the client; runs on the event loop."""
         if not self._input_enabled:
             return
+        if self._latency is not None:
+            self._latency.key()
         text = self._decode(data)
         if not text:  # only part of a multi-byte character so far; "" would mean EOF
             return

@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from engine import Options
 
+from ...metrics import ActionLatency
 from ...rooms import RoomManager, RoomSummary
 from ...rooms.chat import ChatHub
 
@@ -26,6 +27,8 @@ class ScreenHost(Protocol):
     motd: str
     clock: Callable[[], float]
     hands_dealt: int
+    #: This session's key → screen timing (the table's actions; :mod:`seotda_tui.metrics`).
+    action_latency: ActionLatency
 
     def open_table(self, room_id: str) -> None:
         """The table of ``room_id`` replaces the current screen."""

@@ -287,6 +287,7 @@ class TableScreen(TableActions):
     # ------------------------------------------------------------------ pushes
     def on_pushed(self, message: Pushed) -> None:
         update: RoomUpdate = message.payload
+        self.seotda.action_latency.drawn()  # the next frame written shows this update
         if update.closed:
             self._unsubscribe = None
             self.app.notify(update.notice_shown() or _("방이 닫혔어요"), markup=False)

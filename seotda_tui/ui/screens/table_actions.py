@@ -224,7 +224,11 @@ class TableActions(ChatScreen):
         return True
 
     def _act(self, action: dict[str, Any]) -> None:
+        latency = self.seotda.action_latency
+        latency.sent()
         error = self.manager.act(self.room_id, self.nickname, action)
+        if error:
+            latency.refused()
         self.say(_(error) if error else "")
 
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
