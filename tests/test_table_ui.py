@@ -68,7 +68,7 @@ async def test_an_illegal_hotkey_explains_itself_and_changes_nothing() -> None:
     async with Table.open(["a", "b"], seed=5) as t:
         actor = t.actor
         await t.press(actor, "4")  # 콜 with nothing to call
-        assert "지금은 콜을 할 수 없어요" in t.text(actor)
+        assert "맞출 금액이 없어요(체크 또는 삥)" in t.text(actor)  # the engine says why
         assert t.actor == actor
 
 

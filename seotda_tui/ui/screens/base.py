@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.containers import Vertical
 from textual.message import Message
@@ -33,8 +33,14 @@ class Pushed(Message):
 class BaseScreen(Screen[Any]):
     """Every screen shows only the too-small notice below 80×24 (the app toggles a class)."""
 
+    #: Actions (names) whose keys, typed while the screen still composes, act once it is
+    #: mounted instead of being lost: moves within the screen, never a bet or a choice made
+    #: before the player saw what it acts on.
+    EARLY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._early: list[tuple[str, tuple[object, ...]]] = []
         tuning.screen_created(self)  # e.g. the narrowed compositor (seotda_tui/tuning/)
 
     def compose(self) -> Iterable[Widget]:
@@ -60,9 +66,27 @@ class BaseScreen(Screen[Any]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key acts on a screen the player cannot see: a bet made behind the too-small
         notice would be played (and journaled) without the player seeing it. Nor on one
-        still composing (a key in the same packet as the one that opened it) or on its way
-        out: its widgets are not all there."""
+        still composing (a key in the same packet as the one that opened it, or typed while
+        a big screen composes on a busy server) or on its way out: its widgets are not all
+        there. A key of :attr:`EARLY_ACTIONS` that comes while the screen composes waits
+        and acts once it is mounted (``?`` then → at once opens the rules tab)."""
+        if not self.is_mounted and self.live and action in self.EARLY_ACTIONS:
+            if not self._early:
+                self.call_after_refresh(self._run_early)
+            self._early.append((action, parameters))
+            return False
         return self.is_mounted and self.live and not self.hidden_by_size
+
+    def _run_early(self) -> None:
+        """One waiting key's action, the next after the screen has drawn it (a tab switched to
+        is laid out before a scroll key scrolls it)."""
+        if not self._early:
+            return
+        action, parameters = self._early.pop(0)
+        if self.is_mounted and self.live and not self.hidden_by_size:
+            getattr(self, f"action_{action}")(*parameters)
+        if self._early:
+            self.call_after_refresh(self._run_early)
 
     def card_style_changed(self) -> None:
         """The session's ``card_style`` changed (its cards already follow): redraw what

@@ -45,6 +45,10 @@ class HelpScreen(BaseScreen):
     priority bindings of the screen, so neither the focused scroller (which takes ←/→ for
     sideways scrolling) nor the tab bar (which takes ↑/↓ once Tab moves there) swallows them."""
 
+    EARLY_ACTIONS = frozenset({"tab", "scroll", "close"})
+    #: Nothing takes the focus: the keys are the screen's, and a focused tab's text would pick
+    #: its tab again when the focus lands (after a key typed while help composed moved on).
+    AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,ㅂ", "close", "닫기", show=False),
         Binding("left,shift+tab", "tab(-1)", show=False, priority=True),
@@ -127,7 +131,6 @@ class HelpScreen(BaseScreen):
 
     def on_mount(self) -> None:
         self.query_one(TabbedContent).active = self.tab
-        self._scroller().focus()  # (focus also picks the tab)
 
     def _scroller(self) -> VerticalScroll:
         """The text of the tab that shows."""
