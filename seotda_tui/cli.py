@@ -829,9 +829,9 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
     records = opened(records_path(settings), lambda: open_records(settings))
     journal = opened(journal_path(settings), lambda: Journal(journal_path(settings)))
     manager = RemoteRoomManager(link, settings.room_defaults, records, GameHistory(journal))
-    # (the remote manager and chat have the API the UI calls, not the in-process classes' type)
+    # (the remote chat has the API the UI calls, not ChatHub's type; the manager is a RoomService)
     chat = cast("ChatHub", RemoteChat(link))
-    factory = make_app_factory(cast("RoomManager", manager), motd=settings.motd, chat=chat)
+    factory = make_app_factory(manager, motd=settings.motd, chat=chat)
     port = own_port(env)
     config = ServerConfig(
         app_factory=cast(AppFactory, factory),

@@ -17,16 +17,20 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import Options
 
 from ..i18n import N_
-from ..rooms import RoomError, RoomSummary, RoomUpdate
+from ..rooms import RoomError, RoomService, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 from ..rooms.clock import LoopClock
 from . import protocol as wire
 from .link import HubDown, HubLink, as_text, safely
+
+if TYPE_CHECKING:
+    from ..rooms.history import GameHistory
+    from ..rooms.records import GameRecords
 
 MSG_HUB_DOWN = N_("방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요")
 #: The chat line's notices (short: the table's chat line leaves them ~30 cells at 80 columns).
@@ -43,7 +47,7 @@ class _RoomSub:
 
 
 class RemoteRoomManager:
-    """The :class:`~seotda_tui.rooms.RoomManager` API the UI uses, served by the hub.
+    """The room API (:class:`~seotda_tui.rooms.RoomService`), served by the hub.
 
     ``records`` and ``history`` are the worker's own read connections to the same SQLite files
     (the hub writes them); ``clock`` is the worker's loop clock (the same monotonic clock as the
@@ -54,8 +58,8 @@ class RemoteRoomManager:
         self,
         link: HubLink,
         room_defaults: Options | None = None,
-        records: Any = None,
-        history: Any = None,
+        records: GameRecords | None = None,
+        history: GameHistory | None = None,
     ) -> None:
         self.link = link
         self.clock = LoopClock()
@@ -254,6 +258,10 @@ class RemoteRoomManager:
                     safely(entry.callback, closed)
             except HubDown:
                 return
+
+
+def _implements(manager: RemoteRoomManager) -> RoomService:
+    return manager  # mypy proves here that the remote is all that rooms/api.py says
 
 
 class RemoteChat:

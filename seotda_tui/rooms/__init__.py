@@ -1,22 +1,24 @@
 """Rooms: the shared in-process manager that drives the engine, and what its callers may use.
 
-Callers (the UI, the tests) import from here: the manager, and the plain data it takes and
-gives (``RoomSummary``, ``RoomUpdate``, ``RoomError`` and its codes, the statuses). ``Room``, its mutable
-state, stays inside (:mod:`.model`).
+Callers (the UI, the tests) import from here: the room API (:mod:`.api`: the ``RoomService``
+Protocol every caller types its manager as, and the plain data it takes and gives:
+``RoomSummary``, ``RoomUpdate``, ``RoomError`` and its codes, the statuses) and the in-process
+``RoomManager`` that implements it. ``Room``, its mutable state, stays inside (:mod:`.model`).
 """
 
-from .manager import RoomManager
-from .model import (
+from .api import (
     FINISHED,
     PLAYING,
     ROOM_ERROR_CODES,
-    ROOM_NAME_CELLS,
     WAITING,
     RoomError,
     RoomErrorCode,
+    RoomService,
     RoomSummary,
     RoomUpdate,
 )
+from .manager import RoomManager
+from .model import ROOM_NAME_CELLS
 
 __all__ = [
     "FINISHED",
@@ -27,6 +29,7 @@ __all__ = [
     "RoomError",
     "RoomErrorCode",
     "RoomManager",
+    "RoomService",
     "RoomSummary",
     "RoomUpdate",
 ]

@@ -128,6 +128,7 @@ from ..i18n import N_
 from ..logs import log_event
 from ..sanitize import clean_text
 from . import mid_join, moderation
+from .api import RoomService
 from .bot_seats import DEFAULT_LEVEL, BotSeats
 from .clock import Cancellable, Clock, LoopClock
 from .history import GameHistory
@@ -1069,3 +1070,7 @@ class RoomManager:
             callback(arg)
         except Exception:
             log.exception("room subscriber failed")
+
+
+def _implements(manager: RoomManager) -> RoomService:
+    return manager  # mypy proves here that RoomManager is all that rooms/api.py says

@@ -1,4 +1,4 @@
-"""One Textual app per SSH session; every app shares the one :class:`RoomManager` and :class:`ChatHub`.
+"""One Textual app per SSH session; all share one room service (``RoomService``) and :class:`ChatHub`.
 
 Why the shape: many apps run in one event loop, so nothing here is process-global (no signals,
 stdout or environment). Manager callbacks may run on another session's task, so they only post a
@@ -28,7 +28,7 @@ from engine import Options
 
 from .. import i18n, metrics, tuning
 from ..i18n import N_, _
-from ..rooms import PLAYING, RoomError, RoomManager, RoomSummary
+from ..rooms import PLAYING, RoomError, RoomService, RoomSummary
 from ..rooms.chat import ChatHub
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class SeotdaApp(App[None]):
 
     def __init__(
         self,
-        manager: RoomManager,
+        manager: RoomService,
         identity: HasNickname,
         motd: str = "",
         *,
@@ -341,7 +341,7 @@ if TYPE_CHECKING:
         return app  # mypy checks here that the app is all that screens/host.py says
 
 
-def idle_exempt(manager: RoomManager, nickname: str) -> bool:
+def idle_exempt(manager: RoomService, nickname: str) -> bool:
     """In a room the table's own turn timers deal with idleness, except for the host of a room
     that is not playing (and anyone in a room without a host): a host who walked away from a
     waiting room would keep it open for ever, and with it a place of ``max_rooms`` and of the
@@ -355,7 +355,7 @@ def idle_exempt(manager: RoomManager, nickname: str) -> bool:
 
 
 def make_app_factory(
-    manager: RoomManager,
+    manager: RoomService,
     motd: str = "",
     *,
     chat: ChatHub | None = None,

@@ -16,7 +16,7 @@ from ...i18n import N_, _
 from ...tuning.paint_now import paint_now
 
 if TYPE_CHECKING:
-    from ...rooms import RoomManager
+    from ...rooms import RoomService
     from .host import ScreenHost
 
 TOO_SMALL = N_("창을 키워 주세요\n(80×24 이상이어야 해요)")
@@ -120,7 +120,7 @@ class BaseScreen(Screen[Any]):
         return self.app  # type: ignore[return-value]
 
     @property
-    def manager(self) -> RoomManager:
+    def manager(self) -> RoomService:
         return self.seotda.manager
 
     @property

@@ -14,14 +14,14 @@ from textual.screen import Screen
 from engine import Options
 
 from ...metrics import ActionLatency
-from ...rooms import RoomManager, RoomSummary
+from ...rooms import RoomService, RoomSummary
 from ...rooms.chat import ChatHub
 
 
 class ScreenHost(Protocol):
     """What a screen may use of its session's app, besides Textual's own ``App``."""
 
-    manager: RoomManager
+    manager: RoomService
     chat: ChatHub
     nickname: str
     motd: str
