@@ -1,22 +1,21 @@
-"""Shared state and seat helpers of the game, used by the flow, rematch and between-hand parts.
+"""What every rule works on: the state, its RNG, the seat index and the helpers they all need.
 
-``Game`` (engine/game.py) is assembled from ``HandFlow`` (§5.1–5.4, §6.3–6.5), ``Rematch`` (§5.5)
-and ``BetweenHands`` (§5.6–5.7, §6.6); each is a mixin over this core so every rule lives in one
-short module, while the state stays one object.
+``Game`` (engine/game.py) holds one ``GameCore``; the rules are plain functions over it, one
+module per part of the spec, each calling only the modules below it (no stubs, no cycle):
+``flow`` (§5.1–5.4, §6.3–6.5: one match) ← ``rematch`` (§5.5) ← ``between_hands`` (§5.6–5.7,
+§6.6: the hand's end, busts, leaving, the game's end) ← ``game`` (legality and entry points).
 """
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from collections.abc import Iterable
-from typing import Any
 
 from .dealing import DealHook
+from .hands import HandRank
 from .options import Options
 from .rng import Rng
 from .state import GameState, Hand, Seat
-from .types import Action as Action
-from .types import Event as Event
+from .types import Event
 
 #: §8.5 deadlines in seconds.
 AWAY_SECONDS = 5
@@ -30,18 +29,25 @@ MAX_REMATCHES = 3
 
 
 class GameCore:
-    """The state, the RNG and the helpers every part of the game flow needs."""
+    """One game's state with its RNG (whose state ``Game.to_dict`` writes back), the seats by
+    id, and ``Game.new``'s deal hook (tests and the harness only: never journaled)."""
 
-    #: ``Game.new``'s deal hook. A class default, set on the instance only when given: a game
-    #: restored in place from ``to_dict`` (rooms/pause.py) keeps the hook it was made with.
-    _deal_hook: DealHook | None = None
+    __slots__ = ("options", "state", "rng", "seats", "deal_hook")
 
-    def __init__(self, options: Options, state: GameState) -> None:
+    def __init__(
+        self, options: Options, state: GameState, deal_hook: DealHook | None = None
+    ) -> None:
         self.options = options
         self.state = state
-        self._rng = Rng(state.rng)
-        self._seats = {s.id: s for s in state.seats}
-        self.last_events: list[Event] = []  # what Game.new's first hand emitted
+        self.rng = Rng(state.rng)
+        self.seats = {s.id: s for s in state.seats}
+        self.deal_hook = deal_hook
+
+    def hand(self) -> Hand:
+        """The hand being played (callers have checked there is one)."""
+        hand = self.state.hand
+        assert hand is not None
+        return hand
 
     def pot_total(self) -> int:
         hand = self.state.hand
@@ -56,75 +62,53 @@ class GameCore:
         """Stacks + pots + bets: always starting chips × players + rebuys (§10)."""
         return sum(s.stack for s in self.state.seats) + self.pot_total()
 
-    def _clockwise(self, start_seat: int) -> list[Seat]:
+    def clockwise(self, start_seat: int) -> list[Seat]:
         seats = self.state.seats
         n = len(seats)
         return [seats[(start_seat + i) % n] for i in range(n)]
 
-    def _from_dealer(self, ids: Iterable[str]) -> list[str]:
+    def from_dealer(self, ids: Iterable[str]) -> list[str]:
         wanted = set(ids)
         dealer = self.state.hand.dealer_seat if self.state.hand else self.state.dealer_seat
-        return [s.id for s in self._clockwise(dealer) if s.id in wanted]
+        return [s.id for s in self.clockwise(dealer) if s.id in wanted]
 
-    def _touch(self, seat: Seat) -> list[Event]:
-        """A direct action clears the timeout count and the away mark (§5.7)."""
-        seat.timeouts_in_row = 0
-        if seat.away:
-            seat.away = False
-            return [{"type": "away", "player": seat.id, "away": False}]
-        return []
-
-    def _count_timeout(self, seat: Seat) -> list[Event]:
-        seat.timeouts_in_row += 1
-        if seat.timeouts_in_row >= 2 and not seat.away:
-            seat.away = True
-            return [{"type": "away", "player": seat.id, "away": True}]
-        return []
-
-    def _ready_expected(self) -> list[str]:
+    def ready_expected(self) -> list[str]:
         return [s.id for s in self.state.seats if s.status == "playing"]
 
-    @staticmethod
-    def _must_choose(hand: Hand, pid: str) -> bool:
-        rp = hand.players.get(pid)
-        return rp is not None and not rp.folded and rp.chosen is None
+    def note_best_hand(self, pid: str, rank: HandRank, hand_no: int) -> None:
+        """The game's best showdown hand so far (the result's stats, §8.6)."""
+        best = self.state.best_hand
+        if best is None or rank.value > best["value"]:
+            self.state.best_hand = {
+                "playerId": pid,
+                "name": rank.name,
+                "handNo": hand_no,
+                "value": rank.value,
+            }
 
-    def _live(self, hand: Hand) -> list[str]:
-        return [p for p in hand.participants if not hand.players[p].folded]
 
-    # The parts call each other through these (implemented in flow, rematch, between_hands).
-    @abstractmethod
-    def _start_hand(self) -> list[Event]: ...
+def touch(seat: Seat) -> list[Event]:
+    """A direct action clears the timeout count and the away mark (§5.7)."""
+    seat.timeouts_in_row = 0
+    if seat.away:
+        seat.away = False
+        return [{"type": "away", "player": seat.id, "away": False}]
+    return []
 
-    @abstractmethod
-    def _begin_match(self, hand: Hand) -> list[Event]: ...
 
-    @abstractmethod
-    def _enter_hand_end(self, hand: Hand) -> list[Event]: ...
+def count_timeout(seat: Seat) -> list[Event]:
+    seat.timeouts_in_row += 1
+    if seat.timeouts_in_row >= 2 and not seat.away:
+        seat.away = True
+        return [{"type": "away", "player": seat.id, "away": True}]
+    return []
 
-    @abstractmethod
-    def _ready(self, hand: Hand, pids: list[str]) -> list[Event]: ...
 
-    @abstractmethod
-    def _advance(self, hand: Hand, after: str) -> list[Event]: ...
+def must_choose(hand: Hand, pid: str) -> bool:
+    rp = hand.players.get(pid)
+    return rp is not None and not rp.folded and rp.chosen is None
 
-    @abstractmethod
-    def _start_round(self, hand: Hand, street: int) -> list[Event]: ...
 
-    @abstractmethod
-    def _win_by_fold(self, hand: Hand) -> list[Event]: ...
-
-    @abstractmethod
-    def _open_rejoin(self, hand: Hand) -> list[Event]: ...
-
-    @abstractmethod
-    def _rejoin(self, hand: Hand, seat: Seat, accept: bool) -> list[Event]: ...
-
-    @abstractmethod
-    def _finish_hand(self, hand: Hand) -> list[Event]: ...
-
-    @abstractmethod
-    def _note_best_hand(self, pid: str, rank: Any, hand_no: int) -> None: ...
-
-    @abstractmethod
-    def _check_connected_end(self) -> list[Event]: ...
+def live(hand: Hand) -> list[str]:
+    """The (re)match's players who have not folded, from the dealer."""
+    return [p for p in hand.participants if not hand.players[p].folded]

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast, get_args
 
 from . import betting
-from .between_hands import BetweenHands
+from .between_hands import check_connected_end, leave, ready, rebuy, rebuy_refusal
 from .cards import DECK
 from .core import (
     AWAY_SECONDS,
@@ -26,19 +26,23 @@ from .core import (
     LAST_STANDING_HAND_CAP,
     REBUY_SECONDS,
     REJOIN_SECONDS,
-    Action,
-    Event,
+    GameCore,
+    count_timeout,
+    must_choose,
+    touch,
 )
 from .dealing import DealHook
 from .errors import IllegalAction
-from .flow import HandFlow
+from .flow import bet, bet_context, choose, choose_refusal, start_hand
 from .hands import best_two
 from .options import Options
-from .rematch import Rematch
+from .rematch import rejoin, rejoin_refusal
 from .rng import Rng
-from .state import GameState, Hand, Seat, state_from_plain, to_plain
+from .state import GameState, Seat, state_from_plain, to_plain
 from .types import (
+    Action,
     BetKind,
+    Event,
     LegalAction,
     Pending,
     Refusal,
@@ -101,8 +105,26 @@ def _refuse(refusal: Refusal | None) -> None:
         raise IllegalAction.of(refusal)
 
 
-class Game(HandFlow, Rematch, BetweenHands):
-    """One room's game. Build with ``Game.new``; never share the object with a client."""
+class Game:
+    """One room's game. Build with ``Game.new``; never share the object with a client.
+
+    The public face over one :class:`GameCore` (the state and its RNG): the queries, the one
+    legality check per kind, and the entry points, which check and then call the rules'
+    functions (``flow``, ``rematch``, ``between_hands``).
+    """
+
+    def __init__(self, options: Options, state: GameState) -> None:
+        self._core = GameCore(options, state)
+        self.last_events: list[Event] = []  # what Game.new's first hand emitted
+
+    @property
+    def options(self) -> Options:
+        return self._core.options
+
+    @property
+    def state(self) -> GameState:
+        """The full, server-only state (§8.1): for tests and the journal, never for a client."""
+        return self._core.state
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -141,9 +163,8 @@ class Game(HandFlow, Rematch, BetweenHands):
             options.to_dict(), rng.state, seats, options.base_unit, dealer_seat=dealer
         )
         game = cls(options, state)
-        if deal is not None:
-            game._deal_hook = deal
-        game.last_events = game._start_hand()
+        game._core.deal_hook = deal
+        game.last_events = start_hand(game._core)
         return game
 
     @classmethod
@@ -172,7 +193,7 @@ class Game(HandFlow, Rematch, BetweenHands):
             yield game.timeout() if player_id is None else game.apply(player_id, action)
 
     def to_dict(self) -> dict[str, Any]:
-        self.state.rng = self._rng.state
+        self.state.rng = self._core.rng.state
         plain: dict[str, Any] = to_plain(self.state)
         return plain
 
@@ -207,15 +228,23 @@ class Game(HandFlow, Rematch, BetweenHands):
 
     def seat_status(self, player_id: str) -> SeatStatus:
         """§5.6–5.7: playing, busted (asked to rebuy), eliminated, or left the room."""
-        return self._seats[player_id].status
+        return self._core.seats[player_id].status
 
     def stack(self, player_id: str) -> int:
         """The chips in front of ``player_id`` now (what every view's seat shows as ``stack``)."""
-        return self._seats[player_id].stack
+        return self._core.seats[player_id].stack
 
     def is_connected(self, player_id: str) -> bool:
         """False once the room manager reported the seat disconnected (or left)."""
-        return self._seats[player_id].connected
+        return self._core.seats[player_id].connected
+
+    def pot_total(self) -> int:
+        """Everything in the middle: carried and kept pots and this match's bets."""
+        return self._core.pot_total()
+
+    def chips_in_play(self) -> int:
+        """Stacks + pots + bets: always starting chips × players + rebuys (§10)."""
+        return self._core.chips_in_play()
 
     def decision_key(self) -> tuple[object, ...]:
         """Names the decision the game waits for: a caller's deadline stays armed while the key
@@ -244,11 +273,11 @@ class Game(HandFlow, Rematch, BetweenHands):
         assert hand is not None
         if hand.phase == "betting":
             assert hand.actor is not None
-            away = self._seats[hand.actor].away
+            away = self._core.seats[hand.actor].away
             seconds = AWAY_SECONDS if away else self.options.turn_seconds
             return {"phase": "betting", "players": [hand.actor], "seconds": seconds}
         if hand.phase == "choose":
-            waiting = [p for p in hand.participants if self._must_choose(hand, p)]
+            waiting = [p for p in hand.participants if must_choose(hand, p)]
             seconds = self.options.turn_seconds + CHOOSE_EXTRA_SECONDS
             return {"phase": "choose", "players": waiting, "seconds": seconds}
         if hand.phase == "rejoin":
@@ -257,7 +286,7 @@ class Game(HandFlow, Rematch, BetweenHands):
                 "players": list(hand.rejoin_pending),
                 "seconds": REJOIN_SECONDS,
             }
-        waiting = [p for p in self._ready_expected() if p not in hand.ready]
+        waiting = [p for p in self._core.ready_expected() if p not in hand.ready]
         return {"phase": "handEnd", "players": waiting, "seconds": HAND_END_SECONDS}
 
     def legal_actions(self, player_id: str) -> list[LegalAction]:
@@ -267,15 +296,16 @@ class Game(HandFlow, Rematch, BetweenHands):
         # Only the kinds the current phase answers are asked (every other kind's check refuses
         # by phase): a view asks this for every viewer, so the other checks are not run for
         # nothing. tests/test_engine_legality.py holds the listing to every kind's check.
-        phase = self.state.phase if self.state.phase != "playing" else self._hand().phase
+        core = self._core
+        phase = core.state.phase if core.state.phase != "playing" else core.hand().phase
         if phase == "betting" and self._turn_refusal(player_id) is None:
-            actions += betting.legal_actions(self._bet_ctx(self._hand(), player_id))
+            actions += betting.legal_actions(bet_context(core, core.hand(), player_id))
         elif phase == "choose" and self.check_choose(player_id) is None:
             actions.append({"type": "choose", "amount": 0})
         elif phase == "rejoin":
             for accept in (True, False):
                 if self.check_rejoin(player_id, accept) is None:
-                    cost = self._hand().rejoin_cost if accept else 0
+                    cost = core.hand().rejoin_cost if accept else 0
                     actions.append({"type": "rejoin", "accept": accept, "amount": cost})
         elif phase == "rebuy":
             for accept in (True, False):
@@ -291,11 +321,11 @@ class Game(HandFlow, Rematch, BetweenHands):
     # ----------------------------------------------------------------- legality (one per kind)
     def _seat_refusal(self, player_id: object) -> Refusal | None:
         """Who may do anything at all: a seated player of a running game who has not left."""
-        if not isinstance(player_id, str) or player_id not in self._seats:
+        if not isinstance(player_id, str) or player_id not in self._core.seats:
             return Refusal("notParticipant", "이 게임의 참가자가 아니에요")
         if self.state.phase == "finished":
             return Refusal("gameOver", "게임이 이미 끝났어요")
-        if self._seats[player_id].status == "left":
+        if self._core.seats[player_id].status == "left":
             return Refusal("leftRoom", "방을 나간 뒤에는 행동할 수 없어요")
         return None
 
@@ -311,7 +341,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         refusal = self._hand_refusal(player_id)
         if refusal is not None:
             return refusal
-        hand = self._hand()
+        hand = self._core.hand()
         if hand.phase != "betting":
             return Refusal("notBetting", "지금은 베팅할 때가 아니에요")
         if hand.actor != player_id:
@@ -322,7 +352,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         refusal = self._turn_refusal(player_id)
         if refusal is not None:
             return 0, refusal
-        return betting.check(kind, self._bet_ctx(self._hand(), player_id))
+        return betting.check(kind, bet_context(self._core, self._core.hand(), player_id))
 
     def check_bet(self, player_id: str, kind: str) -> Refusal | None:
         """§5.4: a betting action (die, check, ping, call, raises); chips come from ``betting``."""
@@ -334,28 +364,30 @@ class Game(HandFlow, Rematch, BetweenHands):
         if refusal is not None:
             return refusal
         ids = None if card_ids is None else list(card_ids)
-        return self._choose_refusal(self._hand(), player_id, ids)
+        return choose_refusal(self._core.hand(), player_id, ids)
 
     def check_rejoin(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.5: answering the 구사 rejoin offer (accepting needs the cost in chips)."""
         refusal = self._hand_refusal(player_id)
         if refusal is not None:
             return refusal
-        return self._rejoin_refusal(self._hand(), self._seats[player_id], accept)
+        return rejoin_refusal(self._core.hand(), self._core.seats[player_id], accept)
 
     def check_rebuy(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.6: answering the rebuy offer after a bust."""
-        return self._seat_refusal(player_id) or self._rebuy_refusal(self._seats[player_id], accept)
+        return self._seat_refusal(player_id) or rebuy_refusal(
+            self._core, self._core.seats[player_id], accept
+        )
 
     def check_ready(self, player_id: str) -> Refusal | None:
         """§5.1.9: confirming the hand's result to go on."""
         refusal = self._hand_refusal(player_id)
         if refusal is not None:
             return refusal
-        hand = self._hand()
+        hand = self._core.hand()
         if hand.phase != "handEnd":
             return Refusal("notHandEnd", "지금은 준비할 때가 아니에요")
-        if player_id in hand.ready or player_id not in self._ready_expected():
+        if player_id in hand.ready or player_id not in self._core.ready_expected():
             return Refusal("alreadyReady", "이미 준비했어요")
         return None
 
@@ -378,7 +410,7 @@ class Game(HandFlow, Rematch, BetweenHands):
             return Refusal("gameOver", "게임이 이미 끝났어요")
         if not self.options.mid_join:
             return Refusal("midJoinOff", "이 방은 게임 중에 참가할 수 없어요")
-        if player_id in self._seats:
+        if player_id in self._core.seats:
             return Refusal("alreadySeated", "이미 이 게임에 자리가 있어요")
         if player_id in st.joining:
             return Refusal("alreadyJoining", "이미 다음 판에 앉기로 했어요")
@@ -396,13 +428,13 @@ class Game(HandFlow, Rematch, BetweenHands):
 
     def check_disconnect(self, player_id: str) -> Refusal | None:
         refusal = self._seat_refusal(player_id)
-        if refusal is None and not self._seats[player_id].connected:
+        if refusal is None and not self._core.seats[player_id].connected:
             return Refusal("alreadyDisconnected", "이미 연결이 끊겨 있어요")
         return refusal
 
     def check_reconnect(self, player_id: str) -> Refusal | None:
         refusal = self._seat_refusal(player_id)
-        if refusal is None and self._seats[player_id].connected:
+        if refusal is None and self._core.seats[player_id].connected:
             return Refusal("alreadyConnected", "이미 연결되어 있어요")
         return refusal
 
@@ -429,31 +461,26 @@ class Game(HandFlow, Rematch, BetweenHands):
         return self._act(player_id, kind, payload)
 
     def _act(self, player_id: str, kind: str, payload: dict[str, Any]) -> list[Event]:
+        core = self._core
         if kind == "rebuy":
             _refuse(self.check_rebuy(player_id, payload["accept"]))
-            seat = self._seats[player_id]
-            return self._touch(seat) + self._rebuy(seat, payload["accept"])
+            seat = core.seats[player_id]
+            return touch(seat) + rebuy(core, seat, payload["accept"])
         if kind == "choose":
             _refuse(self.check_choose(player_id, payload["cardIds"]))
-            return self._touch(self._seats[player_id]) + self._choose(
-                self._hand(), player_id, payload["cardIds"]
-            )
+            seat = core.seats[player_id]
+            return touch(seat) + choose(core, core.hand(), player_id, payload["cardIds"])
         if kind == "rejoin":
             _refuse(self.check_rejoin(player_id, payload["accept"]))
-            seat = self._seats[player_id]
-            return self._touch(seat) + self._rejoin(self._hand(), seat, payload["accept"])
+            seat = core.seats[player_id]
+            return touch(seat) + rejoin(core, core.hand(), seat, payload["accept"])
         if kind == "ready":
             _refuse(self.check_ready(player_id))
-            return self._touch(self._seats[player_id]) + self._ready(self._hand(), [player_id])
+            return touch(core.seats[player_id]) + ready(core, core.hand(), [player_id])
         amount, refusal = self._bet_chips(player_id, kind)
         _refuse(refusal)
-        bet = cast(BetKind, kind)  # betting.check refused every other kind
-        return self._touch(self._seats[player_id]) + self._bet(self._hand(), player_id, bet, amount)
-
-    def _hand(self) -> Hand:
-        hand = self.state.hand
-        assert hand is not None
-        return hand
+        kind_ = cast(BetKind, kind)  # betting.check refused every other kind
+        return touch(core.seats[player_id]) + bet(core, core.hand(), player_id, kind_, amount)
 
     # ----------------------------------------------------------------- system events
     def leave(self, player_id: str) -> list[Event]:
@@ -463,7 +490,7 @@ class Game(HandFlow, Rematch, BetweenHands):
         if player_id in self.state.joining:
             self.state.joining.remove(player_id)
             return [{"type": "joinCancel", "player": player_id}]
-        return self._leave(self._seats[player_id])
+        return leave(self._core, self._core.seats[player_id])
 
     def join(self, player_id: str) -> list[Event]:
         """Issue 32: queue ``player_id`` for a seat when the next hand starts (see ``check_join``)."""
@@ -474,24 +501,25 @@ class Game(HandFlow, Rematch, BetweenHands):
     def disconnect(self, player_id: str) -> list[Event]:
         """The seat's reconnect grace ran out; with one connected player left the game ends."""
         _refuse(self.check_disconnect(player_id))
-        self._seats[player_id].connected = False
-        return [{"type": "disconnect", "player": player_id}, *self._check_connected_end()]
+        self._core.seats[player_id].connected = False
+        return [{"type": "disconnect", "player": player_id}, *check_connected_end(self._core)]
 
     def reconnect(self, player_id: str) -> list[Event]:
         _refuse(self.check_reconnect(player_id))
-        self._seats[player_id].connected = True
+        self._core.seats[player_id].connected = True
         return [{"type": "reconnect", "player": player_id}]
 
     def timeout(self) -> list[Event]:
         """§8.5: the automatic action for everyone the game is waiting for."""
-        st, hand = self.state, self.state.hand
+        core = self._core
+        st, hand = core.state, core.state.hand
         if st.phase == "finished":
             return []
         events: list[Event] = []
         if st.phase == "rebuy":
             for pid in list(st.rebuy_pending):
                 events.append({"type": "timeout", "player": pid, "action": "rebuy"})
-                events += self._rebuy(self._seats[pid], False)
+                events += rebuy(core, core.seats[pid], False)
             return events
         assert hand is not None
         if hand.phase == "betting":
@@ -499,20 +527,20 @@ class Game(HandFlow, Rematch, BetweenHands):
             pid = hand.actor
             kind: BetKind = "die" if hand.opened else "check"
             events.append({"type": "timeout", "player": pid, "action": kind})
-            events += self._count_timeout(self._seats[pid])
-            return events + self._bet(hand, pid, kind, 0)
+            events += count_timeout(core.seats[pid])
+            return events + bet(core, hand, pid, kind, 0)
         if hand.phase == "choose":
-            for pid in [p for p in hand.participants if self._must_choose(hand, p)]:
+            for pid in [p for p in hand.participants if must_choose(hand, p)]:
                 cards = [DECK[i] for i in hand.players[pid].hand]
-                a, b = best_two(cards, self.options)
+                a, b = best_two(cards, core.options)
                 events.append({"type": "timeout", "player": pid, "action": "choose"})
-                events += self._count_timeout(self._seats[pid])
-                events += self._choose(hand, pid, [a.id, b.id])
+                events += count_timeout(core.seats[pid])
+                events += choose(core, hand, pid, [a.id, b.id])
             return events
         if hand.phase == "rejoin":
             for pid in list(hand.rejoin_pending):
                 events.append({"type": "timeout", "player": pid, "action": "rejoin"})
-                events += self._rejoin(hand, self._seats[pid], False)
+                events += rejoin(core, hand, core.seats[pid], False)
             return events
-        waiting = [p for p in self._ready_expected() if p not in hand.ready]
-        return self._ready(hand, waiting)
+        waiting = [p for p in core.ready_expected() if p not in hand.ready]
+        return ready(core, hand, waiting)

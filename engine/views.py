@@ -24,8 +24,11 @@ _CARD = [c.to_dict() for c in DECK]
 class ViewSource(Protocol):
     """What a view is built from (``Game`` provides it; naming it here keeps views off game.py)."""
 
-    state: GameState
-    options: Options
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def options(self) -> Options: ...
 
     def pending(self) -> Pending: ...
 
