@@ -74,7 +74,7 @@ def schema_version(db: sqlite3.Connection) -> int:
 def refuse_newer_schema(db: sqlite3.Connection, path: Path, known: int) -> int:
     """The file's schema version; raise :class:`NewerSchema` (and close ``db``) when it is past
     ``known``, the newest version the calling store can read. Every store calls this before it
-    creates or migrates anything."""
+    creates or migrates anything (:func:`seotda_tui.migrations.migrate` does, and stamps)."""
     found = schema_version(db)
     if found > known:
         db.close()
@@ -87,13 +87,6 @@ def check_data_dir(folder: Path) -> None:
     (SQLite makes ``-wal``/``-shm`` files beside each database). A missing folder is made later."""
     if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
         raise NoAccess(no_access_message(folder, folder))
-
-
-def stamp_schema_version(db: sqlite3.Connection, version: int) -> None:
-    """Say in the file that it has schema ``version`` (once its tables are made or migrated),
-    so an older server refuses it; a file already at ``version`` is not written."""
-    if schema_version(db) < version:
-        db.execute(f"PRAGMA user_version = {int(version)}")
 
 
 def check_database(path: Path, known_version: int | None = None) -> None:

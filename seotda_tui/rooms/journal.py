@@ -21,13 +21,10 @@ from typing import Any
 from engine import Game, Options
 
 from .. import metrics
-from ..dbcheck import refuse_newer_schema, stamp_schema_version
+from ..dbcheck import refuse_newer_schema
+from ..migrations import Step, latest, migrate, run_script
 
 _DAY = 86400.0
-#: The journal's schema version (``PRAGMA user_version``), stamped when it is opened: its
-#: columns and tables are still added by what is missing (below), but a file a newer server
-#: wrote says a higher number and is refused. A change to the schema raises it.
-SCHEMA_VERSION = 1
 #: The size of :meth:`Journal.probe`'s row: a few pages, more than any one action needs.
 PROBE_BYTES = 16 * 1024
 _AUTO_VACUUM_INCREMENTAL = 2
@@ -68,6 +65,28 @@ CREATE INDEX seen_by_nick ON seen_by (nick);
 INSERT OR IGNORE INTO seen_by (room_id, nick)
     SELECT games.room_id, players.value FROM games, json_each(games.players) AS players;
 """
+
+
+def _version_1(db: sqlite3.Connection) -> None:
+    """Every journal before version 1 (none was stamped): its tables are made where missing,
+    and what was added later (the private rooms' and moderation's columns, the hand history's
+    table, filled from its games' players) where a file from before lacks it. Rows stay."""
+    run_script(db, _SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    for name in ("privacy", "moderation"):  # their rows keep NULL
+        if name not in columns:
+            db.execute(f"ALTER TABLE games ADD COLUMN {name} TEXT")
+    if not db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seen_by'"
+    ).fetchone():
+        run_script(db, _SEEN_SCHEMA)
+
+
+#: The journal's migrations (:mod:`seotda_tui.migrations`); a change to the schema adds one.
+MIGRATIONS = (Step(1, _version_1),)
+#: The journal's schema version (``PRAGMA user_version``): a file a newer server wrote says a
+#: higher number and is refused.
+SCHEMA_VERSION = latest(MIGRATIONS)
 
 
 @dataclass(frozen=True)
@@ -112,25 +131,12 @@ class Journal:
         refuse_newer_schema(self._db, path, SCHEMA_VERSION)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
-        self._add_column("privacy", "TEXT")
-        self._add_column("moderation", "TEXT")
-        if not self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seen_by'"
-        ).fetchone():
-            self._db.executescript("BEGIN;" + _SEEN_SCHEMA + "COMMIT;")
-        stamp_schema_version(self._db, SCHEMA_VERSION)
+        migrate(self._db, path, MIGRATIONS)
         self._clock = clock
         self._seq: dict[str, int] = {}
 
     def close(self) -> None:
         self._db.close()
-
-    def _add_column(self, name: str, kind: str) -> None:
-        """A journal written before the column existed gets it (its rows keep NULL)."""
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if name not in columns:
-            self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> int:
         """Run ``statements`` in one transaction; on any error roll it back and raise.

@@ -28,15 +28,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..dbcheck import refuse_newer_schema
+from ..migrations import Step, latest, migrate
 
 DB_NAME = "records.sqlite3"
 START_RATING = 1000.0
 K_FACTOR = 32.0
 MIN_RATED_GAMES = 3
-#: What a migration from ``PRAGMA user_version`` N to N+1 runs (index N).
-_MIGRATIONS: tuple[str, ...] = (
-    """
+#: The records file's migrations (:mod:`seotda_tui.migrations`): what brings a file to each
+#: ``PRAGMA user_version``.
+MIGRATIONS = (
+    Step(
+        1,
+        """
     CREATE TABLE games (
         id          INTEGER PRIMARY KEY,
         game_key    TEXT NOT NULL UNIQUE,
@@ -83,8 +86,9 @@ _MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX players_by_rating ON players (rating DESC);
     CREATE INDEX players_by_wins ON players (wins DESC, games);
     """,
+    ),
 )
-SCHEMA_VERSION = len(_MIGRATIONS)
+SCHEMA_VERSION = latest(MIGRATIONS)
 
 
 @dataclass(frozen=True)
@@ -165,23 +169,7 @@ class RecordStore:
         os.chmod(path, 0o600)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Run the migrations past the file's ``user_version``, each in its own transaction; a
-        file past :data:`SCHEMA_VERSION` (a newer server's) is refused."""
-        version = refuse_newer_schema(self._db, self.path, SCHEMA_VERSION)
-        for number in range(version, SCHEMA_VERSION):
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {number + 1}")
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        migrate(self._db, path, MIGRATIONS)  # a newer server's file is refused
 
     def close(self) -> None:
         self._db.close()

@@ -20,8 +20,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..dbcheck import refuse_newer_schema, stamp_schema_version
+from ..dbcheck import refuse_newer_schema
 from ..logs import log_event
+from ..migrations import Step, latest, migrate, run_script
 from .skeleton import skeleton
 
 log = logging.getLogger("seotda.store")
@@ -50,10 +51,6 @@ def connect_data_db(data_dir: Path) -> tuple[Path, sqlite3.Connection]:
     return path, db
 
 
-#: The schema version of the whole file (``PRAGMA user_version``: the nicknames and the bans
-#: tables); :class:`NicknameStore` stamps it. A change to either table's shape raises it.
-SCHEMA_VERSION = 2
-
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS nicknames (
     nickname        TEXT PRIMARY KEY,
@@ -67,8 +64,50 @@ CREATE TABLE IF NOT EXISTS nicknames (
 CREATE INDEX IF NOT EXISTS nicknames_by_skeleton ON nicknames (skeleton);
 """
 #: The screen language a registered nickname last chose (``L``); NULL: none yet (the client's
-#: LANG or the server's default decides). Added to older databases by ``_migrate``.
+#: LANG or the server's default decides). Added to older databases (:func:`_language_column`).
 _LANGUAGE_COLUMN = "language"
+
+
+def _version_2(db: sqlite3.Connection) -> None:
+    """Every file before version 2: version 1 had only ``nickname_keys`` (name → key), whose
+    rows move over (no version was stamped before 2, so a file at 0 may hold either table)."""
+    run_script(db, _SCHEMA)
+    _language_column(db)
+    old = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'nickname_keys'"
+    ).fetchone()
+    if old is None:
+        return
+    rows = db.execute(
+        "SELECT nickname, key_fingerprint, first_seen, last_seen FROM nickname_keys"
+    ).fetchall()
+    db.executemany(
+        "INSERT OR IGNORE INTO nicknames (nickname, skeleton, key_fingerprint, "
+        "passphrase, first_seen, last_seen) VALUES (?, ?, ?, NULL, ?, ?)",
+        [(name, skeleton(name), fp, first, last) for name, fp, first, last in rows],
+    )
+    db.execute("DROP TABLE nickname_keys")
+
+
+def _language_column(db: sqlite3.Connection) -> None:
+    """A file from before the remembered language gains its (empty) column. Checked at every
+    open, not only by a step: 0.3.0 stamped 2 on the files it moved from ``nickname_keys``
+    before the column existed."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(nicknames)")}
+    if _LANGUAGE_COLUMN not in columns:
+        try:
+            db.execute(f"ALTER TABLE nicknames ADD COLUMN {_LANGUAGE_COLUMN} TEXT")
+        except sqlite3.OperationalError as exc:  # another process (the CLI) just added it
+            if "duplicate column" not in str(exc):
+                raise
+
+
+#: The whole file's migrations (:mod:`seotda_tui.migrations`), which :class:`NicknameStore`
+#: runs; the bans table is made by :class:`~seotda_tui.ssh.bans.BanStore` where missing.
+MIGRATIONS = (Step(2, _version_2),)
+#: The schema version of the whole file (``PRAGMA user_version``: the nicknames and the bans
+#: tables). A change to either table's shape adds a step.
+SCHEMA_VERSION = latest(MIGRATIONS)
 
 
 @dataclass(frozen=True)
@@ -84,41 +123,8 @@ class NicknameStore:
 
     def __init__(self, data_dir: Path) -> None:
         self.path, self._db = connect_data_db(data_dir)
-        self._db.executescript(_SCHEMA)
-        self._migrate()
-        stamp_schema_version(self._db, SCHEMA_VERSION)
-
-    def _migrate(self) -> None:
-        """Version 1 had only ``nickname_keys`` (name → key); move its rows over. A
-        database from before the remembered language gains its (empty) column."""
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(nicknames)")}
-        if _LANGUAGE_COLUMN not in columns:
-            try:
-                self._db.execute(f"ALTER TABLE nicknames ADD COLUMN {_LANGUAGE_COLUMN} TEXT")
-            except sqlite3.OperationalError as exc:  # another process (the CLI) just added it
-                if "duplicate column" not in str(exc):
-                    raise
-        old = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'nickname_keys'"
-        ).fetchone()
-        if old is None:
-            return
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            rows = self._db.execute(
-                "SELECT nickname, key_fingerprint, first_seen, last_seen FROM nickname_keys"
-            ).fetchall()
-            self._db.executemany(
-                "INSERT OR IGNORE INTO nicknames (nickname, skeleton, key_fingerprint, "
-                "passphrase, first_seen, last_seen) VALUES (?, ?, ?, NULL, ?, ?)",
-                [(name, skeleton(name), fp, first, last) for name, fp, first, last in rows],
-            )
-            self._db.execute("DROP TABLE nickname_keys")
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
+        migrate(self._db, self.path, MIGRATIONS)
+        _language_column(self._db)
 
     def holder(self, nickname: str) -> Holder | None:
         """What holds ``nickname``, or None if the name is free."""
