@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from seotda_tui.dbcheck import NewerSchema, schema_version
+from seotda_tui import migrations
+from seotda_tui.dbcheck import NewerSchema, refuse_newer_schema, schema_version
 from seotda_tui.migrations import Step, latest, migrate, run_script, statements
 
 
@@ -60,6 +61,29 @@ def test_an_older_file_runs_only_the_steps_past_its_version(tmp_path: Path) -> N
     assert migrate(db, path, steps_that_log(ran)) == 3  # at its version: nothing runs
     db.close()
     assert ran == [] and logged(path) == [1, 2, 3]
+
+
+def test_a_file_another_process_migrated_meanwhile_is_not_migrated_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The version is read again under the write lock: between this connection's first look
+    (version 0) and its BEGIN IMMEDIATE, another one (the CLI beside the server) migrated."""
+    path = tmp_path / "a.sqlite3"
+    first, other = connect(path), connect(path)
+
+    def other_migrates_after_the_first_look(db: sqlite3.Connection, at: Path, known: int) -> int:
+        found = refuse_newer_schema(db, at, known)
+        if db is first and found == 0:
+            migrate(other, path, steps_that_log([]))
+        return found
+
+    monkeypatch.setattr(migrations, "refuse_newer_schema", other_migrates_after_the_first_look)
+    ran: list[int] = []
+    assert migrate(first, path, steps_that_log(ran)) == 3  # found at 3 under the lock
+    assert ran == [] and schema_version(first) == 3
+    first.close()
+    other.close()
+    assert logged(path) == [1, 2, 3]
 
 
 def test_a_failing_step_rolls_back_every_step_and_keeps_the_old_version(tmp_path: Path) -> None:
