@@ -33,6 +33,7 @@ Card names for ``deal``: month + kind as on the seat lines — ``"3광"``, ``"7�
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -48,7 +49,7 @@ from engine.types import LegalAction, SeatView, View
 
 from . import i18n, tuning
 from .i18n import Language
-from .rooms import RoomManager
+from .rooms import RoomError, RoomManager
 from .rooms.chat import ChatHub
 from .rooms.clock import FakeClock
 from .ui.app import SeotdaApp, make_app_factory
@@ -261,9 +262,8 @@ class Table:
         await self.settle()
 
     async def act(self, nick: str, action: Mapping[str, Any]) -> None:
-        """Send an engine action for ``nick`` directly (no keys); fails loudly if refused."""
-        error = self.manager.act(self.room_id, nick, action)
-        assert error is None, error
+        """Send an engine action for ``nick`` directly (no keys); a refusal raises RoomError."""
+        self.manager.act(self.room_id, nick, action)
         await self.settle()
 
     async def advance(self, seconds: float) -> None:
@@ -323,8 +323,10 @@ class Table:
                     action: dict[str, Any] = {"type": kind}
                     if kind == "choose":
                         action["cardIds"] = self.own_cards(nick)[:2]
-                    self.manager.act(self.room_id, nick, action)
+                    with contextlib.suppress(RoomError):  # (refused: the loop tries again)
+                        self.manager.act(self.room_id, nick, action)
                     break
             else:
-                self.manager.act(self.room_id, nick, {"type": kinds[0], "accept": False})
+                with contextlib.suppress(RoomError):
+                    self.manager.act(self.room_id, nick, {"type": kinds[0], "accept": False})
         raise AssertionError("the game never got there")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from types import SimpleNamespace
@@ -10,7 +11,7 @@ from typing import Any, cast
 from engine import DECK, Options
 from engine.options import SPECS
 from engine.types import SeatView
-from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms import RoomError, RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
 from seotda_tui.ui.screens.create_room import CreateRoomScreen
@@ -300,10 +301,14 @@ def play_until(m: RoomManager, room_id: str, done: Any, limit: int = 2000) -> No
                     action: dict[str, Any] = {"type": kind}
                     if kind == "choose":
                         action["cardIds"] = own_card_ids(m, room_id, nick)[:2]
-                    m.act(room_id, nick, action)
+                    with contextlib.suppress(RoomError):  # (refused: the loop tries again)
+                        m.act(room_id, nick, action)
                     break
             else:
-                m.act(room_id, nick, {"type": legal[0]["type"], "accept": False} if legal else {})
+                with contextlib.suppress(RoomError):
+                    m.act(
+                        room_id, nick, {"type": legal[0]["type"], "accept": False} if legal else {}
+                    )
             break
     raise AssertionError("the game never got there")
 

@@ -14,6 +14,7 @@ return code is 1; over SSH it is an ERROR record of ``seotda.app`` (the crash re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator, Sequence
@@ -31,7 +32,7 @@ from textual.widgets import TabbedContent
 
 from engine import Options
 from seotda_tui.logs import record_fields
-from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms import RoomError, RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.testing import Table
@@ -265,7 +266,8 @@ def finish(m: RoomManager, room_id: str) -> None:
             action["cardIds"] = [c["id"] for c in seat["cards"]][:2]  # type: ignore[typeddict-item]
         elif kind not in ("check", "call", "ready"):
             action["accept"] = False
-        m.act(room_id, nick, action)
+        with contextlib.suppress(RoomError):  # (refused: the loop asks the game again)
+            m.act(room_id, nick, action)
     raise AssertionError("the game did not end")
 
 

@@ -8,7 +8,7 @@ from typing import Any, cast
 import pytest
 
 from engine import Options
-from seotda_tui.rooms import RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms import bots as bot_rules
 from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
 from seotda_tui.rooms.bots import decide
@@ -208,7 +208,8 @@ def journal_of(
         if human_moves and "사람" in game.pending()["players"] and not game.finished:
             view = cast(dict[str, Any], game.view("사람"))  # as RoomUpdate.view carries it
             action = decide("random", view, game.options, "사람")
-            assert action is not None and m.act(room.id, "사람", action) is None
+            assert action is not None
+            m.act(room.id, "사람", action)
     (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
     assert saved.rebuild().state_hash() == game.state_hash()
     m.close()
@@ -293,9 +294,10 @@ class Session:
             return
         action = decide("random", update.view, update.room.options, self.nick)
         if action is not None:
-            error = self.m.act(self.room_id, self.nick, action)
-            if error is not None:
-                self.errors.append(error)
+            try:
+                self.m.act(self.room_id, self.nick, action)
+            except RoomError as error:
+                self.errors.append(str(error))
 
 
 def test_load_smoke_two_full_tables_of_people_and_bots() -> None:

@@ -19,6 +19,7 @@ FROM_WIRE = "cluster/protocol.py"
 #: Codes worded per operation (one meaning: "only the host may ...", "not during a game").
 WORDED_PER_OPERATION = {"not_host", "game_running"}
 OPTIONS_TEXT = "<the OptionsError's template>"
+ENGINE_TEXT = "<the engine's refusal (IllegalAction), relayed by act>"
 
 
 def calls() -> list[tuple[str, ast.Call]]:
@@ -43,6 +44,8 @@ def template(where: str, arg: ast.expr) -> str:
         value = getattr(module, arg.id)
         assert isinstance(value, str), f"{where}: {arg.id}"
         return value
+    if ast.unparse(arg) == "str(exc)" and where == "rooms/api.py":
+        return ENGINE_TEXT  # RoomError.illegal: the engine's own catalogue text
     assert ast.unparse(arg) == "exc.template", f"{where}:{arg.lineno}: {ast.unparse(arg)}"
     return OPTIONS_TEXT
 

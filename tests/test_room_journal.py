@@ -12,7 +12,7 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui.logs import record_fields
-from seotda_tui.rooms import RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock, LoopClock
 from seotda_tui.rooms.journal import GameRecord, Journal
 
@@ -86,7 +86,7 @@ def play_randomly(m: RoomManager, clock: FakeClock, room_id: str, steps: int, se
         else:
             player, action = move
             assert player is not None
-            assert m.act(room_id, player, action) is None
+            m.act(room_id, player, action)
 
 
 # ---------------------------------------------------------------- journaling
@@ -110,7 +110,7 @@ def test_actions_are_journaled_in_order_before_the_push(tmp_path: Path) -> None:
     # a legal action: recorded, then pushed to the three sessions
     actor = game.view(None).get("actor")
     at = mark()
-    assert m.act(room_id, actor, {"type": "ping"}) is None
+    m.act(room_id, actor, {"type": "ping"})
     expected.append((actor, {"type": "ping"}))
     assert timeline[at:] == [("record", expected[-1])] + [("push", n) for n in "abc"]
     # illegal ones: nothing recorded, nothing pushed
@@ -122,7 +122,10 @@ def test_actions_are_journaled_in_order_before_the_push(tmp_path: Path) -> None:
         ("a", {"type": "leave"}, "systemOnly"),
     ]:
         reason = refusal(game, nick, action, own=True)
-        assert reason.code == code and m.act(room_id, nick, action) == str(reason)
+        assert reason.code == code
+        with pytest.raises(RoomError) as info:
+            m.act(room_id, nick, action)
+        assert str(info.value) == str(reason)
     assert timeline[at:] == []
     # a timeout: recorded as (None, {}) before its push
     at = mark()

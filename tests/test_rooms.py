@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine import DECK, Options, OptionsError
-from seotda_tui.rooms import RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 
 from .gamekit import refusal
@@ -172,7 +172,7 @@ def test_each_session_gets_only_its_own_view() -> None:
         mover = actor(inboxes)
         legal = [a["type"] for a in inboxes[mover].view["legalActions"]]
         kind = "call" if "call" in legal else "ping" if "ping" in legal else "check"
-        assert manager.act(room_id, mover, {"type": kind}) is None
+        manager.act(room_id, mover, {"type": kind})
         if inboxes["a"].view.get("handPhase") != "betting":
             break
     for nick, inbox in inboxes.items():
@@ -196,7 +196,7 @@ def test_each_session_gets_only_its_own_view() -> None:
             assert set(event) == {"type", "to", "count"}
 
 
-def test_illegal_action_returns_the_engines_reason_and_changes_nothing() -> None:
+def test_illegal_action_raises_the_engines_reason_and_changes_nothing() -> None:
     manager, _clock, room_id, inboxes = make("a", "b")
     manager.start(room_id, "a")
     game = game_of(manager, room_id)
@@ -212,7 +212,9 @@ def test_illegal_action_returns_the_engines_reason_and_changes_nothing() -> None
     for nick, action, code in refused:
         reason = refusal(game, nick, action, own=True)  # what the engine says, and why
         assert reason.code == code
-        assert manager.act(room_id, nick, action) == str(reason)  # the same words, relayed
+        with pytest.raises(RoomError) as info:
+            manager.act(room_id, nick, action)
+        assert str(info.value) == str(reason)  # the same words, relayed
     assert game.state_hash() == before and len(inboxes["a"].updates) == pushes
 
 
@@ -221,7 +223,7 @@ def test_a_bet_is_pushed_to_the_other_player() -> None:
     manager.start(room_id, "a")
     mover = actor(inboxes)
     other = "b" if mover == "a" else "a"
-    assert manager.act(room_id, mover, {"type": "ping"}) is None
+    manager.act(room_id, mover, {"type": "ping"})
     seat = next(s for s in inboxes[other].view["seats"] if s["id"] == mover)
     assert seat["bet"] == 10 and seat["lastAction"] == {"type": "ping", "amount": 10}
     assert {
@@ -255,7 +257,7 @@ def test_an_action_reschedules_the_deadline() -> None:
     manager, clock, room_id, inboxes = make("a", "b")
     manager.start(room_id, "a")
     clock.advance(10)
-    assert manager.act(room_id, actor(inboxes), {"type": "check"}) is None
+    manager.act(room_id, actor(inboxes), {"type": "check"})
     assert clock.pending == [30.0]  # 10 s + a fresh 20 s, not the old 20 s
     clock.advance(19)
     fresh = Inbox()
@@ -276,7 +278,7 @@ def test_simultaneous_phase_keeps_its_deadline_when_one_answers() -> None:
     assert view["handPhase"] == "handEnd" and view["pending"]["seconds"] == 4
     due = clock.pending
     waiting = view["pending"]["players"]
-    assert manager.act(room_id, waiting[0], {"type": "ready"}) is None
+    manager.act(room_id, waiting[0], {"type": "ready"})
     assert clock.pending == due  # still the same 4 s
     clock.advance(4)
     assert inboxes["a"].view["handNo"] == 2

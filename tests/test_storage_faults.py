@@ -15,7 +15,7 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui.logs import record_fields
-from seotda_tui.rooms import RoomManager, RoomUpdate
+from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.pause import PAUSED_NOTICE, PAUSED_REASON, RETRY_STEPS
@@ -80,19 +80,23 @@ def test_a_write_that_fails_is_not_applied_pauses_the_room_and_resumes_later(
 ) -> None:
     m, clock, conn, room_id, inboxes = setup(tmp_path)
     nick, action = a_move(game(m, room_id))
-    assert m.act(room_id, nick, action) is None  # journaled and applied
+    m.act(room_id, nick, action)  # journaled and applied
     before = game(m, room_id).state_hash()
     conn.full = True
     nick, action = a_move(game(m, room_id))
     with caplog.at_level(logging.INFO, logger="seotda.rooms"):
-        assert m.act(room_id, nick, action) == PAUSED_REASON
+        with refused("paused") as info:
+            m.act(room_id, nick, action)
+        assert str(info.value) == PAUSED_REASON
         assert game(m, room_id).state_hash() == before  # not applied
         for inbox in inboxes.values():  # every seat and the spectator is told; no countdown
             assert inbox.last.paused and inbox.last.deadline is None
-        assert m.act(room_id, nick, action) == PAUSED_REASON  # refused while paused
+        with refused("paused"):  # refused while paused
+            m.act(room_id, nick, action)
         clock.advance(300)  # no timeout while paused (the turn was 20 s), only retries
         assert game(m, room_id).state_hash() == before
-        assert m.act(room_id, nick, action) == PAUSED_REASON
+        with refused("paused"):
+            m.act(room_id, nick, action)
         start = 1000.0
         retries = [t - start for t in conn.failed_at()[1:]]
         steps = [*RETRY_STEPS, *[RETRY_STEPS[-1]] * 40]
@@ -102,7 +106,7 @@ def test_a_write_that_fails_is_not_applied_pauses_the_room_and_resumes_later(
         clock.advance(RETRY_STEPS[-1])
     assert not inboxes["a"].last.paused and not inboxes["s"].last.paused
     assert inboxes["a"].last.deadline == game(m, room_id).pending()["seconds"]  # a fresh turn
-    assert m.act(room_id, nick, action) is None
+    m.act(room_id, nick, action)
     assert journaled(tmp_path).state_hash() == game(m, room_id).state_hash()
     events = [record_fields(r).get("event") for r in caplog.records]
     assert events.count("journal_error") == 1  # not one line per retry
@@ -180,7 +184,8 @@ def test_bots_stop_while_the_room_is_paused_and_play_on_after(tmp_path: Path) ->
     g = game(m, room.id)
     if g.pending()["players"] == ["a"]:
         nick, action = a_move(g)
-        assert m.act(room.id, nick, action) == PAUSED_REASON
+        with refused("paused"):
+            m.act(room.id, nick, action)
     else:
         clock.advance(2.5)  # the bot thinks, acts, and its write fails
     assert m.paused(room.id)
@@ -196,7 +201,7 @@ def test_bots_stop_while_the_room_is_paused_and_play_on_after(tmp_path: Path) ->
             break
         g = game(m, room.id)
         if g.pending()["players"] == ["a"]:
-            assert m.act(room.id, *a_move(g)) is None
+            m.act(room.id, *a_move(g))
         clock.advance(2.5)
     assert game(m, room.id).state_hash() != paused and driver.errors == errors
     assert journaled(tmp_path).state_hash() == game(m, room.id).state_hash()
@@ -282,22 +287,27 @@ def test_a_really_full_filesystem_pauses_the_room_and_freeing_space_resumes_it(
         m, clock, room_id, inbox = room_on_a_full_disk(disk)
         filler = disk / "filler"
         shown: list[tuple[str, dict[str, Any]]] = []
+        error: RoomError | None = None
         for _ in range(200):  # until a write needs a block the disk no longer has
             move = a_move(game(m, room_id))
             before = game(m, room_id).state_hash()
-            error = m.act(room_id, *move)
-            if error is not None:
+            try:
+                m.act(room_id, *move)
+            except RoomError as exc:
+                error = exc
                 break
             shown.append(move)
-        assert error == PAUSED_REASON and inbox.last.paused
+        assert error is not None and error.code == "paused" and inbox.last.paused
         assert game(m, room_id).state_hash() == before
         clock.advance(30)
-        assert inbox.last.paused and m.act(room_id, *a_move(game(m, room_id))) == PAUSED_REASON
+        assert inbox.last.paused
+        with refused("paused"):
+            m.act(room_id, *a_move(game(m, room_id)))
         filler.unlink()
         clock.advance(RETRY_STEPS[-1])
         assert not inbox.last.paused
         move = a_move(game(m, room_id))
-        assert m.act(room_id, *move) is None
+        m.act(room_id, *move)
         live = game(m, room_id).state_hash()
         m.close()
         (saved,) = Journal(disk / "g.sqlite3").open_games()
@@ -314,13 +324,15 @@ def test_a_full_disk_keeps_the_room_paused_until_an_action_sized_write_fits(
     and paused again at the next key. The probe now needs the pages an action needs."""
     with tiny_tmpfs(tmp_path / "disk") as disk:
         m, clock, room_id, inbox = room_on_a_full_disk(disk)
-        assert m.act(room_id, *a_move(game(m, room_id))) == PAUSED_REASON
+        with refused("paused"):
+            m.act(room_id, *a_move(game(m, room_id)))
         for step in RETRY_STEPS * 2:
             clock.advance(step)
             assert inbox.last.paused
-            assert m.act(room_id, *a_move(game(m, room_id))) == PAUSED_REASON
+            with refused("paused"):
+                m.act(room_id, *a_move(game(m, room_id)))
         (disk / "filler").unlink()
         clock.advance(RETRY_STEPS[-1])
         assert not inbox.last.paused
-        assert m.act(room_id, *a_move(game(m, room_id))) is None
+        m.act(room_id, *a_move(game(m, room_id)))
         m.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine import Options
+from engine import IllegalAction, Options
 from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.rooms import RoomError, RoomManager, RoomSummary, RoomUpdate
@@ -100,6 +100,16 @@ def test_a_room_refusal_keeps_its_code_template_and_values_across_the_wire() -> 
     for bad in ({**got, "c": "no_such_code"}, {k: v for k, v in got.items() if k != "c"}):
         with pytest.raises(wire.ProtocolError):  # a code this version does not know
             wire.room_error_from_wire(bad)
+
+
+def test_an_illegal_action_keeps_the_engines_code_across_the_wire() -> None:
+    """``act`` refuses like every call (issue 34): the engine's reason code travels too."""
+    sent = RoomError.illegal(IllegalAction("차례가 아니에요", "notYourTurn"))
+    back = wire.room_error_from_wire(wire.room_error_to_wire(sent))
+    assert (back.code, back.refusal, str(back)) == ("illegal", "notYourTurn", str(sent))
+    assert (
+        wire.room_error_from_wire(wire.room_error_to_wire(RoomError("paused", "…"))).refusal is None
+    )
 
 
 def test_another_version_or_a_huge_frame_is_refused() -> None:
@@ -207,6 +217,13 @@ async def test_refusals_arrive_as_room_errors_and_pushes_before_the_answer(
         answer, pushes = await w.call("join", room, "철수", None)
         assert answer["v"] is None
         assert pushes and pushes[-1]["v"]["room"]["players"] == ["영희", "철수"]
+        answer, _ = await w.call("act", room, "영희", {"type": "check"})  # no game yet
+        assert answer["e"] == "room" and answer["c"] == "not_playing"
+        answer, pushes = await w.call("start", room, "영희")
+        game = hub.manager.live_game(room)
+        other = next(p for p in game.players if p != game.view(None).get("actor"))
+        answer, _ = await w.call("act", room, other, {"type": "check"})
+        assert (answer["c"], answer["r"]) == ("illegal", "notYourTurn")
 
 
 async def test_a_quick_chat_line_is_sent_by_its_number_and_pushed_canned(tmp_path: Path) -> None:

@@ -29,20 +29,23 @@ from __future__ import annotations
 import json
 import struct
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 
 from engine import Options
+from engine.types import RefusalCode
 
 from ..rooms import ROOM_ERROR_CODES, RoomError, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage
 
 #: 2: refusals and notices carry their template and values (i18n); 3: restore, jail;
 #: 4: a room refusal carries its code (``RoomError.code``); 5: quick chat (``chat_quick``, a chat
-#: message's ``canned``)
-VERSION = 5
+#: message's ``canned``); 6: ``act`` refuses with a RoomError like every call (``illegal``
+#: carries the engine's code in ``r``)
+VERSION = 6
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")
+REFUSAL_CODES: frozenset[str] = frozenset(get_args(RefusalCode))
 
 
 class ProtocolError(Exception):
@@ -209,7 +212,10 @@ def values_from_wire(data: object) -> dict[str, object]:
 
 def room_error_to_wire(exc: RoomError) -> dict[str, Any]:
     """A hub answer's refusal fields: the code travels, so a worker's caller sees the same one."""
-    return {"e": "room", "c": exc.code, "m": exc.template, "a": values_to_wire(exc.values)}
+    answer = {"e": "room", "c": exc.code, "m": exc.template, "a": values_to_wire(exc.values)}
+    if exc.refusal is not None:
+        answer["r"] = exc.refusal
+    return answer
 
 
 def room_error_from_wire(answer: dict[str, Any]) -> RoomError:
@@ -217,7 +223,11 @@ def room_error_from_wire(answer: dict[str, Any]) -> RoomError:
     code = answer.get("c")
     if code not in ROOM_ERROR_CODES:
         raise ProtocolError(f"unknown room refusal code {str(code)[:40]}")
-    return RoomError(code, str(answer.get("m")), **values_from_wire(answer.get("a")))
+    refused = RoomError(code, str(answer.get("m")), **values_from_wire(answer.get("a")))
+    refusal = answer.get("r")
+    if refusal in REFUSAL_CODES:
+        refused.refusal = refusal
+    return refused
 
 
 def chat_to_wire(message: ChatMessage) -> dict[str, Any]:

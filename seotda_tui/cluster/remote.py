@@ -2,7 +2,7 @@
 each call sent to the rooms process (:mod:`.hub`) over the worker's :class:`~.link.HubLink`.
 
 Why calls wait for their answer: the UI calls the manager synchronously and uses what it returns
-(``act``'s refusal, ``join``'s RoomError, ``create_room``'s summary), and so do the tests. A call
+(``act``'s and ``join``'s RoomError, ``create_room``'s summary), and so do the tests. A call
 is one frame to the hub and one back over a local unix socket; the hub answers from memory (plus
 a journal write for a game action), so the worker's loop waits about what the in-process
 manager takes (BENCHMARKS.md). Keeping the calls synchronous keeps every screen and every N=1
@@ -135,8 +135,8 @@ class RemoteRoomManager:
     def start(self, room_id: str, nick: str) -> None:
         self._call("start", room_id, nick)
 
-    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
-        return as_text(self.link.call_or(MSG_HUB_DOWN, "act", room_id, nick, dict(action)))
+    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> None:
+        self._call("act", room_id, nick, dict(action))
 
     def add_bot(self, room_id: str, nick: str, level: str = "cautious") -> str:
         return str(self._call("add_bot", room_id, nick, level))

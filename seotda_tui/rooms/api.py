@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
-from engine import Options
-from engine.types import Action
+from engine import IllegalAction, Options
+from engine.types import Action, RefusalCode
 
 from ..i18n import N_, tr
 from .clock import Clock
@@ -102,11 +102,22 @@ class RoomError(ValueError):
     placeholders; the second argument, Babel's ``RoomError:2``) and ``values`` let the UI show
     it in the player's language (:meth:`shown`)."""
 
+    #: With code ``illegal``: the engine's reason (``IllegalAction.code``), for programs.
+    refusal: RefusalCode | None = None
+
     def __init__(self, code: RoomErrorCode, template: str, **values: object) -> None:
         super().__init__(template.format(**values) if values else template)
         self.code: RoomErrorCode = code
         self.template = template
         self.values = values
+
+    @staticmethod
+    def illegal(exc: IllegalAction) -> RoomError:
+        """The engine refused a player's action: its Korean reason (a catalogue msgid, as the
+        engine raises it) and its code."""
+        refused = RoomError("illegal", str(exc))
+        refused.refusal = exc.code
+        return refused
 
     def shown(self) -> str:
         """The refusal in the current session's language."""
@@ -251,8 +262,8 @@ class RoomService(Protocol):
 
     def start(self, room_id: str, nick: str) -> None: ...
 
-    def act(self, room_id: str, nick: str, action: Action) -> str | None:
-        """A player's game action: the Korean reason when refused, else None."""
+    def act(self, room_id: str, nick: str, action: Action) -> None:
+        """A player's game action; a refusal raises RoomError (``illegal``: the engine's)."""
         ...
 
     # ------------------------------------------------------------------ the host

@@ -93,7 +93,7 @@ class BotTable(Protocol):
         self, room_id: str, nick: str, callback: RoomCallback
     ) -> Callable[[], None]: ...
 
-    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None: ...
+    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> None: ...
 
 
 #: A manager-originated engine change for a seat (journaled; waits while the room is paused).
@@ -174,8 +174,9 @@ class BotPlayer:
         action = bots.decide(self.level, update.view, update.room.options, self._salt())
         if action is None:
             return
-        error = self.manager.act(self.room_id, self.nick, action)
-        if error is not None:
+        try:
+            self.manager.act(self.room_id, self.nick, action)
+        except RoomError as error:
             self.errors += 1
             log.warning("bot %s in room %s was refused: %s", self.nick, self.room_id, error)
 

@@ -5,7 +5,8 @@ the games, the seed randomness and the clock, and pushes each subscribed session
 redacted ``game.view(viewer)`` plus the public events of each change. No Textual here: pure asyncio
 timers behind an injectable :class:`~seotda_tui.rooms.clock.Clock`, so it is unit-tested with a fake clock.
 
-API (all synchronous; call from the event loop's thread)::
+API (all synchronous; call from the event loop's thread; what callers may use of it is
+:class:`~seotda_tui.rooms.api.RoomService`, and every refusal raises :class:`RoomError`)::
 
     manager = RoomManager(clock=None, reconnect_grace=60.0, seed_source=None, room_defaults=None,
                           journal=None,                 # a Journal: record games, resume them
@@ -23,7 +24,7 @@ API (all synchronous; call from the event loop's thread)::
     manager.room_code(room_id, nick) -> str | None    # a private room's code, for those inside
     manager.find_room(code_or_name) -> RoomSummary | None   # a live code, or a public room's name
     manager.direct_join(code_or_name, nick) -> str    # seat, else watch (``ssh 철수+CODE@host``)
-    manager.act(room_id, nick, action) -> str | None  # Korean error, or None when applied
+    manager.act(room_id, nick, action)                # refused: RoomError (``illegal``: the engine's)
     manager.add_bot(room_id, host, level="cautious") -> str   # the bot's nickname, e.g. 봇1(신중)
     manager.remove_bot(room_id, host, bot=None) -> str  # None = the last bot added
     manager.remove(room_id, host, nick) / set_locked(room_id, host, locked) /
@@ -120,7 +121,7 @@ from typing import Any, cast
 from engine import Game, IllegalAction, Options, OptionsError
 from engine.betting import BET_ACTIONS
 from engine.dealing import DealHook
-from engine.types import View
+from engine.types import Action, View
 
 from .. import metrics
 from ..config import address_key
@@ -224,6 +225,7 @@ class RoomManager:
         self._sessions: dict[str, int] = {}
         self._lobby_subs: dict[int, LobbyCallback] = {}
         self._room_counts: dict[str, int] = {}  # as the metrics last heard them
+        self._count_rooms()  # zeros from the start (then on every change)
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._sub_ids = itertools.count(1)
         self._guesses = CodeGuesses(lambda: self.clock.time())  # wrong private-room codes
@@ -713,37 +715,37 @@ class RoomManager:
         events += list(getattr(room.game, "last_events", []))
         self._changed(room, events)
 
-    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
-        """A player's action → ``game.apply``; returns the Korean reason when it was refused
-        (counted either way, by kind: :mod:`seotda_tui.metrics`)."""
-        refusal = self._act(room_id, nick, action)
+    def act(self, room_id: str, nick: str, action: Action) -> None:
+        """A player's action → ``game.apply``; a refusal raises RoomError (``illegal``: the
+        engine's, its code in ``refusal``). Counted either way, by kind (:mod:`seotda_tui.metrics`)."""
         kind = action.get("type") if isinstance(action, Mapping) else None
-        metrics.action(kind if kind in _COUNTED_KINDS else "other", refusal is None)
-        return refusal
+        try:
+            self._act(room_id, nick, action)
+        except RoomError:
+            metrics.action(kind if kind in _COUNTED_KINDS else "other", False)
+            raise
+        metrics.action(kind if kind in _COUNTED_KINDS else "other", True)
 
-    def _act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> str | None:
+    def _act(self, room_id: str, nick: str, action: Action) -> None:
         self._arm_resumed()
-        room = self._rooms.get(room_id)
-        if room is None:
-            return "방이 없어졌어요"
+        room = self._get(room_id)
         if room.status != PLAYING or room.game is None:
-            return "게임이 진행 중이 아니에요"
+            raise RoomError("not_playing", "게임이 진행 중이 아니에요")
         if nick not in room.players or nick not in room.game.players:
-            return "이 게임의 참가자가 아니에요"
+            raise RoomError("not_in_game", "이 게임의 참가자가 아니에요")
         if isinstance(action, Mapping) and action.get("type") in _MANAGER_ONLY:
-            return "그 행동은 직접 할 수 없어요"
+            raise RoomError("manager_only", "그 행동은 직접 할 수 없어요")
         if room.paused:
-            return PAUSED_REASON
+            raise RoomError("paused", PAUSED_REASON)
         try:
             events = self._faults.apply_journaled(room, nick, action)  # journaled first
         except IllegalAction as exc:
-            return str(exc)
+            raise RoomError.illegal(exc) from exc
         if events is None:  # not written, so not applied
             self._faults.pause(room)
             self._changed(room, [])
-            return PAUSED_REASON
+            raise RoomError("paused", PAUSED_REASON)
         self._changed(room, events)
-        return None
 
     # ------------------------------------------------------------------ bots
     def add_bot(self, room_id: str, nick: str, level: str = DEFAULT_LEVEL) -> str:

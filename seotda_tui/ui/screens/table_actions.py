@@ -226,10 +226,13 @@ class TableActions(ChatScreen):
     def _act(self, action: dict[str, Any]) -> None:
         latency = self.seotda.action_latency
         latency.sent()
-        error = self.manager.act(self.room_id, self.nickname, action)
-        if error:
+        try:
+            self.manager.act(self.room_id, self.nickname, action)
+        except RoomError as exc:
             latency.refused()
-        self.say(_(error) if error else "")
+            self.say(exc.shown())
+        else:
+            self.say("")
 
     def on_action_bar_chosen(self, event: ActionBar.Chosen) -> None:
         event.stop()
