@@ -226,7 +226,6 @@ class RoomManager:
         self._lobby_subs: dict[int, LobbyCallback] = {}
         self._room_counts: dict[str, int] = {}  # as the metrics last heard them
         self._count_rooms()  # zeros from the start (then on every change)
-        self._count_rooms()  # zeros from the start (then on every change)
         self._last_lobby: tuple[RoomSummary, ...] | None = None
         self._sub_ids = itertools.count(1)
         self._guesses = CodeGuesses(lambda: self.clock.time())  # wrong private-room codes
