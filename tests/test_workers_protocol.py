@@ -4,6 +4,7 @@ answers to what a worker may send, with a real hub on a unix socket in this proc
 from __future__ import annotations
 
 import asyncio
+import inspect
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -14,9 +15,13 @@ from typing import Any
 import pytest
 
 from engine import IllegalAction, Options
+from seotda_tui.cluster import calls
 from seotda_tui.cluster import protocol as wire
-from seotda_tui.cluster.hub import GlobalLimits, Hub
-from seotda_tui.rooms import RoomError, RoomManager, RoomSummary, RoomUpdate
+from seotda_tui.cluster.calls import ROOM_CALLS
+from seotda_tui.cluster.hub import _OPS as hub_ops
+from seotda_tui.cluster.hub import ROOM_OPS, GlobalLimits, Hub
+from seotda_tui.rooms import RoomError, RoomManager, RoomService, RoomSummary, RoomUpdate
+from seotda_tui.rooms.api import room_calls
 from seotda_tui.rooms.chat import QUICK_LINES, ChatHub, ChatMessage
 from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
@@ -110,6 +115,34 @@ def test_an_illegal_action_keeps_the_engines_code_across_the_wire() -> None:
     assert (
         wire.room_error_from_wire(wire.room_error_to_wire(RoomError("paused", "…"))).refusal is None
     )
+
+
+def test_the_hub_serves_exactly_the_room_api() -> None:
+    """The hub's room ops are RoomService's methods, one for one, derived from the Protocol
+    (issue 34): a method added to rooms/api.py is served, none is listed by hand."""
+    methods = {
+        name
+        for name, member in inspect.getmembers(RoomService, inspect.isfunction)
+        if not name.startswith("_")
+    }
+    assert {"act", "create_room", "join", "subscribe_room", "session_connected"} <= methods
+    assert set(room_calls()) == methods == set(ROOM_CALLS) == set(ROOM_OPS)
+    assert methods <= set(hub_ops)  # served beside the chat's and the limits' ops
+    local = {"clock", "room_defaults", "records", "history"}  # read in each process
+    assert local <= set(dir(RoomService)) and not local & set(hub_ops)
+    with pytest.raises(TypeError):  # a type no codec carries fails at import, naming it
+        calls.codec(set[str])
+
+
+def test_a_call_crosses_by_position_with_its_keywords_and_defaults() -> None:
+    create = ROOM_CALLS["create_room"]
+    sent = create.to_wire("영희", "판", Options(), listed=False)
+    assert sent == ["영희", "판", Options().to_dict(), False, False]
+    assert create.from_wire(sent) == (sent[:3], {"private": False, "listed": False})
+    with pytest.raises(TypeError):  # more arguments than the method takes
+        ROOM_CALLS["room_of"].from_wire(["철수", "extra"])
+    with pytest.raises(TypeError):  # a room id that is not text: a bad call
+        ROOM_CALLS["room"].from_wire([7])
 
 
 def test_another_version_or_a_huge_frame_is_refused() -> None:

@@ -41,6 +41,7 @@ from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, ConnectLimiter, address_key
 from ..ssh.registration import Registrations
 from . import protocol as wire
+from .calls import ROOM_CALLS, RoomCall
 
 log = logging.getLogger("seotda.cluster")
 
@@ -408,52 +409,35 @@ def _texts(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _summary(value: Any) -> dict[str, Any] | None:
-    return wire.summary_to_wire(value) if value is not None else None
+def _room_op(call: RoomCall) -> Callable[..., Any]:
+    """A room call served by the manager: the frame's arguments decoded by the call's codecs
+    (every one came from a worker, and often a player: the manager checks them as it checks the
+    in-process UI's), its answer encoded."""
+    name = call.name
+
+    def handler(hub: Hub, _link: WorkerLink, *args: object) -> object:
+        positional, keywords = call.from_wire(list(args))
+        return call.answer_to_wire(getattr(hub.manager, name)(*positional, **keywords))
+
+    return handler
 
 
-def _options(data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise OptionsError("방 설정이 잘못됐어요")
-    return data
-
-
-# op -> handler(hub, link, *args); every argument came from a worker (and often a player):
-# the manager checks them as it checks the in-process UI's.
-_OPS: dict[str, Callable[..., Any]] = {
-    "rooms": lambda h, _l, unlisted=False: [
-        wire.summary_to_wire(r) for r in h.manager.rooms(unlisted=bool(unlisted))
-    ],
-    "room": lambda h, _l, room_id: _summary(h.manager.room(room_id)),
-    "room_of": lambda h, _l, nick: h.manager.room_of(nick),
-    "log": lambda h, _l, room_id: h.manager.log(room_id),
-    "room_code": lambda h, _l, room_id, nick: h.manager.room_code(room_id, nick),
-    "find_room": lambda h, _l, target: _summary(h.manager.find_room(target)),
-    "direct_join": lambda h, _l, target, nick: h.manager.direct_join(target, nick),
-    "create_room": lambda h, _l, host, name, options, private=False, listed=True: _summary(
-        h.manager.create_room(host, name, _options(options), private=private, listed=listed)
-    ),
-    "join": lambda h, _l, room_id, nick, code=None: h.manager.join(room_id, nick, code),
-    "watch": lambda h, _l, room_id, nick, code=None: h.manager.watch(room_id, nick, code),
-    "leave": lambda h, _l, room_id, nick: h.manager.leave(room_id, nick),
-    "start": lambda h, _l, room_id, nick: h.manager.start(room_id, nick),
-    "act": lambda h, _l, room_id, nick, action: h.manager.act(room_id, nick, action),
-    "add_bot": lambda h, _l, room_id, host, level: h.manager.add_bot(room_id, host, level),
-    "remove_bot": lambda h, _l, room_id, host, bot=None: h.manager.remove_bot(room_id, host, bot),
-    "remove": lambda h, _l, room_id, host, nick: h.manager.remove(room_id, host, nick),
-    "set_locked": lambda h, _l, room_id, host, locked: h.manager.set_locked(
-        room_id, host, bool(locked)
-    ),
-    "hand_host": lambda h, _l, room_id, host, nick: h.manager.hand_host(room_id, host, nick),
-    "readmit": lambda h, _l, room_id, host: h.manager.readmit(room_id, host),
-    "change_code": lambda h, _l, room_id, host: h.manager.change_code(room_id, host),
-    "change_options": lambda h, _l, room_id, host, options: h.manager.change_options(
-        room_id, host, _options(options)
-    ),
+#: The room calls the hub serves itself: a subscription's callback is the worker's id (its
+#: pushes name it), and a session is counted against its worker's link.
+_ROOM_OWN: dict[str, Callable[..., Any]] = {
     "session_connected": Hub._session_connected,
     "session_disconnected": Hub._session_disconnected,
     "subscribe_room": Hub._subscribe_room,
     "subscribe_lobby": Hub._subscribe_lobby,
+}
+#: The room API (rooms/api.py's RoomService), one op per method: derived, never listed by hand.
+ROOM_OPS: dict[str, Callable[..., Any]] = {
+    name: _ROOM_OWN.get(name) or _room_op(call) for name, call in ROOM_CALLS.items()
+}
+
+# op -> handler(hub, link, *args): the room API's, then the chat's and the shared limits'.
+_OPS: dict[str, Callable[..., Any]] = {
+    **ROOM_OPS,
     "subscribe_chat": Hub._subscribe_chat,
     "unsubscribe": Hub._unsubscribe,
     "chat_post": lambda h, _l, channel, nick, text: h.chat.post(channel, nick, text),

@@ -2,7 +2,7 @@
 
 Why its own module: both sides must agree on one versioned shape. A frame is a 4-byte
 big-endian length and a UTF-8 JSON object (stdlib :mod:`json`: the data is plain dicts, lists,
-strings and numbers already — the rooms' boundary, see :mod:`seotda_tui.rooms.model`). The first
+strings and numbers already — the rooms' boundary, see :mod:`seotda_tui.rooms.api`). The first
 frame each way is the hello, carrying :data:`VERSION`; a peer with another version is dropped.
 
 Frames (``t`` is the kind)::

@@ -17,21 +17,27 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast
 
 from engine import Options
+from engine.types import Action
 
 from ..i18n import N_
 from ..rooms import RoomError, RoomService, RoomSummary, RoomUpdate
+from ..rooms.api import RoomEvent
 from ..rooms.chat import ChatMessage
 from ..rooms.clock import LoopClock
 from . import protocol as wire
+from .calls import ROOM_CALLS
 from .link import HubDown, HubLink, as_text, safely
 
 if TYPE_CHECKING:
     from ..rooms.history import GameHistory
     from ..rooms.records import GameRecords
 
+P = ParamSpec("P")
+R = TypeVar("R")
+_DOWN = object()  # call_or's answer while the hub is down
 MSG_HUB_DOWN = N_("방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요")
 #: The chat line's notices (short: the table's chat line leaves them ~30 cells at 80 columns).
 MSG_LINK_LOST = N_("잠시 연결이 끊겼어요")
@@ -79,35 +85,54 @@ class RemoteRoomManager:
         self.link.close()
 
     # ------------------------------------------------------------------ calls
-    def _call(self, op: str, *args: Any) -> Any:
+    def _call(
+        self, method: Callable[Concatenate[RoomService, P], R], *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        """``method`` of the room API, at the hub: the arguments and the answer go through the
+        call's codecs (:mod:`.calls`); a refusal raises RoomError, the hub down ``hub_down``."""
+        call = ROOM_CALLS[method.__name__]
         try:
-            return self.link.call(op, *args)
+            data = self.link.call(call.name, *call.to_wire(*args, **kwargs))
         except HubDown as exc:
             raise RoomError("hub_down", MSG_HUB_DOWN) from exc
+        return cast(R, call.answer_from_wire(data))
+
+    def _call_or(
+        self,
+        default: R,
+        method: Callable[Concatenate[RoomService, P], R],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> R:
+        """:meth:`_call`, but ``default`` while the hub is down (a query the UI asks on its
+        own, e.g. the room of an idle session, must not fail on that)."""
+        call = ROOM_CALLS[method.__name__]
+        data = self.link.call_or(_DOWN, call.name, *call.to_wire(*args, **kwargs))
+        return default if data is _DOWN else cast(R, call.answer_from_wire(data))
 
     def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
-        found = self.link.call_or(None, "rooms", unlisted)
+        found = self._call_or(None, RoomService.rooms, unlisted=unlisted)
         if found is None:  # (the hub is down: the lobby as last pushed)
             return list(self._lobby_rooms) if not unlisted else []
-        return [wire.summary_from_wire(r) for r in found]
+        return found
 
     def room(self, room_id: str) -> RoomSummary | None:
-        return wire.maybe_summary(self.link.call_or(None, "room", room_id))
+        return self._call_or(None, RoomService.room, room_id)
 
     def room_of(self, nick: str) -> str | None:
-        return as_text(self.link.call_or(None, "room_of", nick))
+        return self._call_or(None, RoomService.room_of, nick)
 
-    def log(self, room_id: str) -> list[dict[str, Any]]:
-        return list(self._call("log", room_id))
+    def log(self, room_id: str) -> list[RoomEvent]:
+        return self._call(RoomService.log, room_id)
 
     def room_code(self, room_id: str, nick: str) -> str | None:
-        return as_text(self.link.call_or(None, "room_code", room_id, nick))
+        return self._call_or(None, RoomService.room_code, room_id, nick)
 
     def find_room(self, target: str) -> RoomSummary | None:
-        return wire.maybe_summary(self._call("find_room", target))
+        return self._call(RoomService.find_room, target)
 
     def direct_join(self, target: str, nick: str) -> str:
-        return str(self._call("direct_join", target, nick))
+        return self._call(RoomService.direct_join, target, nick)
 
     def create_room(
         self,
@@ -118,50 +143,48 @@ class RemoteRoomManager:
         private: bool = False,
         listed: bool = True,
     ) -> RoomSummary:
-        data = options.to_dict() if isinstance(options, Options) else dict(options)
-        summary = wire.maybe_summary(self._call("create_room", host, name, data, private, listed))
-        assert summary is not None
-        return summary
+        return self._call(
+            RoomService.create_room, host, name, options, private=private, listed=listed
+        )
 
     def join(self, room_id: str, nick: str, code: str | None = None) -> None:
-        self._call("join", room_id, nick, code)
+        self._call(RoomService.join, room_id, nick, code)
 
     def watch(self, room_id: str, nick: str, code: str | None = None) -> None:
-        self._call("watch", room_id, nick, code)
+        self._call(RoomService.watch, room_id, nick, code)
 
     def leave(self, room_id: str, nick: str) -> None:
-        self._call("leave", room_id, nick)
+        self._call(RoomService.leave, room_id, nick)
 
     def start(self, room_id: str, nick: str) -> None:
-        self._call("start", room_id, nick)
+        self._call(RoomService.start, room_id, nick)
 
-    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> None:
-        self._call("act", room_id, nick, dict(action))
+    def act(self, room_id: str, nick: str, action: Action) -> None:
+        self._call(RoomService.act, room_id, nick, action)
 
     def add_bot(self, room_id: str, nick: str, level: str = "cautious") -> str:
-        return str(self._call("add_bot", room_id, nick, level))
+        return self._call(RoomService.add_bot, room_id, nick, level)
 
     def remove_bot(self, room_id: str, nick: str, bot: str | None = None) -> str:
-        return str(self._call("remove_bot", room_id, nick, bot))
+        return self._call(RoomService.remove_bot, room_id, nick, bot)
 
     def remove(self, room_id: str, host: str, nick: str) -> None:
-        self._call("remove", room_id, host, nick)
+        self._call(RoomService.remove, room_id, host, nick)
 
     def set_locked(self, room_id: str, host: str, locked: bool) -> None:
-        self._call("set_locked", room_id, host, locked)
+        self._call(RoomService.set_locked, room_id, host, locked)
 
     def hand_host(self, room_id: str, host: str, nick: str) -> None:
-        self._call("hand_host", room_id, host, nick)
+        self._call(RoomService.hand_host, room_id, host, nick)
 
     def readmit(self, room_id: str, host: str) -> None:
-        self._call("readmit", room_id, host)
+        self._call(RoomService.readmit, room_id, host)
 
     def change_code(self, room_id: str, host: str) -> None:
-        self._call("change_code", room_id, host)
+        self._call(RoomService.change_code, room_id, host)
 
     def change_options(self, room_id: str, host: str, options: Options | Mapping[str, Any]) -> None:
-        data = options.to_dict() if isinstance(options, Options) else dict(options)
-        self._call("change_options", room_id, host, data)
+        self._call(RoomService.change_options, room_id, host, options)
 
     # ------------------------------------------------------------------ sessions
     def session_connected(self, nick: str, address: str = "") -> str | None:
@@ -169,7 +192,7 @@ class RemoteRoomManager:
         if address:
             self._addresses[nick] = address
         # (while the hub is down: told again when it is back, _hub_back)
-        return as_text(self.link.call_or(None, "session_connected", nick, address))
+        return self._call_or(None, RoomService.session_connected, nick, address)
 
     def session_disconnected(self, nick: str) -> None:
         if self._sessions[nick] <= 0:
@@ -178,7 +201,7 @@ class RemoteRoomManager:
         if self._sessions[nick] <= 0:
             del self._sessions[nick]
             self._addresses.pop(nick, None)
-        self.link.notify("session_disconnected", nick)
+        self.link.notify("session_disconnected", *ROOM_CALLS["session_disconnected"].to_wire(nick))
 
     # ------------------------------------------------------------------ subscriptions
     def subscribe_lobby(self, callback: Callable[[list[RoomSummary]], None]) -> Callable[[], None]:
@@ -219,7 +242,11 @@ class RemoteRoomManager:
         sub = self.link.add_sub(push)
         self._rooms[sub] = entry
         try:
-            self._call("subscribe_room", sub, room_id, nick)
+            self.link.call("subscribe_room", sub, room_id, nick)
+        except HubDown as exc:
+            self._rooms.pop(sub, None)
+            self.link.forget_sub(sub)
+            raise RoomError("hub_down", MSG_HUB_DOWN) from exc
         except RoomError:
             self._rooms.pop(sub, None)
             self.link.forget_sub(sub)
