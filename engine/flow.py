@@ -15,7 +15,7 @@ from .hands import HandRank, evaluate
 from .pots import Pot, build_pots, split_evenly, uncalled_excess
 from .showdown import resolve_ranks
 from .state import Hand, RoundPlayer, Seat
-from .types import BetKind, Event, OutcomeDict, Refusal, ShownHand
+from .types import BetKind, Event, OutcomeDict, PotResult, Refusal, ShownHand
 
 
 def start_hand(g: GameCore) -> list[Event]:
@@ -282,7 +282,7 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
             keep = Pot(pot.amount, kept_for, pot.main, dict(pot.shares))
             hand.rematch_pots.append(keep)
             reasons.append(outcome.reason)
-            hand.results.append({"amount": pot.amount, **outcome.to_dict()})
+            hand.results.append(_pot_result(pot.amount, outcome.to_dict()))
             events.append({"type": "pot", "amount": pot.amount, "outcome": outcome.to_dict()})
         else:
             events += _award(g, hand, pot, list(outcome.winners), outcome.reason)
@@ -345,12 +345,23 @@ def _refund(g: GameCore, hand: Hand, pot: Pot, outcome: OutcomeDict) -> list[Eve
     """사구 파토 (``gusaOutcome=refund``): instead of a rematch, every player — folded ones
     too — takes back exactly what they put into this pot this hand, school included."""
     outcome = {**outcome, "type": "refund", "participants": []}
-    hand.results.append({"amount": pot.amount, **outcome})
+    hand.results.append(_pot_result(pot.amount, outcome))
     events: list[Event] = [{"type": "pot", "amount": pot.amount, "outcome": outcome}]
     for pid in g.from_dealer(pot.shares):
         g.seats[pid].stack += pot.shares[pid]
         events.append({"type": "return", "player": pid, "amount": pot.shares[pid]})
     return events
+
+
+def _pot_result(amount: int, outcome: OutcomeDict) -> PotResult:
+    """A pot kept for a rematch or refunded, as the hand's results list it."""
+    return {
+        "amount": amount,
+        "type": outcome["type"],
+        "winners": outcome["winners"],
+        "reason": outcome["reason"],
+        "participants": outcome["participants"],
+    }
 
 
 def win_by_fold(g: GameCore, hand: Hand) -> list[Event]:

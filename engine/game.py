@@ -1,9 +1,12 @@
 """§4–§8 the game as one pure state machine: ``Game.new``, ``act``, ``timeout``, ``view``.
 
-Entry points: ``act`` for a player's own decision; ``leave``/``disconnect``/``reconnect`` for what
-the room manager reports about a seat; ``join`` for a spectator who sits down at the next hand; ``timeout`` when a deadline passes; ``apply`` dispatches an
-action dict of any kind by its type (the journal's form). Legality has one source per kind: a
-``check_*`` returns the refusal or ``None``; the entry point refuses through it and
+Entry points: ``act`` for a player's own decision (typed: ``bet``, ``choose``, ``rejoin``,
+``rebuy``, ``ready``, each a thin wrapper over it); ``leave``/``disconnect``/``reconnect`` for
+what the room manager reports about a seat; ``join`` for a spectator who sits down at the next
+hand; ``timeout`` when a deadline passes; ``apply`` dispatches an action dict of any kind by its
+type (the journal's form). ``act`` and ``apply`` share one shape check (``_parse``: a client's
+``Action`` becomes a typed ``CheckedAction``) and one path to the rules. Legality has one
+source per kind: a ``check_*`` returns the refusal or ``None``; the entry point refuses through it and
 ``legal_actions`` is built from it (pokerkit's verify/can/apply triad). Every entry point checks
 first and mutates after, so an ``IllegalAction`` leaves the state exactly as it was. Time belongs
 to the caller: ``pending()`` says whom the game waits for and for how many seconds.
@@ -14,10 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, cast, get_args
+from typing import Any, get_args
 
-from . import betting
-from .between_hands import check_connected_end, leave, ready, rebuy, rebuy_refusal
+from . import betting, between_hands, flow, rematch
 from .cards import DECK
 from .core import (
     AWAY_SECONDS,
@@ -33,18 +35,19 @@ from .core import (
 )
 from .dealing import DealHook
 from .errors import IllegalAction
-from .flow import bet, bet_context, choose, choose_refusal, start_hand
 from .hands import best_two
 from .options import Options
-from .rematch import rejoin, rejoin_refusal
 from .rng import Rng
 from .state import GameState, Seat, state_from_plain, to_plain
 from .types import (
     Action,
     BetKind,
+    CheckedAction,
     Event,
+    GameResult,
     LegalAction,
     Pending,
+    PlainKind,
     Refusal,
     SeatStatus,
     SystemKind,
@@ -64,10 +67,13 @@ _PAYLOAD: dict[str, tuple[str, ...]] = {
     "join": (),
 }
 SYSTEM_KINDS: frozenset[str] = frozenset(get_args(SystemKind))
+_BETS: dict[str, BetKind] = {kind: kind for kind in betting.BET_KINDS}
+_PLAIN: dict[str, PlainKind] = {kind: kind for kind in get_args(PlainKind)}
 
 
-def _parse(action: Any) -> tuple[str, dict[str, Any]]:
-    """Shape check of a client's action: a dict with a known ``type`` and exactly its payload."""
+def _parse(action: object) -> CheckedAction:
+    """Shape check of a client's action: a mapping with a known ``type`` and exactly its
+    payload, well typed; the one check ``act`` and ``apply`` share."""
     if not isinstance(action, Mapping):
         raise IllegalAction("행동 형식이 올바르지 않아요", "malformed")
     kind = action.get("type")
@@ -77,17 +83,20 @@ def _parse(action: Any) -> tuple[str, dict[str, Any]]:
     extra = set(action) - {"type", *wanted}
     if extra:
         raise IllegalAction("필요 없는 값이 함께 왔어요", "extraField")
-    payload: dict[str, Any] = {}
     for key in wanted:
         if key not in action:
             if kind == "choose":
                 raise IllegalAction("카드 두 장을 골라 주세요", "needCards")
             raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
-        payload[key] = action[key]
-    if kind in ("rejoin", "rebuy") and not isinstance(payload["accept"], bool):
-        raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
+    if kind == "rejoin" or kind == "rebuy":
+        accept = action["accept"]
+        if not isinstance(accept, bool):
+            raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
+        if kind == "rejoin":
+            return {"type": "rejoin", "accept": accept}
+        return {"type": "rebuy", "accept": accept}
     if kind == "choose":
-        ids = payload["cardIds"]
+        ids = action["cardIds"]
         if (
             not isinstance(ids, (list, tuple))
             or len(ids) != 2
@@ -96,8 +105,10 @@ def _parse(action: Any) -> tuple[str, dict[str, Any]]:
             raise IllegalAction("카드 두 장을 골라 주세요", "needCards")
         if ids[0] == ids[1]:
             raise IllegalAction("같은 카드를 두 번 고를 수 없어요", "sameCard")
-        payload["cardIds"] = [int(i) for i in ids]
-    return kind, payload
+        return {"type": "choose", "cardIds": [int(i) for i in ids]}
+    if kind in _BETS:
+        return {"type": _BETS[kind]}
+    return {"type": _PLAIN[kind]}
 
 
 def _refuse(refusal: Refusal | None) -> None:
@@ -164,7 +175,7 @@ class Game:
         )
         game = cls(options, state)
         game._core.deal_hook = deal
-        game.last_events = start_hand(game._core)
+        game.last_events = flow.start_hand(game._core)
         return game
 
     @classmethod
@@ -259,7 +270,8 @@ class Game:
             hand.phase if hand else None,
         )
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> GameResult | None:
+        """§6.6/§8.6: the ranking, summary and stats once the game is finished, else ``None``."""
         return self.state.result
 
     def pending(self) -> Pending:
@@ -299,7 +311,7 @@ class Game:
         core = self._core
         phase = core.state.phase if core.state.phase != "playing" else core.hand().phase
         if phase == "betting" and self._turn_refusal(player_id) is None:
-            actions += betting.legal_actions(bet_context(core, core.hand(), player_id))
+            actions += betting.legal_actions(flow.bet_context(core, core.hand(), player_id))
         elif phase == "choose" and self.check_choose(player_id) is None:
             actions.append({"type": "choose", "amount": 0})
         elif phase == "rejoin":
@@ -352,7 +364,7 @@ class Game:
         refusal = self._turn_refusal(player_id)
         if refusal is not None:
             return 0, refusal
-        return betting.check(kind, bet_context(self._core, self._core.hand(), player_id))
+        return betting.check(kind, flow.bet_context(self._core, self._core.hand(), player_id))
 
     def check_bet(self, player_id: str, kind: str) -> Refusal | None:
         """§5.4: a betting action (die, check, ping, call, raises); chips come from ``betting``."""
@@ -364,18 +376,18 @@ class Game:
         if refusal is not None:
             return refusal
         ids = None if card_ids is None else list(card_ids)
-        return choose_refusal(self._core.hand(), player_id, ids)
+        return flow.choose_refusal(self._core.hand(), player_id, ids)
 
     def check_rejoin(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.5: answering the 구사 rejoin offer (accepting needs the cost in chips)."""
         refusal = self._hand_refusal(player_id)
         if refusal is not None:
             return refusal
-        return rejoin_refusal(self._core.hand(), self._core.seats[player_id], accept)
+        return rematch.rejoin_refusal(self._core.hand(), self._core.seats[player_id], accept)
 
     def check_rebuy(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.6: answering the rebuy offer after a bust."""
-        return self._seat_refusal(player_id) or rebuy_refusal(
+        return self._seat_refusal(player_id) or between_hands.rebuy_refusal(
             self._core, self._core.seats[player_id], accept
         )
 
@@ -441,15 +453,16 @@ class Game:
     # ----------------------------------------------------------------- player actions
     def act(self, player_id: str, action: Action) -> list[Event]:
         """One player's own decision; ``IllegalAction`` (Korean reason, code) changes nothing."""
-        kind, payload = _parse(action)
-        if kind in SYSTEM_KINDS:
+        parsed = _parse(action)
+        if parsed["type"] in SYSTEM_KINDS:
             raise IllegalAction("그 행동은 직접 할 수 없어요", "systemOnly")
-        return self._act(player_id, kind, payload)
+        return self._act(player_id, parsed)
 
     def apply(self, player_id: str, action: Action) -> list[Event]:
         """Any action dict, dispatched by its type: a player decision to ``act``, a system event
-        to ``leave``/``disconnect``/``reconnect`` (the journal replays through this)."""
-        kind, payload = _parse(action)
+        to ``leave``/``disconnect``/``reconnect``/``join`` (the journal replays through this)."""
+        parsed = _parse(action)
+        kind = parsed["type"]
         if kind == "leave":
             return self.leave(player_id)
         if kind == "disconnect":
@@ -458,29 +471,54 @@ class Game:
             return self.reconnect(player_id)
         if kind == "join":
             return self.join(player_id)
-        return self._act(player_id, kind, payload)
+        return self._act(player_id, parsed)
 
-    def _act(self, player_id: str, kind: str, payload: dict[str, Any]) -> list[Event]:
+    def bet(self, player_id: str, kind: BetKind) -> list[Event]:
+        """§5.4: die, check, ping, call or a raise (``act`` with ``{"type": kind}``)."""
+        return self.act(player_id, {"type": kind})
+
+    def choose(self, player_id: str, card_ids: Sequence[int]) -> list[Event]:
+        """§5.2: keep two of the three cards (``act`` with a ``choose``)."""
+        return self.act(player_id, {"type": "choose", "cardIds": list(card_ids)})
+
+    def rejoin(self, player_id: str, accept: bool) -> list[Event]:
+        """§5.5: answer the 구사 rejoin offer (``act`` with a ``rejoin``)."""
+        return self.act(player_id, {"type": "rejoin", "accept": accept})
+
+    def rebuy(self, player_id: str, accept: bool) -> list[Event]:
+        """§5.6: answer the rebuy offer after a bust (``act`` with a ``rebuy``)."""
+        return self.act(player_id, {"type": "rebuy", "accept": accept})
+
+    def ready(self, player_id: str) -> list[Event]:
+        """§5.1.9: confirm the hand's result (``act`` with a ``ready``)."""
+        return self.act(player_id, {"type": "ready"})
+
+    def _act(self, player_id: str, action: CheckedAction) -> list[Event]:
+        """A well-formed action that is not a system event: checked by its kind's ``check_*``,
+        then applied by the rules."""
         core = self._core
-        if kind == "rebuy":
-            _refuse(self.check_rebuy(player_id, payload["accept"]))
+        if action["type"] == "rebuy" or action["type"] == "rejoin":
+            accept = action["accept"]
+            if action["type"] == "rebuy":
+                _refuse(self.check_rebuy(player_id, accept))
+                seat = core.seats[player_id]
+                return touch(seat) + between_hands.rebuy(core, seat, accept)
+            _refuse(self.check_rejoin(player_id, accept))
             seat = core.seats[player_id]
-            return touch(seat) + rebuy(core, seat, payload["accept"])
-        if kind == "choose":
-            _refuse(self.check_choose(player_id, payload["cardIds"]))
+            return touch(seat) + rematch.rejoin(core, core.hand(), seat, accept)
+        if action["type"] == "choose":
+            ids = action["cardIds"]
+            _refuse(self.check_choose(player_id, ids))
             seat = core.seats[player_id]
-            return touch(seat) + choose(core, core.hand(), player_id, payload["cardIds"])
-        if kind == "rejoin":
-            _refuse(self.check_rejoin(player_id, payload["accept"]))
-            seat = core.seats[player_id]
-            return touch(seat) + rejoin(core, core.hand(), seat, payload["accept"])
-        if kind == "ready":
+            return touch(seat) + flow.choose(core, core.hand(), player_id, ids)
+        if action["type"] == "ready":
             _refuse(self.check_ready(player_id))
-            return touch(core.seats[player_id]) + ready(core, core.hand(), [player_id])
+            seat = core.seats[player_id]
+            return touch(seat) + between_hands.ready(core, core.hand(), [player_id])
+        kind = _BETS[action["type"]]  # (act refused the system kinds; apply dispatched them)
         amount, refusal = self._bet_chips(player_id, kind)
         _refuse(refusal)
-        kind_ = cast(BetKind, kind)  # betting.check refused every other kind
-        return touch(core.seats[player_id]) + bet(core, core.hand(), player_id, kind_, amount)
+        return touch(core.seats[player_id]) + flow.bet(core, core.hand(), player_id, kind, amount)
 
     # ----------------------------------------------------------------- system events
     def leave(self, player_id: str) -> list[Event]:
@@ -490,7 +528,7 @@ class Game:
         if player_id in self.state.joining:
             self.state.joining.remove(player_id)
             return [{"type": "joinCancel", "player": player_id}]
-        return leave(self._core, self._core.seats[player_id])
+        return between_hands.leave(self._core, self._core.seats[player_id])
 
     def join(self, player_id: str) -> list[Event]:
         """Issue 32: queue ``player_id`` for a seat when the next hand starts (see ``check_join``)."""
@@ -502,7 +540,10 @@ class Game:
         """The seat's reconnect grace ran out; with one connected player left the game ends."""
         _refuse(self.check_disconnect(player_id))
         self._core.seats[player_id].connected = False
-        return [{"type": "disconnect", "player": player_id}, *check_connected_end(self._core)]
+        return [
+            {"type": "disconnect", "player": player_id},
+            *between_hands.check_connected_end(self._core),
+        ]
 
     def reconnect(self, player_id: str) -> list[Event]:
         _refuse(self.check_reconnect(player_id))
@@ -519,7 +560,7 @@ class Game:
         if st.phase == "rebuy":
             for pid in list(st.rebuy_pending):
                 events.append({"type": "timeout", "player": pid, "action": "rebuy"})
-                events += rebuy(core, core.seats[pid], False)
+                events += between_hands.rebuy(core, core.seats[pid], False)
             return events
         assert hand is not None
         if hand.phase == "betting":
@@ -528,19 +569,19 @@ class Game:
             kind: BetKind = "die" if hand.opened else "check"
             events.append({"type": "timeout", "player": pid, "action": kind})
             events += count_timeout(core.seats[pid])
-            return events + bet(core, hand, pid, kind, 0)
+            return events + flow.bet(core, hand, pid, kind, 0)
         if hand.phase == "choose":
             for pid in [p for p in hand.participants if must_choose(hand, p)]:
                 cards = [DECK[i] for i in hand.players[pid].hand]
                 a, b = best_two(cards, core.options)
                 events.append({"type": "timeout", "player": pid, "action": "choose"})
                 events += count_timeout(core.seats[pid])
-                events += choose(core, hand, pid, [a.id, b.id])
+                events += flow.choose(core, hand, pid, [a.id, b.id])
             return events
         if hand.phase == "rejoin":
             for pid in list(hand.rejoin_pending):
                 events.append({"type": "timeout", "player": pid, "action": "rejoin"})
-                events += rejoin(core, hand, core.seats[pid], False)
+                events += rematch.rejoin(core, hand, core.seats[pid], False)
             return events
         waiting = [p for p in core.ready_expected() if p not in hand.ready]
-        return ready(core, hand, waiting)
+        return between_hands.ready(core, hand, waiting)

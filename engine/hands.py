@@ -10,13 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Literal
 
 from .cards import DECK, Card
 from .options import Options
-
-SpecialKind = Literal["ttaengjabi", "amhaeng", "gusa", "mungGusa"]
-Strength = Literal["높음", "중간", "낮음"]
+from .types import HandRankDict, SpecialKind, Strength
 
 GWANG_TTAENG = {
     frozenset({4, 14}): (1000, "38광땡"),
@@ -68,7 +65,7 @@ class HandRank:
     hint: str
     strength: Strength
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> HandRankDict:
         return {
             "value": self.value,
             "name": self.name,

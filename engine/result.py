@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .state import Seat
+from .types import BiggestPot, GameResult, RankingRow
 
 if TYPE_CHECKING:
     from .core import GameCore
 
 
-def _competition_ranks(keys: list[tuple[Any, ...]]) -> list[int]:
+def _competition_ranks(keys: list[tuple[int, ...]]) -> list[int]:
     """1,1,3-style shared ranks for keys already sorted best first."""
     ranks: list[int] = []
     for i, key in enumerate(keys):
@@ -16,12 +19,12 @@ def _competition_ranks(keys: list[tuple[Any, ...]]) -> list[int]:
     return ranks
 
 
-def build_result(game: GameCore, reason: str) -> dict[str, Any]:
+def build_result(game: GameCore, reason: str) -> GameResult:
     st, opts = game.state, game.options
     seats = st.seats
     n = len(seats)
     by_score = opts.end_condition == "hands" or reason == "handCap"
-    rows: list[dict[str, Any]] = []
+    rows: list[RankingRow] = []
     keys: list[tuple[int, ...]]
     if by_score:
         scored = sorted(seats, key=lambda s: -(s.stack - opts.starting_chips * s.rebuys))
@@ -31,7 +34,7 @@ def build_result(game: GameCore, reason: str) -> dict[str, Any]:
     else:
         # Survivors first (by chips), then the eliminated: later first, then more chips at that
         # hand's start first; equal keys share a rank. Score = survival order (1위 = N).
-        def order_key(s: Any) -> tuple[int, int, int]:
+        def order_key(s: Seat) -> tuple[int, int, int]:
             if s.status != "eliminated":
                 return (0, -s.stack, 0)
             return (1, -(s.eliminated_at_hand or 0), -s.stack_at_hand_start)
@@ -41,7 +44,7 @@ def build_result(game: GameCore, reason: str) -> dict[str, Any]:
         for seat, rank in zip(ordered, _competition_ranks(keys)):
             rows.append(_row(seat, rank, n - rank + 1))
     best = st.best_hand
-    biggest = st.biggest_pot or {"handNo": 0, "amount": 0, "winners": []}
+    biggest: BiggestPot = st.biggest_pot or {"handNo": 0, "amount": 0, "winners": []}
     top = rows[0]
     if by_score:
         gain = top["score"] - opts.starting_chips  # net of the starting stack, as players count it
@@ -62,12 +65,12 @@ def build_result(game: GameCore, reason: str) -> dict[str, Any]:
                 if best is None
                 else {"playerId": best["playerId"], "name": best["name"], "handNo": best["handNo"]}
             ),
-            "biggestPot": dict(biggest),
+            "biggestPot": biggest.copy(),
         },
     }
 
 
-def _row(seat: Any, rank: int, score: int) -> dict[str, Any]:
+def _row(seat: Seat, rank: int, score: int) -> RankingRow:
     return {
         "playerId": seat.id,
         "rank": rank,

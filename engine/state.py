@@ -6,7 +6,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .pots import Pot
-from .types import GamePhase, HandPhase, SeatStatus, ShownHand
+from .types import (
+    BestHandRecord,
+    BiggestPot,
+    GamePhase,
+    GameResult,
+    HandPhase,
+    PotResult,
+    SeatStatus,
+    ShownHand,
+)
 
 
 @dataclass(slots=True)
@@ -62,7 +71,7 @@ class Hand:
     rejoined: list[str] = field(default_factory=list)
     ready: list[str] = field(default_factory=list)
     showdown: list[ShownHand] | None = None
-    results: list[dict[str, Any]] = field(default_factory=list)  # per judged pot
+    results: list[PotResult] = field(default_factory=list)  # per judged pot
     main_winners: list[str] = field(default_factory=list)
     paid_total: int = 0  # chips paid out over the whole hand (for the biggest-pot stat)
     rematches: int = 0  # rematches played in this hand
@@ -81,10 +90,10 @@ class GameState:
     elimination_seq: list[list[str]] = field(default_factory=list)
     dealer_seat: int = 0
     total_rematches: int = 0
-    best_hand: dict[str, Any] | None = None
-    biggest_pot: dict[str, Any] | None = None
+    best_hand: BestHandRecord | None = None
+    biggest_pot: BiggestPot | None = None
     end_reason: str | None = None
-    result: dict[str, Any] | None = None
+    result: GameResult | None = None
     #: issue 32: who asked to sit down mid-game, in order; seated when the next hand starts
     joining: list[str] = field(default_factory=list)
 

@@ -1,5 +1,5 @@
 """The engine's public shapes: what a caller sends, and the JSON it gets back (events, views,
-pending decisions, legal actions, refusals).
+pending decisions, legal actions, refusals, the hand's pot results and the game's result).
 
 Typed so a caller and the type checker see the same keys the screens and the journal rely on;
 the shapes themselves are the spec's (§8) and must not change. Imports nothing of the engine.
@@ -8,10 +8,7 @@ the shapes themselves are the spec's (§8) and must not change. Imports nothing 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
-
-#: An action as a client sends it: hostile until ``Game.apply`` has checked its shape.
-Action = Mapping[str, Any]
+from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 BetKind = Literal["die", "check", "ping", "call", "ddadang", "quarter", "half", "full"]
 #: What a player decides (``Game.act``); ``legal_actions`` lists only these.
@@ -20,6 +17,44 @@ PlayerKind = Literal[BetKind, "choose", "rejoin", "rebuy", "ready"]
 #: a spectator's request for a seat at the next hand (``Game.join``, issue 32).
 SystemKind = Literal["leave", "disconnect", "reconnect", "join"]
 ActionKind = Literal[PlayerKind, SystemKind]
+
+
+# ----------------------------------------------------------------------------- actions
+class BetAction(TypedDict):
+    """§5.4: die, check, ping, call or a raise; the chips are the game's to work out."""
+
+    type: BetKind
+
+
+class ChooseAction(TypedDict):
+    """§5.2: the two cards kept of three."""
+
+    type: Literal["choose"]
+    cardIds: list[int]
+
+
+class AnswerAction(TypedDict):
+    """§5.5/§5.6: the answer to the rejoin or the rebuy offer."""
+
+    type: Literal["rejoin", "rebuy"]
+    accept: bool
+
+
+PlainKind = Literal["ready", SystemKind]
+
+
+class PlainAction(TypedDict):
+    """An action with nothing but its kind: ready (§5.1.9), or what the room reports."""
+
+    type: PlainKind
+
+
+#: An action as a client sends it (and the journal keeps it): hostile until ``Game.apply`` has
+#: checked its shape, so its values are ``object``.
+Action = Mapping[str, object]
+#: A well-formed action: what ``Game.apply`` has checked an :data:`Action` to be (and what the
+#: typed ``Game.bet``/``choose``/``rejoin``/``rebuy``/``ready`` send).
+CheckedAction = BetAction | ChooseAction | AnswerAction | PlainAction
 
 GamePhase = Literal["playing", "rebuy", "finished"]
 HandPhase = Literal["dealing", "betting", "choose", "rejoin", "showdown", "handEnd"]
@@ -121,6 +156,83 @@ class OutcomeDict(TypedDict):
     participants: list[str]
 
 
+class PotResult(TypedDict):
+    """One pot the showdown judged (§6.3/§6.5; the view's ``results`` at the hand's end): won
+    or split (``net``: each winner's gain, less what they put in, issue 32), kept for a rematch
+    or refunded (``participants``: who plays the rematch; none for a refund)."""
+
+    amount: int
+    type: str  # "win", "split", "rematch" or "refund"
+    winners: list[str]
+    reason: str
+    participants: NotRequired[list[str]]
+    net: NotRequired[dict[str, int]]
+
+
+SpecialKind = Literal["ttaengjabi", "amhaeng", "gusa", "mungGusa"]
+Strength = Literal["높음", "중간", "낮음"]
+
+
+class HandRankDict(TypedDict):
+    """A two-card hand's value, name and special power (§6.1–6.2) with its §9 hint."""
+
+    value: int
+    name: str
+    special: SpecialKind | None
+    hint: str
+    strength: Strength
+
+
+class MyHand(HandRankDict):
+    """§9 hint of the viewer's own hand; with three cards, the pair the hint recommends."""
+
+    recommended: NotRequired[list[int]]
+
+
+# ----------------------------------------------------------------------------- the result (§8.6)
+class BestHand(TypedDict):
+    playerId: str
+    name: str
+    handNo: int
+
+
+class BestHandRecord(BestHand):
+    """The best showdown hand so far, as the state keeps it (``value`` compares them)."""
+
+    value: int
+
+
+class BiggestPot(TypedDict):
+    handNo: int
+    amount: int
+    winners: list[str]
+
+
+class RankingRow(TypedDict):
+    playerId: str
+    rank: int  # shared ranks: 1, 1, 3
+    score: int
+    finalChips: int
+    rebuys: int
+    eliminatedAtHand: int | None
+
+
+class GameStats(TypedDict):
+    handsPlayed: int
+    rematches: int
+    bestHand: BestHand | None
+    biggestPot: BiggestPot
+
+
+class GameResult(TypedDict):
+    """§6.6/§8.6: the final ranking, the Korean summary line, why the game ended, the stats."""
+
+    ranking: list[RankingRow]
+    summary: str
+    reason: str  # "hands", "handCap", "lastStanding" or "disconnected"
+    stats: GameStats
+
+
 class ShownHand(TypedDict):
     """One showdown hand (§6.3), public to every viewer."""
 
@@ -175,7 +287,7 @@ class View(TypedDict):
     seats: list[SeatView]
     legalActions: list[LegalAction]
     rebuyPending: list[str]
-    result: dict[str, Any] | None
+    result: GameResult | None
     joining: list[str]  # who sits down when the next hand starts (issue 32)
     # only while a hand exists
     handNo: NotRequired[int]
@@ -189,9 +301,9 @@ class View(TypedDict):
     pot: NotRequired[int]
     pots: NotRequired[list[PotDict]]
     showdown: NotRequired[list[ShownHand] | None]
-    results: NotRequired[list[dict[str, Any]]]
+    results: NotRequired[list[PotResult]]
     rejoin: NotRequired[RejoinView | None]
-    myHand: NotRequired[dict[str, object] | None]
+    myHand: NotRequired[MyHand | None]
 
 
 # ----------------------------------------------------------------------------- events

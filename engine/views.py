@@ -9,16 +9,17 @@ taken from the state), so a server can hand it to screens as is instead of deep-
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, cast
 
 from .cards import DECK
-from .hands import best_two, evaluate
+from .hands import HandRank, best_two, evaluate
 from .options import Options
 from .pots import build_pots, uncalled_excess
 from .state import GameState
-from .types import CardDict, HiddenCard, LegalAction, Pending, PotDict, SeatView, View
+from .types import CardDict, HiddenCard, LegalAction, MyHand, Pending, PotDict, SeatView, View
 
 _CARD = [c.to_dict() for c in DECK]
+_T = TypeVar("_T")
 
 
 class ViewSource(Protocol):
@@ -37,14 +38,14 @@ class ViewSource(Protocol):
     def pot_total(self) -> int: ...
 
 
-def _fresh(value: Any) -> Any:
+def _fresh(value: _T) -> _T:
     """A copy of JSON-shaped state (dicts, lists, tuples, scalars), cheaper than ``deepcopy``."""
     if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
+        return cast(_T, {k: _fresh(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [_fresh(v) for v in value]
+        return cast(_T, [_fresh(v) for v in value])
     if isinstance(value, tuple):
-        return tuple(_fresh(v) for v in value)
+        return cast(_T, tuple(_fresh(v) for v in value))
     return value
 
 
@@ -154,7 +155,7 @@ def _pots(game: ViewSource) -> list[PotDict]:
     return pots + new
 
 
-def _my_hand(game: ViewSource, viewer: str | None) -> dict[str, object] | None:
+def _my_hand(game: ViewSource, viewer: str | None) -> MyHand | None:
     """§9 hint: the own hand's name and strength; with three cards, the recommended pair."""
     hand = game.state.hand
     if viewer is None or hand is None or viewer not in hand.players:
@@ -165,5 +166,18 @@ def _my_hand(game: ViewSource, viewer: str | None) -> dict[str, object] | None:
     cards = [DECK[i] for i in (rp.chosen or rp.hand)]
     if len(cards) == 3:
         a, b = best_two(cards, game.options)
-        return {**evaluate(a, b, game.options).to_dict(), "recommended": [a.id, b.id]}
-    return evaluate(cards[0], cards[1], game.options).to_dict()
+        mine = _hint(evaluate(a, b, game.options))
+        mine["recommended"] = [a.id, b.id]
+        return mine
+    return _hint(evaluate(cards[0], cards[1], game.options))
+
+
+def _hint(rank: HandRank) -> MyHand:
+    """``rank.to_dict()``, typed as the view's hint (which may add the recommended pair)."""
+    return {
+        "value": rank.value,
+        "name": rank.name,
+        "special": rank.special,
+        "hint": rank.hint,
+        "strength": rank.strength,
+    }

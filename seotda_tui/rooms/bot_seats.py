@@ -23,6 +23,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from engine.types import GameResult
+
 from ..i18n import N_
 from . import bots
 from .clock import Cancellable, Clock
@@ -258,12 +260,12 @@ class BotSeats:
             for pid in game.players
         )
 
-    def end_reason(self, room: Room, result: dict[str, Any] | None) -> dict[str, Any] | None:
+    def end_reason(self, room: Room, result: GameResult | None) -> dict[str, Any] | None:
         """``result`` with the real reason when the game ended as only bots were left: a person
         who went bust is still connected, so "at most one person connected" would be untrue."""
         if result and result.get("reason") == "disconnected" and self._no_human_in_play(room):
             result["reason"] = BOTS_ONLY
-        return result
+        return None if result is None else dict(result)
 
     def humans_gone(self, room: Room) -> list[dict[str, Any]]:
         """Bots never keep a game going alone: with no human still in it, disconnect the bots."""

@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,7 +256,7 @@ class Journal:
         )
         self._seq[room_id] = seq
 
-    def finish(self, room_id: str, result: dict[str, Any] | None) -> None:
+    def finish(self, room_id: str, result: Mapping[str, object] | None) -> None:
         self._write(
             (
                 "UPDATE games SET finished_at = ?, result = ? WHERE room_id = ?",

@@ -122,7 +122,7 @@ class GameRecorder:
         moderation = room_moderation(room)
         return self._write("room", key, lambda: self.journal.room_changed(key, privacy, moderation))
 
-    def finish(self, key: str | None, result: dict[str, Any] | None) -> bool:
+    def finish(self, key: str | None, result: Mapping[str, object] | None) -> bool:
         if key is None:
             return True
         return self._write("finish", key, lambda: self.journal.finish(key, result))
