@@ -353,6 +353,31 @@ def test_random_and_doubled_keys_on_every_screen(scene: Scene, tmp_path: Path) -
     check()
 
 
+#: ``make soak``'s failing examples (scene, seed, the shortest failing run of steps) and the
+#: crash each found: help's tab bar mounting after the session's end took its tabs (lobby, room
+#: form, help ×2); a doubled Enter on the host menu dismissing twice, the second time the
+#: table below it and then the last screen (host menu, leave confirm); a host-menu answer
+#: said on a table screen already closed (waiting room host, waiting player, host menu at
+#: the table).
+SOAK_SEEDS = [
+    ("lobby", 32184, 45),
+    ("room form", 102535, 67),
+    ("help rules", 153916718, 18),
+    ("help keys", 712, 31),
+    ("waiting room host", 247900201, 57),
+    ("host menu", 35581, 5),
+    ("waiting player", 74744, 59),
+    ("leave confirm", 155, 15),
+    ("host menu at the table", 13590804, 28),
+]
+
+
+@pytest.mark.parametrize(("name", "seed", "count"), SOAK_SEEDS)
+def test_the_soaks_failing_seeds(name: str, seed: int, count: int, tmp_path: Path) -> None:
+    scene = next(scene for scene in SCENES if scene.name == name)
+    asyncio.run(fuzz(scene, steps_from(seed, count), tmp_path))
+
+
 def test_the_seed_that_left_the_pot_check_without_its_table(tmp_path: Path) -> None:
     """make soak's seed 623 (80 steps) in the host's waiting room: a game started and left
     again, the pot's after-refresh check ran on a table whose widgets were gone (NoMatches

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual.await_complete import AwaitComplete
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -30,7 +31,19 @@ class Pushed(Message):
         self.payload = payload
 
 
-class BaseScreen(Screen[Any]):
+class DismissOnce:
+    """Textual's ``dismiss`` pops whatever screen is on top: a second one (a doubled Enter on
+    a menu, its selection posted twice) closed the screen below, or emptied the stack and
+    ended the session. Only the screen on top dismisses; a later call does nothing."""
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        screen = cast(Screen[Any], self)
+        if not screen.is_current:
+            return AwaitComplete()  # (already done: nothing to wait for)
+        return cast(AwaitComplete, super().dismiss(result))  # type: ignore[misc]
+
+
+class BaseScreen(DismissOnce, Screen[Any]):
     """Every screen shows only the too-small notice below 80×24 (the app toggles a class)."""
 
     #: Actions (names) whose keys, typed while the screen still composes, act once it is

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...i18n import N_, _
+from .base import DismissOnce
 
 #: Leaving a running game: the seat stays and folds every later hand (§5.7) ...
 LEAVE_PLAYING = N_("게임 중에 나가면 남은 판은 모두 자동으로 다이해요.\n정말 나갈까요?")
@@ -24,7 +25,7 @@ def leave_question(status: str | None) -> str:
     return _(question)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,ㅛ", "answer(True)", "예"),
         Binding("n,ㅜ,escape", "answer(False)", "아니요"),

@@ -76,7 +76,9 @@ class HelpScreen(BaseScreen):
     def compose_body(self) -> Iterable[Widget]:
         yield Static(self._title(), id="help-title")
         jokbo, rules, keys = (_(label) for label in TAB_LABELS)
-        with TabbedContent(jokbo, rules, keys, id="help-tabs", initial=self.tab):
+        # (no ``initial``: the tab bar's mount would insist on that tab even after the session's
+        # end took the tabs away while help composed; on_mount picks it)
+        with TabbedContent(jokbo, rules, keys, id="help-tabs"):
             with TabPane(jokbo, id="help-jokbo"), VerticalScroll(id="jokbo"):
                 yield from self._jokbo()
             with TabPane(rules, id="help-rules-pane"), VerticalScroll(id="rules-scroll"):
@@ -130,7 +132,8 @@ class HelpScreen(BaseScreen):
         self.query_one("#help-keys", Static).update(Text(_(FOOTER)))
 
     def on_mount(self) -> None:
-        self.query_one(TabbedContent).active = self.tab
+        if self.live:  # (not on its way out: its tabs may be gone)
+            self.query_one(TabbedContent).active = self.tab
 
     def _scroller(self) -> VerticalScroll:
         """The text of the tab that shows."""

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
 from ...rooms import PLAYING, RoomSummary
+from .base import DismissOnce
 
 Choice = tuple[str, str]
 
@@ -51,7 +52,7 @@ def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
     return items
 
 
-class ModerationScreen(ModalScreen[Choice | None]):
+class ModerationScreen(DismissOnce, ModalScreen[Choice | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,m,ㅂ,ㅡ", "close", "닫기")]
 
     def __init__(self, room: RoomSummary, me: str) -> None:

@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...rooms.chat import QUICK_LINES
+from .base import DismissOnce
 
 TITLE = N_("빠른 채팅 · 숫자 키로 보내기 · Esc 닫기")
 
@@ -40,7 +41,7 @@ def quick_menu() -> Text:
     return text
 
 
-class QuickChatScreen(ModalScreen[int | None]):
+class QuickChatScreen(DismissOnce, ModalScreen[int | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pick({n})", show=False) for n in range(1, len(QUICK_LINES) + 1)),
         Binding("escape,q,e,ㅂ,ㄷ", "pick(0)", show=False),

@@ -152,6 +152,8 @@ class TableActions(ChatScreen):
         return True
 
     def _message(self, part: tuple[str, str]) -> None:
+        if not (self.is_mounted and self.live):  # e.g. a host-menu answer after leaving
+            return
         self.query_one("#message", Line).show(part)
         self.fit_message()
 
