@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, get_args
+from typing import get_args
 
 from . import betting, between_hands, flow, rematch
 from .cards import DECK
@@ -203,13 +203,15 @@ class Game:
         for player_id, action in log:
             yield game.timeout() if player_id is None else game.apply(player_id, action)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
+        """The whole state as JSON-ready dicts (the journal's and the pause's snapshot)."""
         self.state.rng = self._core.rng.state
-        plain: dict[str, Any] = to_plain(self.state)
+        plain = to_plain(self.state)
+        assert isinstance(plain, dict)
         return plain
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+    def from_dict(cls, data: Mapping[str, object]) -> Game:
         plain = json.loads(json.dumps(data))  # a private deep copy
         state = state_from_plain(plain)
         return cls(Options.from_dict(state.options), state)
