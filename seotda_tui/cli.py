@@ -55,7 +55,6 @@ from .ssh.store import DB_NAME, NicknameStore
 if TYPE_CHECKING:
     from .metrics import Exporter
     from .rooms import RoomManager
-    from .rooms.chat import ChatHub
     from .rooms.records import GameRecords
 
 T = TypeVar("T")
@@ -829,9 +828,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
     records = opened(records_path(settings), lambda: open_records(settings))
     journal = opened(journal_path(settings), lambda: Journal(journal_path(settings)))
     manager = RemoteRoomManager(link, settings.room_defaults, records, GameHistory(journal))
-    # (the remote chat has the API the UI calls, not ChatHub's type; the manager is a RoomService)
-    chat = cast("ChatHub", RemoteChat(link))
-    factory = make_app_factory(manager, motd=settings.motd, chat=chat)
+    factory = make_app_factory(manager, motd=settings.motd, chat=RemoteChat(link))
     port = own_port(env)
     config = ServerConfig(
         app_factory=cast(AppFactory, factory),

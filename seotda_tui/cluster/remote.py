@@ -25,7 +25,7 @@ from engine.types import Action
 from ..i18n import N_
 from ..rooms import RoomError, RoomService, RoomSummary, RoomUpdate
 from ..rooms.api import RoomEvent
-from ..rooms.chat import ChatMessage
+from ..rooms.chat import ChatMessage, ChatService
 from ..rooms.clock import LoopClock
 from . import protocol as wire
 from .calls import ROOM_CALLS
@@ -292,7 +292,7 @@ def _implements(manager: RemoteRoomManager) -> RoomService:
 
 
 class RemoteChat:
-    """The :class:`~seotda_tui.rooms.chat.ChatHub` API, served by the hub; the link's losses and
+    """The :class:`~seotda_tui.rooms.chat.ChatService`, served by the hub; the link's losses and
     returns are said as system lines in every channel a session here reads."""
 
     def __init__(self, link: HubLink) -> None:
@@ -340,3 +340,7 @@ class RemoteChat:
             with contextlib.suppress(HubDown):
                 self.link.call("subscribe_chat", sub, channel)
         self._say(MSG_LINK_BACK)
+
+
+def _implements_chat(chat: RemoteChat) -> ChatService:
+    return chat  # mypy proves here that the remote chat is all that ChatService says

@@ -25,6 +25,11 @@ API::
     hub.subscribe(channel, callback) -> unsubscribe   # callback(ChatMessage) for each new message
     hub.history(channel) -> list[ChatMessage]         # the last ``history`` messages, oldest first
     hub.notice(channel, text)                         # a system line (nick ""), not rate limited
+
+That API is :class:`ChatService`, the chat's counterpart of ``rooms/api.py``'s ``RoomService``: the
+UI types its chat by it, and a worker of ``--workers N`` passes the hub's ``cluster.remote.RemoteChat``
+where one process passes a :class:`ChatHub`. mypy proves both implement it (``_implements`` at the
+bottom of this module and of ``cluster/remote.py``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..i18n import N_
 from ..sanitize import clean_text
@@ -76,6 +82,35 @@ class ChatMessage:
 
 
 ChatCallback = Callable[[ChatMessage], None]
+
+
+class ChatService(Protocol):
+    """What a session may ask of the chat (see the module doc): each process's :class:`ChatHub`,
+    or a worker's view of the rooms process's one."""
+
+    def post(self, channel: str, nick: str, text: str) -> str | None:
+        """Send ``text`` from ``nick``; a Korean reason when refused, else None."""
+        ...
+
+    def quick(self, channel: str, nick: str, number: int) -> str | None:
+        """Send quick-chat line ``number`` (1-based); refused like :meth:`post`."""
+        ...
+
+    def notice(self, channel: str, text: str) -> None:
+        """A system line (nick ""), not rate limited."""
+        ...
+
+    def history(self, channel: str) -> list[ChatMessage]:
+        """The channel's last messages, oldest first."""
+        ...
+
+    def subscribe(self, channel: str, callback: ChatCallback) -> Callable[[], None]:
+        """``callback`` for every new message on ``channel``; returns the unsubscribe function."""
+        ...
+
+    def subscribers(self, channel: str) -> int:
+        """How many subscriptions ``channel`` has."""
+        ...
 
 
 class ChatHub:
@@ -165,3 +200,7 @@ class ChatHub:
 
     def subscribers(self, channel: str) -> int:
         return len(self._subs.get(channel, {}))
+
+
+def _implements(hub: ChatHub) -> ChatService:
+    return hub  # mypy proves here that ChatHub is all that ChatService says

@@ -29,7 +29,7 @@ from engine import Options
 from .. import i18n, metrics, tuning
 from ..i18n import N_, _
 from ..rooms import PLAYING, RoomError, RoomService, RoomSummary
-from ..rooms.chat import ChatHub
+from ..rooms.chat import ChatHub, ChatService
 
 if TYPE_CHECKING:
     from .screens.host import ScreenHost
@@ -73,7 +73,7 @@ class SeotdaApp(App[None]):
         identity: HasNickname,
         motd: str = "",
         *,
-        chat: ChatHub | None = None,
+        chat: ChatService | None = None,
         clock: Callable[[], float] | None = None,
         join_target: str | None = None,
         language: i18n.Language | str = i18n.KOREAN,
@@ -86,7 +86,7 @@ class SeotdaApp(App[None]):
         self.identity = identity
         self.nickname: str = identity.nickname
         self.motd = motd  # the operator's lobby notice (server setting ``motd``)
-        self.chat = chat if chat is not None else ChatHub()
+        self.chat: ChatService = chat if chat is not None else ChatHub()
         #: Local time for countdowns; tests pass a fake clock's ``time`` so nothing moves.
         self.clock: Callable[[], float] = clock or time.monotonic
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
@@ -358,7 +358,7 @@ def make_app_factory(
     manager: RoomService,
     motd: str = "",
     *,
-    chat: ChatHub | None = None,
+    chat: ChatService | None = None,
     clock: Callable[[], float] | None = None,
 ) -> Callable[[HasNickname, Any], SeotdaApp]:
     """The ``app_factory(identity, session_context)`` the SSH server calls once per session.
@@ -367,7 +367,7 @@ def make_app_factory(
     A player who is in a room (seated or watching) is exempt from the server's idle
     timeout, but for the host of a room that is not playing (:func:`idle_exempt`).
     """
-    hub = chat if chat is not None else ChatHub()
+    hub: ChatService = chat if chat is not None else ChatHub()
 
     def factory(identity: HasNickname, session_context: Any = None) -> SeotdaApp:
         nickname = identity.nickname

@@ -15,14 +15,14 @@ from engine import Options
 
 from ...metrics import ActionLatency
 from ...rooms import RoomService, RoomSummary
-from ...rooms.chat import ChatHub
+from ...rooms.chat import ChatService
 
 
 class ScreenHost(Protocol):
     """What a screen may use of its session's app, besides Textual's own ``App``."""
 
     manager: RoomService
-    chat: ChatHub
+    chat: ChatService
     nickname: str
     motd: str
     clock: Callable[[], float]
