@@ -8,6 +8,9 @@
     .venv/bin/python bench/load_bench.py --workers 1,2 --tables 50 --think 4   # side by side
     .venv/bin/python bench/load_bench.py --workers 1,2 --capacity --think 4    # most players
                                                             # at p95 ≤ 150 ms, for each N
+    .venv/bin/python bench/load_bench.py --tables 10 --before HEAD~1 --pairs 2
+                                            # the previous commit's server and this tree's,
+                                            # alternating, side by side
 
 With ``--workers N`` (N ≥ 2) the server's figures (CPU, RSS) are those of all its processes
 (the parent, the rooms process, the N workers); the CPU of each is printed too.
@@ -15,11 +18,14 @@ With ``--workers N`` (N ≥ 2) the server's figures (CPU, RSS) are those of all 
 What it does:
 
 1. starts ``python -m seotda_tui --port 0`` as a subprocess (temporary host-key and data
-   folders, connection limits raised so one loopback IP may open every session) and reads the
-   port from its ``event=listening addr=HOST:PORT`` log line;
+   folders; the per-address limits raised through the server's own flags, :func:`load_limits`,
+   so one loopback IP may open every session and host every table) and reads the port from its
+   ``event=listening addr=HOST:PORT`` log line;
 2. table after table, logs its players in (asyncssh clients, each with a PTY of ``--size`` whose
-   output is fed into a ``pyte`` screen; at most ``--connect-rate`` logins per second) and times
-   *connect → lobby painted* (from opening the TCP connection to the lobby title on screen);
+   output is fed into a ``pyte`` screen; at most ``--connect-rate`` logins per second; keyless,
+   each a new nickname with its passphrase, one passphrase at a time as the server hashes them
+   for one address, :class:`HashTurn`) and times *connect → lobby painted* (from opening the TCP
+   connection to the lobby title on screen, less the wait for that turn);
    the table's first player creates a room (``n``, Enter), the others pick it in the lobby
    (Ctrl+Home, ↓ × table number, Enter); once every table is seated the hosts press ``s``;
 3. every player then plays from what its screen shows: on "내 차례예요" it waits a think time and
@@ -67,7 +73,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -143,11 +149,54 @@ def pct(values: list[float], q: float) -> float:
 
 
 # ----------------------------------------------------------------------------- the server process
+def load_limits(sessions: int) -> list[tuple[str, str]]:
+    """The server's own settings (flags) a load test needs, every bench client being one address
+    (127.0.0.1) and every player a new nickname: the per-address limits a server open to the
+    internet keeps low by default, raised to the run's size. The defaults are not touched."""
+    limit = str(sessions + 100)
+    return [
+        ("--max-sessions", limit),
+        ("--max-sessions-per-ip", limit),
+        ("--connect-rate", "10000"),
+        ("--connect-burst", limit),
+        ("--max-pending-logins", limit),
+        ("--max-pending-logins-per-ip", limit),
+        ("--max-rooms", limit),  # one room per table (the default 100 would stop the setup there)
+        ("--max-rooms-per-address", limit),  # every table's host is 127.0.0.1 (default 3)
+        ("--registrations-per-ip", "0"),  # every bench player is a new name from 127.0.0.1
+        ("--idle-timeout", "0"),
+        ("--shutdown-notice", "0"),
+    ]
+
+
+_FLAGS: dict[tuple[str, Path], frozenset[str]] = {}
+
+
+def server_flags(python: str, tree: Path) -> frozenset[str]:
+    """The flags the server in ``tree`` knows (its ``--help``). A limit an older tree has no
+    flag for is a limit it did not have, so the bench leaves that flag out (``--before``)."""
+    key = (python, tree)
+    if key not in _FLAGS:
+        done = subprocess.run(
+            [python, "-m", "seotda_tui", "--help"],
+            cwd=str(tree),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "LC_ALL": "C.UTF-8"},
+        )
+        if done.returncode != 0:
+            raise BenchError(f"{tree}: seotda_tui --help failed:\n{done.stderr[-2000:]}")
+        _FLAGS[key] = frozenset(re.findall(r"--[a-z][a-z-]*", done.stdout))
+    return _FLAGS[key]
+
+
 class Server:
-    """``python -m seotda_tui`` in a subprocess; reads its port and watches /proc."""
+    """``python -m seotda_tui`` (of ``args.tree``) in a subprocess; reads its port and watches
+    /proc."""
 
     def __init__(self, args: argparse.Namespace, tmp: Path, sessions: int) -> None:
         self.args = args
+        self.tree: Path = getattr(args, "tree", ROOT)
         self.tmp = tmp
         self.sessions = sessions
         self.proc: asyncio.subprocess.Process | None = None
@@ -156,9 +205,13 @@ class Server:
         self.problems: list[str] = []  # warning/error log lines
         self._reader: asyncio.Task[None] | None = None
         self.clk = os.sysconf("SC_CLK_TCK")
+        self.skipped: list[str] = []
 
     async def start(self) -> None:
-        limit = str(self.sessions + 100)
+        known = server_flags(self.args.python, self.tree)
+        limits = [(f, v) for f, v in load_limits(self.sessions) if f in known]
+        #: limits this server has no flag for (an older tree: it had no such limit)
+        self.skipped = [f for f, _ in load_limits(self.sessions) if f not in known]
         cmd = [
             self.args.python,
             "-m",
@@ -171,32 +224,13 @@ class Server:
             str(self.tmp / "hostkeys"),
             "--data-dir",
             str(self.tmp / "data"),
-            "--max-sessions",
-            limit,
-            "--max-sessions-per-ip",
-            limit,
-            "--connect-rate",
-            "10000",
-            "--connect-burst",
-            limit,
-            "--max-pending-logins",
-            limit,
-            "--max-pending-logins-per-ip",
-            limit,
-            "--max-rooms",  # one room per table (the default 100 would stop the setup there)
-            limit,
-            "--registrations-per-ip",  # every bench player is a new name from 127.0.0.1
-            "0",
-            "--idle-timeout",
-            "0",
-            "--shutdown-notice",
-            "0",
+            *(part for flag in limits for part in flag),
             *(["--compression"] if self.args.compress else []),
             *(["--workers", str(self.args.workers)] if self.args.workers > 1 else []),
         ]
         self.proc = await asyncio.create_subprocess_exec(
             *cmd,
-            cwd=str(ROOT),
+            cwd=str(self.tree),  # python -m imports the package from here first
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -337,24 +371,60 @@ class _WireTunnel:
         return transport, counting.inner
 
 
-class _Auth(asyncssh.SSHClient):
-    """Open-mode keyless login: answers the nickname-passphrase prompts (keyboard-interactive:
-    set on first use, given later) with a per-name passphrase; no password, no keys."""
+class HashTurn:
+    """Whose passphrase the server may hash now. The server hashes one passphrase at a time per
+    address and hangs up a second login from that address meanwhile ("hash busy",
+    ``seotda_tui/ssh/passphrase.py`` ``Hasher``), and every bench client is 127.0.0.1: so a
+    client answers its passphrase prompt only when no other client's answer is being checked,
+    and gives the turn back once its login is decided. What a client waits here is the bench's
+    own queue (one address standing in for hundreds), so it is left out of connect → lobby and
+    reported apart."""
 
-    def __init__(self, nick: str) -> None:
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waits_s: list[float] = []
+
+
+class _Auth(asyncssh.SSHClient):
+    """Open-mode keyless login, as players without a key log in: answers the nickname-
+    passphrase prompts (keyboard-interactive: set on first use, given later) with a per-name
+    passphrase, in its :class:`HashTurn`; no password, no keys."""
+
+    def __init__(self, nick: str, turn: HashTurn) -> None:
         self._passphrase = f"{nick}-bench-passphrase"
         self._rounds = 0
+        self._turn = turn
+        self._holding = False
+        self.waited_s = 0.0
 
     def kbdint_auth_requested(self) -> str:
         return ""
 
-    def kbdint_challenge_received(
+    async def kbdint_challenge_received(
         self, name: str, instructions: str, lang: str, prompts: Any
     ) -> list[str] | None:
         self._rounds += 1
         if self._rounds > 1:
+            self._give_back()
             return None  # a second round means it was refused: don't loop
+        if prompts and not self._holding:
+            asked = now()
+            await self._turn.lock.acquire()
+            self._holding = True
+            self.waited_s = now() - asked
+            self._turn.waits_s.append(self.waited_s)
         return [self._passphrase for _ in prompts]
+
+    def auth_completed(self) -> None:
+        self._give_back()  # (the server freed the address's hash before it said so)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._give_back()
+
+    def _give_back(self) -> None:
+        if self._holding:
+            self._holding = False
+            self._turn.lock.release()
 
     def password_auth_requested(self) -> str | None:
         return None
@@ -699,8 +769,9 @@ class Player:
     # -- connecting -----------------------------------------------------------------------------
     async def connect(self) -> None:
         t0 = now()
+        auth = _Auth(self.nick, self.bench.hash_turn)
         self.conn, _ = await asyncssh.create_connection(
-            lambda: _Auth(self.nick),
+            lambda: auth,
             "127.0.0.1",
             self.bench.port,
             username=self.nick,
@@ -718,7 +789,7 @@ class Player:
             encoding=None,
         )
         t = await self.wait_until(lambda: LOBBY_MARK in self.title(), "lobby", 60)
-        self.connect_s = t - t0
+        self.connect_s = t - t0 - auth.waited_s  # (the bench's own queue: see HashTurn)
 
     async def close(self) -> None:
         if self.conn is not None:
@@ -900,6 +971,7 @@ class Bench:
         self.players = [p for t in self.tables for p in t.players]
         self.paused = False
         self.stopping = False
+        self.hash_turn = HashTurn()
         self.own_ms: list[float] = []
         self.other_ms: list[float] = []
         #: How late this process's event loop woke from a 10 ms sleep during play (ms): the
@@ -1126,6 +1198,8 @@ class Bench:
         try:
             await self.server.start()
             self.port = self.server.port
+            if self.server.skipped:
+                self.notes.append(f"the server has no {', '.join(self.server.skipped)}")
             print(
                 f"server pid {self.server.pid} on 127.0.0.1:{self.port}; "
                 f"{len(self.players)} players logging in table by table…",
@@ -1352,6 +1426,7 @@ class Bench:
             },
             "connect_s": {q: round(pct(connect, q), 3) for q in (50, 95)},
             "connect_s_max": round(max(connect, default=float("nan")), 3),
+            "hash_turn_wait_s": {q: round(pct(self.hash_turn.waits_s, q), 3) for q in (50, 95)},
             "probe_connect_s": {q: round(pct(self.probe_s, q), 3) for q in (50, 95)},
             "probes": len(self.probe_s),
             "server_pid": self.server.pid,
@@ -1469,6 +1544,12 @@ def report(r: dict[str, Any], args: argparse.Namespace) -> str:
             ),
             f"≤ {TARGET_CONNECT_S * 1000:.0f} ms",
             verdict(c[95] <= TARGET_CONNECT_S),
+        ),
+        (
+            "passphrase turn waits (left out above) p50 / p95",
+            "{} / {} ms".format(*(f"{r['hash_turn_wait_s'][q] * 1000:.0f}" for q in (50, 95))),
+            "(the bench's queue: one address for every player)",
+            "",
         ),
     ]
     if r["probes"]:
@@ -1603,6 +1684,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="--capacity: a size passes when most of this many runs of it pass (default 1)",
     )
     ap.add_argument(
+        "--before",
+        metavar="REV",
+        help="also run the server of git revision REV (a worktree, its catalogues compiled), "
+        "alternating with this tree's, and print both side by side",
+    )
+    ap.add_argument(
+        "--pairs",
+        type=int,
+        default=1,
+        help="--before: how many before/after pairs to run, alternating (default 1)",
+    )
+    ap.add_argument(
         "--compress",
         action="store_true",
         help="clients ask for zlib@openssh.com compression (like ssh -C) and the server "
@@ -1629,15 +1722,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--workers takes a number or a list like 1,2")
     if any(n < 1 for n in args.worker_counts):
         ap.error("--workers must be ≥ 1")
+    if args.before and args.capacity:
+        ap.error("--before compares one size: leave out --capacity")
+    if args.pairs < 1:
+        ap.error("--pairs must be ≥ 1")
     args.workers = args.worker_counts[0]
     return args
 
 
-def run_once(args: argparse.Namespace, workers: int, tables: int) -> dict[str, Any] | None:
-    """One bench run (a fresh server) with these ``--workers`` and ``--tables``; its report is
-    printed; None if it failed."""
+def run_once(
+    args: argparse.Namespace, workers: int, tables: int, tree: Path = ROOT, label: str = ""
+) -> dict[str, Any] | None:
+    """One bench run (a fresh server from ``tree``) with these ``--workers`` and ``--tables``;
+    its report is printed; None if it failed."""
     one = copy.copy(args)
-    one.workers, one.tables = workers, tables
+    one.workers, one.tables, one.tree = workers, tables, tree
+    if label:
+        print(f"\n=== {label}", flush=True)
     bench = Bench(one)
     try:
         result = asyncio.run(bench.run())
@@ -1646,6 +1747,7 @@ def run_once(args: argparse.Namespace, workers: int, tables: int) -> dict[str, A
         if bench.server is not None:
             print("server log tail:\n" + "\n".join(bench.server.tail), file=sys.stderr)
         return None
+    result["code"] = label or "this tree"
     print(report(result, one), flush=True)
     if args.debug_misses and bench.miss_log:
         print("\nmissed actions (first 5):", *bench.miss_log, sep="\n", file=sys.stderr)
@@ -1738,6 +1840,89 @@ def side_by_side(
     return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip() for row in rows)
 
 
+@contextlib.contextmanager
+def checkout(rev: str) -> Iterator[Path]:
+    """A ``git worktree`` of ``rev`` with its message catalogues compiled (build outputs, not
+    in git; as ``make i18n`` and every build do), removed afterwards."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    tree = Path(tempfile.mkdtemp(prefix="load-bench-before-")) / "tree"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", str(tree), rev],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    try:
+        for po in (tree / "seotda_tui" / "locale").glob("*/LC_MESSAGES/*.po"):
+            with po.open("rb") as file:
+                catalog = read_po(file, locale=po.parts[-3])
+            with po.with_suffix(".mo").open("wb") as file:
+                write_mo(file, catalog)
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
+        shutil.rmtree(tree.parent, ignore_errors=True)
+
+
+def short_rev(rev: str) -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.stdout.strip() or rev
+
+
+def before_and_after(args: argparse.Namespace, workers: int) -> list[dict[str, Any]]:
+    """``--before REV``: ``--pairs`` runs of REV's server, each followed by one of this tree's,
+    alternating in one session (the box's speed drifts: compare within a pair). Each side runs
+    with this bench script, so both get the same script and the same limits."""
+    before, after = f"before ({short_rev(args.before)})", f"after ({short_rev('HEAD')}+tree)"
+    runs: list[dict[str, Any]] = []
+    with checkout(args.before) as tree:
+        for pair in range(1, args.pairs + 1):
+            for tree_, label in ((tree, before), (ROOT, after)):
+                result = run_once(args, workers, args.tables, tree_, f"{label}, pair {pair}")
+                if result is not None:
+                    runs.append(result)
+    return runs
+
+
+def compare(runs: list[dict[str, Any]]) -> str:
+    """The figures of alternating runs side by side, CPU time beside wall time."""
+    rows = [("", *(r["code"] for r in runs))]
+    figures: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        ("players", lambda r: str(r["players"])),
+        (
+            "action → other screens p50 / p95 / p99",
+            lambda r: "{} / {} / {} ms".format(*(f"{r['other_ms'][q]:.0f}" for q in (50, 95, 99))),
+        ),
+        ("actions timed (missed)", lambda r: f"{r['actions']} ({r['missed']})"),
+        (
+            "server CPU per betting action (net)",
+            lambda r: (
+                f"{r['server_cpu_ms_per_action']} ms ({r['server_cpu_ms_per_action_net']} ms)"
+            ),
+        ),
+        ("server CPU per login", lambda r: f"{r['server_cpu_ms_per_login']} ms"),
+        (
+            "server CPU per idle session-second",
+            lambda r: f"{r['server_cpu_ms_per_idle_session_s']} ms",
+        ),
+        ("server CPU %, play", lambda r: f"{r['server_cpu_pct']['play']} %"),
+        (
+            "connect → lobby p50 / p95",
+            lambda r: "{} / {} ms".format(*(f"{r['connect_s'][q] * 1000:.0f}" for q in (50, 95))),
+        ),
+        ("server RSS end", lambda r: f"{r['rss_mb_end']:.0f} MiB"),
+        ("other processes, CPU % play", lambda r: f"{r['other_cpu_pct']['play']} %"),
+    ]
+    for label, get in figures:
+        rows.append((label, *(get(r) for r in runs)))
+    w = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip() for row in rows)
+
+
 #: The bench's own GC, as the server's (seotda_tui.cli.GC_THRESHOLDS): with the defaults its
 #: 300 pyte screens made full collections of 0.3-0.8 s during play, which the bench counted as
 #: the server's latency.
@@ -1756,6 +1941,16 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[int, dict[str, Any]] = {}
     caps: dict[int, int] = {}
     reference: dict[int, dict[str, Any]] = {}
+    if args.before:
+        compared: list[dict[str, Any]] = []
+        for workers in args.worker_counts:
+            runs = before_and_after(args, workers)
+            compared += runs
+            if runs:
+                print(f"\n--workers {workers}:\n" + compare(runs), flush=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(compared, ensure_ascii=False, indent=2))
+        return 0 if len(compared) == 2 * args.pairs * len(args.worker_counts) else 1
     for workers in args.worker_counts:
         if args.capacity:
             caps[workers], runs = capacity(args, workers)
