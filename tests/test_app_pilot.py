@@ -539,7 +539,7 @@ async def test_motd_and_idle_exemption_through_the_factory() -> None:
 
 def test_table_text_from_a_real_view() -> None:
     """The pure view → text layer: badges, hidden cards, pot and banners."""
-    from seotda_tui.ui.screens import table_text as tt
+    from seotda_tui.ui.present import text as tt
 
     m = manager()
     room = m.create_room("영희", "판", {})

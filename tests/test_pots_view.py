@@ -15,7 +15,7 @@ from engine import Game, IllegalAction
 from engine.pots import build_pots
 from seotda_tui.i18n import Language, speaking
 from seotda_tui.testing import Table
-from seotda_tui.ui.screens.pot_text import CARRIED, SIDE, UNCALLED, labelled_pots, pots_forms
+from seotda_tui.ui.present.pots import CARRIED, SIDE, UNCALLED, labelled_pots, pots_forms
 from tests.gamekit import act, held, new_game
 
 

@@ -209,7 +209,7 @@ def at_hand(hand_no: int) -> Callable[[Game], bool]:
 
 
 async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None:
-    from seotda_tui.ui.screens.table_text import FIRST_HAND_HINT, FIRST_TIP_HANDS
+    from seotda_tui.ui.present.text import FIRST_HAND_HINT, FIRST_TIP_HANDS
 
     options = Options(deal_mode="oneRound", hand_limit=10)
     async with Table.open(["a", "b"], options=options, seed=4) as t:

@@ -222,7 +222,7 @@ async def test_opening_and_closing_the_log_keeps_every_seat_name_whole() -> None
 def tip_wrapped_only_between_phrases(t: Table, nick: str) -> list[str]:
     """The own-hand rows of ``nick``'s screen, checked: each phrase of the first-hands tip is
     on one row whole, or (left out to fit) nowhere — never a fragment on a row."""
-    from seotda_tui.ui.screens.table_text import FIRST_HAND_HINT
+    from seotda_tui.ui.present.text import FIRST_HAND_HINT
 
     from .fitkit import drawn
 
@@ -237,7 +237,7 @@ def tip_wrapped_only_between_phrases(t: Table, nick: str) -> list[str]:
 
 
 async def test_the_first_hands_tip_wraps_only_between_its_phrases() -> None:
-    from seotda_tui.ui.screens.table_text import FIRST_HAND_HINT
+    from seotda_tui.ui.present.text import FIRST_HAND_HINT
 
     options = Options(deal_mode="oneRound")
     # 110 columns: the hand log opens beside the table and leaves the tip 41 cells, where the

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.containers import Vertical
 
 from seotda_tui.testing import Table
-from seotda_tui.ui.screens.table_shape import LOG_WIDTH, MAX_LOG_WIDTH, WIDE_LOG_WIDTH, log_width
+from seotda_tui.ui.present.shape import LOG_WIDTH, MAX_LOG_WIDTH, WIDE_LOG_WIDTH, log_width
 from seotda_tui.ui.widgets.actions import ActionBar
 from seotda_tui.ui.widgets.handlog import HandLog
 

@@ -35,9 +35,9 @@ from ..widgets.roomlist import RoomList
 from ..widgets.seats import SeatBoxes, SeatInfo, SeatList
 from ..widgets.texts import chips, event_lines
 from .base import BaseScreen
-from .table_fit import fit_parts
-from .table_shape import PLAINEST, Shape, choose_shape, log_width, seat_columns
-from .table_text import (
+from ..present.fit import fit_parts
+from ..present.shape import PLAINEST, Shape, choose_shape, log_width, seat_columns
+from ..present.text import (
     banner_parts,
     flash_for,
     mine_parts,

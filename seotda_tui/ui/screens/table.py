@@ -45,10 +45,10 @@ from ..widgets.texts import ACTION_NAMES, card_short, chips, event_lines, first_
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
-from .table_fit import fit_parts, fit_ranking, text_rows
-from .table_shape import WIDE_WIDTH
-from .table_shape import log_width as table_log_width
-from .table_text import (
+from ..present.fit import fit_parts, fit_ranking, text_rows
+from ..present.shape import WIDE_WIDTH
+from ..present.shape import log_width as table_log_width
+from ..present.text import (
     FIRST_TIP_HANDS,
     banner_parts,
     cut_text,

@@ -34,6 +34,8 @@ from engine.cards import PLANTS
 
 from ...i18n import N_, _
 from ..colour_isolation import client_color_system
+from ..geometry import DIMENSIONS as DIMENSIONS  # (re-exported: drawn here)
+from ..geometry import card_dimensions as card_dimensions
 from .texts import card_name
 
 SizeName = Literal["large", "compact"]
@@ -41,15 +43,6 @@ StyleName = Literal["box", "ascii", "big"]
 SIZES: tuple[SizeName, ...] = ("large", "compact")
 STYLES: tuple[StyleName, ...] = ("box", "ascii", "big")
 
-#: (width, height) in cells of the card itself, per (size, style).
-DIMENSIONS: dict[tuple[str, str], tuple[int, int]] = {
-    ("large", "box"): (12, 7),
-    ("large", "ascii"): (12, 7),
-    ("large", "big"): (12, 8),
-    ("compact", "box"): (6, 3),
-    ("compact", "ascii"): (5, 3),
-    ("compact", "big"): (9, 6),
-}
 
 #: Months whose 열끗 make 땡잡이 (3·7), 암행어사 (4·7) and 구사 (4·9): marked more strongly.
 KEY_YEOL_MONTHS = frozenset({4, 7, 9})
@@ -175,14 +168,6 @@ _FONT: dict[str, tuple[str, ...]] = {
     "9": ("###", "#.#", "###", "..#", "###"),
 }
 _HALF = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
-
-
-def card_dimensions(size: str, style: str) -> tuple[int, int]:
-    """(width, height) in cells of a card drawn at ``size`` in ``style``."""
-    try:
-        return DIMENSIONS[(size, style)]
-    except KeyError:
-        raise ValueError(f"unknown card size/style {size!r}/{style!r}") from None
 
 
 def is_key_yeol(card: Card | None) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import zip_longest
 
@@ -28,7 +27,12 @@ from engine import DECK
 
 from ...i18n import _, language_code
 from ..colour_isolation import client_color_system
-from .card import card_dimensions, render_card_lines
+from ..geometry import BOX_HEIGHT as BOX_HEIGHT  # (re-exported: drawn here)
+from ..geometry import BOX_TEXT_CELLS as BOX_TEXT_CELLS
+from ..geometry import SeatInfo as SeatInfo
+from ..geometry import box_width as box_width
+from ..geometry import card_dimensions
+from .card import render_card_lines
 from .textlines import TextLines, remembered, text_strip
 from .texts import chips
 
@@ -83,38 +87,8 @@ def badge_lines(badges: tuple[str, ...], cells: int, lines: int) -> list[str]:
     return ["[" + "·".join(g) + "]" for g in groups]
 
 
-#: Text column of a seat box: "[연결 끊김]" and "멍텅구리구사" both fit.
-BOX_TEXT_CELLS = 12
-BOX_HEIGHT = 4
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """Everything a seat shows; equal infos mean no repaint."""
-
-    name: str
-    stack: int | None = None
-    bet: int = 0
-    action: str = ""
-    cards: str = ""  # short text, for the line layout
-    badges: tuple[str, ...] = ()
-    dealer: bool = False
-    actor: bool = False
-    me: bool = False
-    hand_name: str = ""
-    faces: tuple[int | None, ...] = ()  # card ids (None = face down), for the box layout
-    folded: bool = False
-    payout: int = 0
-
-
 def _pad(text: str, cells: int) -> str:
     return set_cell_size(text, cells) if cells > 0 else ""
-
-
-def box_width(cards: int, style: str) -> int:
-    """Cells one seat box needs for ``cards`` compact cards."""
-    card_w = card_dimensions("compact", "ascii" if style == "ascii" else "box")[0]
-    return max(cards, 2) * card_w + 1 + BOX_TEXT_CELLS
 
 
 def stack_text(stack: int) -> str:

@@ -223,7 +223,7 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
 def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None = None) -> list[str]:
     """A public event as hand-log lines (most bookkeeping events print nothing).
     ``hand_names``: a showdown's hands as the table names them (an unfired special by its
-    plain value, ``table_text.showdown_name``); without it, the engine's names."""
+    plain value, ``present.text.showdown_name``); without it, the engine's names."""
     kind = event.get("type")
     p = event.get("player", "")
     if kind == "roomOpen":

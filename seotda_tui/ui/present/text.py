@@ -15,7 +15,7 @@ from engine.hands import plain_value
 
 from ...i18n import N_, _
 from ...rooms import FINISHED, RoomSummary
-from ..widgets.seats import SeatInfo
+from ..geometry import SeatInfo
 from ..widgets.texts import (
     ACTION_NAMES,
     END_REASONS,
@@ -29,7 +29,7 @@ from ..widgets.texts import (
     game_summary,
     hand_name,
 )
-from .pot_text import labelled_pots, merged_results, pots_forms
+from .pots import labelled_pots, merged_results, pots_forms
 
 Part = tuple[str, str]
 View = dict[str, Any]

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..widgets.card import card_dimensions
-from ..widgets.seats import BOX_HEIGHT, box_width
+from ..geometry import BOX_HEIGHT, box_width, card_dimensions
 
 #: (seats "box" or "line", own cards "large" or "compact", the pot in big digits)
 Shape = tuple[str, str, bool]
