@@ -835,7 +835,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
         settings=settings,
         sock=inherited_listener(env),
         also_listen=("127.0.0.1", port) if port is not None else None,
-        shared=RemoteLimits(link, settings),
+        limits=RemoteLimits(link, settings),
         registry=ClusterRegistry(link),
     )
 

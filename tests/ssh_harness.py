@@ -50,6 +50,8 @@ from seotda_tui.ssh.auth import (
     SERVER_PASSWORD_PROMPT,
     Identity,
 )
+from seotda_tui.ssh.limits import AuthJail
+from seotda_tui.ssh.login_limits import LocalLimits
 from seotda_tui.ssh.server import ServerConfig, ServerHandle, start_server
 from seotda_tui.ssh.state import AppFactory, DisconnectReason, SessionContext
 
@@ -302,6 +304,12 @@ class SSHHarness:
     def port(self) -> int:
         assert self.handle is not None
         return self.handle.port
+
+    @property
+    def jail(self) -> AuthJail:
+        """The auth-failure jail of this one-process server's own limits."""
+        assert self.handle is not None and isinstance(self.handle.state.limits, LocalLimits)
+        return self.handle.state.limits.jail
 
     async def start(self) -> ServerHandle:
         flags = dict(self.overrides)

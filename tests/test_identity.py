@@ -147,7 +147,7 @@ async def test_the_jail_counts_wrong_passphrases(tmp_path: Path) -> None:
         assert server.handle is not None
         async with server.connect("hv", passphrase=SECRET):
             pass
-        jail = server.handle.state.jail
+        jail = server.jail
         first = await attempt(server.port, "hv", passphrase=["x1234567", "y1234567"])
         assert first.error is not None and jail.failures("127.0.0.1") == 2
         second = await attempt(server.port, "hv", passphrase=["z1234567"])
@@ -185,7 +185,7 @@ async def test_setting_a_passphrase_wants_it_twice_and_long_enough(tmp_path: Pat
         conn.close()
         assert "두 번 입력한 비밀번호가 달라요" in Typo.rounds[1]
         assert "너무 짧아요" in Typo.rounds[2]
-        assert server.handle.state.jail.failures("127.0.0.1") == 0  # typos aren't guesses
+        assert server.jail.failures("127.0.0.1") == 0  # typos aren't guesses
         held = auth.store.holder("hv")
         assert held is not None and held.passphrase is not None
         assert pp.verify_passphrase("good-passphrase", held.passphrase)
@@ -267,7 +267,7 @@ async def test_plain_password_method_carries_the_passphrase(tmp_path: Path) -> N
         await first.close()
         wrong = await attempt(server.port, "hv", password="wrong-passphrase", **plink)
         assert wrong.error is not None
-        assert server.handle is not None and server.handle.state.jail.failures("127.0.0.1") == 1
+        assert server.jail.failures("127.0.0.1") == 1
         async with server.connect("hv", passphrase=SECRET) as c:  # the same one, by kbdint
             await c.wait_for("안녕 hv")
 

@@ -194,7 +194,7 @@ async def test_wrong_passwords_put_the_address_in_jail(tmp_path: Path) -> None:
     settings = {"password": "right", "auth_failures": 4, "auth_jail_seconds": 300, "clock": clock}
     async with ssh_server(tmp_path, apps, **settings) as server:
         assert server.handle is not None
-        jail = server.handle.state.jail
+        jail = server.jail
         first = await attempt(server.port, "alice", password="wrong")  # kbdint + password: 2
         assert isinstance(first.error, asyncssh.PermissionDenied)
         assert jail.failures("127.0.0.1") == 2
@@ -246,7 +246,7 @@ async def test_a_nickname_bound_to_another_key_is_not_an_auth_failure(tmp_path: 
                 await c.wait_closed()
                 assert "등록된 SSH 키로만" in c.output_text
         assert server.handle is not None
-        assert server.handle.state.jail.failures("127.0.0.1") == 0
+        assert server.jail.failures("127.0.0.1") == 0
 
 
 async def test_login_grace_closes_a_silent_connection(tmp_path: Path) -> None:

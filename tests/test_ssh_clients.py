@@ -259,7 +259,7 @@ async def test_wrong_passphrase_is_refused_for_every_client(tmp_path: Path, clie
         async with PtyClient(argv, _env(tmp_path / "home"), SIZE) as real:
             await real.answer(GIVE_PROMPT, "not-the-right-one")
             await real.answer(GIVE_PROMPT, "still-wrong-one")  # after "남은 기회 2번"
-            await wait_until(lambda: server.handle.state.jail.failures("127.0.0.1") == 2)
+            await wait_until(lambda: server.jail.failures("127.0.0.1") == 2)
             assert f"{nick}님 환영해요" not in real.text
 
 

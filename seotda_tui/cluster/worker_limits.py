@@ -23,6 +23,7 @@ from ..config import Settings
 from ..ssh.admission import PendingLogins
 from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, Clock, ConnectLimiter
+from ..ssh.login_limits import SessionLimits
 from ..ssh.registration import Registrations
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
 from .link import HubDown, HubLink, as_text
@@ -35,8 +36,8 @@ AWAY = "rooms_away"
 
 
 class RemoteLimits:
-    """The SSH server's :class:`~seotda_tui.ssh.server.SharedLimits`, kept by the hub, held
-    here too (see the module doc)."""
+    """The SSH server's :class:`~seotda_tui.ssh.login_limits.SessionLimits`, kept by the hub,
+    held here too (see the module doc)."""
 
     def __init__(self, link: HubLink, settings: Settings, clock: Clock = time.monotonic) -> None:
         self.link = link
@@ -295,3 +296,7 @@ class ClusterRegistry(SessionRegistry):
     def _hub_back(self) -> None:
         for nickname in list(self._mine):
             self.link.notify("claim", nickname)
+
+
+def _implements(limits: RemoteLimits) -> SessionLimits:
+    return limits  # mypy proves here that the workers' limits are all that SessionLimits says

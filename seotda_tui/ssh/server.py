@@ -1,9 +1,10 @@
 """The asyncssh server: one Textual app per SSH session, all in one event loop.
 
 Auth decisions live in :mod:`seotda_tui.ssh.auth`, the per-channel life in
-:mod:`seotda_tui.ssh.session`, rate limits in :mod:`seotda_tui.ssh.limits`; this module
-wires them to asyncssh, keeps the registry of who is connected, applies the
-connection limits and starts/stops the listener.
+:mod:`seotda_tui.ssh.session`, rate limits in :mod:`seotda_tui.ssh.limits`, and the connection
+and login limits it applies (this process's own or, with workers, the shared ones: one
+interface) in :mod:`seotda_tui.ssh.login_limits`; this module wires them to asyncssh, keeps
+the registry of who is connected and starts/stops the listener.
 
 What a connection goes through (settings from :class:`~seotda_tui.config.Settings`):
 
@@ -42,10 +43,8 @@ import logging
 import os
 import socket
 import time
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import asyncssh
 
@@ -56,14 +55,13 @@ from ..config import Settings
 from ..i18n import N_, Language, load_all
 from ..logs import log_event, log_listen_scope
 from ..sanitize import clean_text
-from .admission import PendingAdmission, PendingLogins, RefusalLog, RefusedSession
+from .admission import PendingAdmission, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
 from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
-from .guessing import NameGuard
 from .hostkey import fingerprint, load_or_create_host_key
-from .limits import AuthJail, Clock, ConnectLimiter, address_key
+from .limits import Clock
 from .log_bridge import attribute_log_context, install_asyncssh_bridge
-from .registration import Registrations
+from .login_limits import LocalLimits, SessionLimits
 from .session import REFUSED, GameSession
 from .state import AppFactory, DisconnectReason, SessionRegistry
 from .store import NicknameStore
@@ -132,36 +130,6 @@ _DISCONNECT_CODES = {
 }
 
 
-class SharedLimits(Protocol):
-    """The limits several worker processes share (``--workers N``, :mod:`seotda_tui.cluster`):
-    kept by the rooms process, so they count every worker's connections."""
-
-    def connect_allowed(self, ip: str) -> bool: ...
-
-    def admit(self, ip: str) -> str | None:
-        """Count a login from ``ip``, or say why not: ``server_full``, ``ip_full``, or another
-        reason when it cannot be counted now (refused with "try again in a few seconds")."""
-
-    def release(self, ip: str) -> None: ...
-
-    def auth_failed(self, ip: str) -> bool: ...
-
-    def jail_remaining(self, ip: str) -> float: ...
-
-    def name_guard(self) -> NameGuard:
-        """Wrong passphrases per nickname, counted with every worker's."""
-
-    def registrations(self) -> Registrations:
-        """New nicknames per address, counted with every worker's."""
-
-    def pending_logins(
-        self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
-    ) -> PendingAdmission[Any]:
-        """Pending logins counted with every worker's; ``evicted(conn, by)`` is called for one
-        of this worker's that the rooms process chose to make room for a newcomer elsewhere,
-        which takes the one that got least far (``progress(conn)``) first, as one process does."""
-
-
 @dataclass(kw_only=True)
 class ServerConfig:
     """Everything start_server needs: the app factory, the settings, and a clock.
@@ -172,10 +140,12 @@ class ServerConfig:
     ``timers`` is what waits (the handshake and login graces, each session's idle timer): the
     rooms' clock, a fake in tests.
 
-    A worker of ``--workers N`` also gives ``sock`` (the listening socket its parent made and
-    every worker accepts on, instead of binding ``host:port``), ``shared`` (the global limits)
-    and ``registry`` (who is logged in, across workers); ``also_listen`` is a second address
-    of its own (tests use it to choose a worker). All unset: one process, as always.
+    ``limits``: the connection and login limits (:mod:`.login_limits`); unset, this process's
+    own (:class:`~.login_limits.LocalLimits` from ``settings`` on ``clock``). A worker of
+    ``--workers N`` gives the global ones, ``sock`` (the listening socket its parent made and
+    every worker accepts on, instead of binding ``host:port``) and ``registry`` (who is logged
+    in, across workers); ``also_listen`` is a second address of its own (tests use it to choose
+    a worker). All unset: one process, as always.
     """
 
     app_factory: AppFactory
@@ -184,7 +154,7 @@ class ServerConfig:
     timers: Timers = field(default_factory=LoopClock)
     sock: socket.socket | None = None
     also_listen: tuple[str, int] | None = None
-    shared: SharedLimits | None = None
+    limits: SessionLimits | None = None
     registry: SessionRegistry | None = None
 
 
@@ -194,6 +164,7 @@ class ServerState:
 
     policy: AuthPolicy
     app_factory: AppFactory
+    limits: SessionLimits
     settings: Settings = field(default_factory=Settings)
     clock: Clock = time.monotonic
     timers: Timers = field(default_factory=LoopClock)
@@ -201,30 +172,18 @@ class ServerState:
     sessions: set[GameSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    per_address: Counter[str] = field(default_factory=Counter)
-    admitted: int = 0  # authenticated connections, counted against max_sessions
+    admitted: int = 0  # this listener's players (``limits`` counts them against max_sessions)
     refusing: int = 0  # authenticated connections being told why they may not play
     shutting_down: bool = False
     bans: BanList | None = None  # None: no bans at all (tests that build a state by hand)
-    shared: SharedLimits | None = None  # the workers' global limits (None: this process's own)
-    connect_limiter: ConnectLimiter = field(init=False)
-    jail: AuthJail = field(init=False)
     pending: PendingAdmission[_PlayerConnection] = field(init=False)
     refusals: RefusalLog = field(init=False)
     _refusal_ticker: asyncio.TimerHandle | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
-        s = self.settings
-        self.connect_limiter = ConnectLimiter(s.connect_rate, s.connect_burst, self.clock)
-        self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, self.clock)
-        if self.shared is None:
-            self.pending = PendingLogins(
-                s.max_pending_logins_per_ip, s.max_pending_logins, _PlayerConnection.progress
-            )
-        else:
-            self.pending = self.shared.pending_logins(
-                self._evicted_elsewhere, _PlayerConnection.progress
-            )
+        self.pending = self.limits.pending_logins(
+            self._evicted_elsewhere, _PlayerConnection.progress
+        )
         self.refusals = RefusalLog(log, self.clock)
 
     def _evicted_elsewhere(self, conn: _PlayerConnection, by: str) -> None:
@@ -242,13 +201,12 @@ class ServerState:
             return "shutting_down"
         if self.jail_remaining(ip) > 0:
             return "jailed"
-        allowed = self.connect_limiter.allow if self.shared is None else self.shared.connect_allowed
-        if not allowed(ip):
+        if not self.limits.connect_allowed(ip):
             return "rate_limited"
         return None
 
     def jail_remaining(self, ip: str) -> float:
-        return self.jail.remaining(ip) if self.shared is None else self.shared.jail_remaining(ip)
+        return self.limits.jail_remaining(ip)
 
     def check_login(
         self, ip: str, username: str, key_fp: str | None, proof: Proof | None
@@ -258,24 +216,17 @@ class ServerState:
         one new name too many from its address), or the server or its address is full.
 
         The name comes first: a login that will never get an identity is not a player and
-        never takes a place. With shared limits the rooms process decides, and counts it when
-        it may."""
+        never takes a place. ``limits`` decides, and counts it when it may (with workers, the
+        rooms process)."""
         admission = self.policy.admit(username, key_fp, ip, proof)
         if admission.identity is None:
             return admission.code or "refused", admission.refusal or self.policy.say(REFUSED)
-        if self.shared is not None:
-            reason = self.shared.admit(ip)
-        elif self.admitted >= self.settings.max_sessions:
-            reason = "server_full"
-        elif self.per_address[address_key(ip)] >= self.settings.max_sessions_per_ip:
-            reason = "ip_full"
-        else:
-            reason = None
+        reason = self.limits.admit(ip)
         if reason == "server_full":
             return reason, self.policy.say(MSG_SERVER_FULL)
         if reason == "ip_full":
             return reason, self.policy.say(MSG_IP_FULL, n=self.settings.max_sessions_per_ip)
-        if reason is not None:  # the shared limits cannot be counted right now: never unchecked
+        if reason is not None:  # the workers' limits cannot be counted now: never unchecked
             return reason, self.policy.say(MSG_TRY_AGAIN)
         return None
 
@@ -307,7 +258,7 @@ class ServerState:
         """Count a failed login; True if the address has just been jailed."""
         log_event(log, "auth_failed", ip=ip, user=user, method=method)
         metrics.login("failed")
-        if self.jail.failure(ip) if self.shared is None else self.shared.auth_failed(ip):
+        if self.limits.auth_failed(ip):
             log_event(
                 log,
                 "jailed",
@@ -445,7 +396,6 @@ class _PlayerConnection(asyncssh.SSHServer):
             return
         self._counted = True
         state.admitted += 1
-        state.per_address[address_key(self.peer_ip)] += 1
         # login_grace, not handshake_grace: plink waits for Return after every login
         self._set_deadline(settings.login_grace, "session_timeout")
 
@@ -472,12 +422,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         if self._counted:
             self._counted = False
             state.admitted -= 1
-            key = address_key(self.peer_ip)
-            state.per_address[key] -= 1
-            if state.per_address[key] <= 0:
-                del state.per_address[key]
-            if state.shared is not None:
-                state.shared.release(self.peer_ip)
+            state.limits.release(self.peer_ip)
 
     def _handshake_failed(self, exc: Exception) -> None:
         """One line for a connection lost before login: who, with what client, where, why.
@@ -819,24 +764,17 @@ async def start_server(config: ServerConfig) -> ServerHandle:
         policy = AuthPolicy(store, settings.password, settings.authorized_keys)
         load_all()
         policy.language = Language(settings.default_language)
-        policy.guard = (
-            config.shared.name_guard()
-            if config.shared is not None
-            else NameGuard(settings.name_failures, settings.name_lock_seconds, config.clock)
-        )
-        policy.registrations = (
-            config.shared.registrations()
-            if config.shared is not None
-            else Registrations(settings.registrations_per_ip, config.clock)
-        )
+        limits = config.limits if config.limits is not None else LocalLimits(settings, config.clock)
+        policy.guard = limits.name_guard()
+        policy.registrations = limits.registrations()
         state = ServerState(
             policy=policy,
             app_factory=config.app_factory,
+            limits=limits,
             settings=settings,
             clock=config.clock,
             bans=bans,
             timers=config.timers,
-            shared=config.shared,
         )
         if config.registry is not None:
             state.registry = config.registry
