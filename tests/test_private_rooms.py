@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms import RoomManager, RoomSummary, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.journal import Journal
 from seotda_tui.rooms.private import (
@@ -171,6 +171,79 @@ def test_privacy_survives_a_restart(tmp_path: Path) -> None:
     assert again.room_code(resumed.id, "영희") == code
     assert again.find_room(code.lower()).id == resumed.id
     again.close()
+
+
+# ---------------------------------------------------------------- the code rides on the updates
+def test_updates_carry_the_code_only_to_those_inside() -> None:
+    """``RoomUpdate.code`` keeps ``room_code``'s rule per viewer (issue 34): the seated and the
+    watching get it; nobody outside ever does: not the lobby, not a session that left (still
+    subscribed), not a removed player's last push (the code changes as they go)."""
+    m = manager()
+    room = m.create_room("영희", "비밀 방", {}, private=True)
+    code = code_of(m, room.id)
+    m.join(room.id, "철수", code)
+    m.watch(room.id, "민수", code)
+    m.watch(room.id, "지영", code)
+    got: dict[str, list[RoomUpdate]] = {n: [] for n in ("영희", "철수", "민수", "지영")}
+    for nick, seen in got.items():
+        m.subscribe_room(room.id, nick, seen.append)
+    lobby: list[list[RoomSummary]] = []
+    m.subscribe_lobby(lobby.append)
+    assert [seen[-1].code for seen in got.values()] == [code] * 4  # the snapshots
+    m.leave(room.id, "민수")  # (its table would unsubscribe; this one stays subscribed)
+    after_leaving = len(got["민수"])
+    m.remove(room.id, "영희", "지영")
+    new = code_of(m, room.id)
+    assert new != code
+    assert got["영희"][-1].code == new and got["철수"][-1].code == new
+    assert len(got["민수"]) > after_leaving  # pushed, but without the code
+    assert all(update.code is None for update in got["민수"][after_leaving:])
+    last = got["지영"][-1]
+    assert last.closed and last.notice and last.code is None
+    assert all(update.code != new for update in got["지영"])
+    assert lobby and code not in repr(lobby) and new not in repr(lobby)
+    public = m.create_room("구경꾼", "공개 방", {})
+    seen_public: list[RoomUpdate] = []
+    m.subscribe_room(public.id, "구경꾼", seen_public.append)
+    assert seen_public[-1].code is None
+
+
+class CodeCallCounter(RoomManager):
+    """A manager that counts ``room_code`` calls (with --workers each was a round trip)."""
+
+    def __init__(self) -> None:
+        super().__init__(clock=FakeClock(), seed_source=lambda: 42)
+        self.code_calls = 0
+
+    def room_code(self, room_id: str, nick: str) -> str | None:
+        self.code_calls += 1
+        return super().room_code(room_id, nick)
+
+
+async def test_the_table_redraws_a_private_room_without_asking_for_its_code() -> None:
+    """Every redraw of a private room asked ``manager.room_code`` (issue 34); the update
+    carries it now, so pushes, a new code and a resize redraw the title with no call."""
+    m = CodeCallCounter()
+    room = m.create_room("영희", "비밀 방", {}, private=True)
+    code = code_of(m, room.id)
+    m.join(room.id, "철수", code)
+    m.start(room.id, "영희")
+    m.code_calls = 0
+    guest = app_for(m, "철수")  # seated in a running game: straight to the table
+    async with guest.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(guest.screen, TableScreen)
+        assert f"방 코드 {code}" in screen_text(guest)
+        m.watch(room.id, "민수", code)
+        await pilot.pause()
+        assert "관전 1명" in screen_text(guest)
+        m.change_code(room.id, "영희")
+        await pilot.pause()
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert m.code_calls == 0
+        new = code_of(m, room.id)
+        assert new != code and f"방 코드 {new}" in screen_text(guest)
 
 
 # ---------------------------------------------------------------- pilot: form and lobby

@@ -67,6 +67,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
         snapshot=True,
         paused=True,
         notice="안내",
+        code="K7QX3M9P",  # (a private room's code, for this viewer)
     )
     message = ChatMessage("lobby", "철수", "안녕", 99.5)
     quick = ChatMessage("7", "영희", QUICK_LINES[0], 100.0, canned=True)

@@ -40,8 +40,9 @@ from ..rooms.chat import ChatMessage
 #: 2: refusals and notices carry their template and values (i18n); 3: restore, jail;
 #: 4: a room refusal carries its code (``RoomError.code``); 5: quick chat (``chat_quick``, a chat
 #: message's ``canned``); 6: ``act`` refuses with a RoomError like every call (``illegal``
-#: carries the engine's code in ``r``)
-VERSION = 6
+#: carries the engine's code in ``r``); 7: a room update carries the private room's code for its
+#: viewer (``RoomUpdate.code``; the ``room_code`` call is gone)
+VERSION = 7
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -171,6 +172,7 @@ def update_to_wire(update: RoomUpdate) -> dict[str, Any]:
         "notice": update.notice,
         "notice_template": update.notice_template,
         "notice_values": [list(pair) for pair in update.notice_values],
+        "code": update.code,
     }
 
 
@@ -188,6 +190,7 @@ def update_from_wire(data: dict[str, Any]) -> RoomUpdate:
         notice=data["notice"],
         notice_template=data.get("notice_template"),
         notice_values=tuple((str(k), str(v)) for k, v in data.get("notice_values") or ()),
+        code=data["code"],
     )
 
 

@@ -125,9 +125,6 @@ class RemoteRoomManager:
     def log(self, room_id: str) -> list[RoomEvent]:
         return self._call(RoomService.log, room_id)
 
-    def room_code(self, room_id: str, nick: str) -> str | None:
-        return self._call_or(None, RoomService.room_code, room_id, nick)
-
     def find_room(self, target: str) -> RoomSummary | None:
         return self._call(RoomService.find_room, target)
 

@@ -173,6 +173,10 @@ class RoomUpdate:
     #: ``notice`` before formatting (a msgid) and its values, for the viewer's language
     notice_template: str | None = None
     notice_values: tuple[tuple[str, str], ...] = ()
+    #: a private room's code, in the updates of those inside it (seated or watching: they pass
+    #: it on); None for a public room, a closed one, and anyone not in the room. Per viewer, so
+    #: a redraw needs no call to learn it (:class:`RoomSummary`, shared by all, never carries it)
+    code: str | None = None
 
     def notice_shown(self) -> str | None:
         """``notice`` in the current session's language."""
@@ -227,10 +231,6 @@ class RoomService(Protocol):
 
     def log(self, room_id: str) -> list[RoomEvent]:
         """The room's bounded public event log."""
-        ...
-
-    def room_code(self, room_id: str, nick: str) -> str | None:
-        """A private room's code, for those inside it only."""
         ...
 
     def find_room(self, target: str) -> RoomSummary | None:

@@ -22,6 +22,7 @@ API (all synchronous; call from the event loop's thread; what callers may use of
     manager.join(room_id, nick, code=None) / watch(room_id, nick, code=None)
         / leave(room_id, nick) / start(room_id, nick) -> raise RoomError (its ``code``, a Korean message) when refused
     manager.room_code(room_id, nick) -> str | None    # a private room's code, for those inside
+                                                      # (tools; sessions get RoomUpdate.code)
     manager.find_room(code_or_name) -> RoomSummary | None   # a live code, or a public room's name
     manager.direct_join(code_or_name, nick) -> str    # seat, else watch (``ssh 철수+CODE@host``)
     manager.act(room_id, nick, action)                # refused: RoomError (``illegal``: the engine's)
@@ -191,6 +192,13 @@ def _clean_name(name: str, host: str) -> str:
     return cleaned or f"{host}의 방"
 
 
+def _code_for(room: Room, nick: str) -> str | None:
+    """A private room's code for ``nick``: only those in the room (seated or watching) see it."""
+    if room.privacy is None or not room.has(nick):
+        return None
+    return room.privacy.code
+
+
 class RoomManager:
     """All rooms of one server. See the module docstring for the API and the rules it enforces."""
 
@@ -335,11 +343,10 @@ class RoomManager:
         return copy.deepcopy(list(room.log)) if room else []
 
     def room_code(self, room_id: str, nick: str) -> str | None:
-        """A private room's code, told only to those in the room (they pass it on)."""
+        """A private room's code, told only to those in the room (they pass it on). Sessions
+        read it from their updates (``RoomUpdate.code``, the same rule); this is for tools."""
         room = self._rooms.get(room_id)
-        if room is None or room.privacy is None or not room.has(nick):
-            return None
-        return room.privacy.code
+        return _code_for(room, nick) if room is not None else None
 
     def find_room(self, target: str) -> RoomSummary | None:
         """The live room a typed code opens, else the public room of that name (the first).
@@ -1040,6 +1047,7 @@ class RoomManager:
             snapshot=snapshot,
             closed=closed,
             paused=room.paused,
+            code=None if closed else _code_for(room, nick),
         )
 
     def _push(self, room: Room, events: tuple[dict[str, Any], ...]) -> None:

@@ -482,7 +482,8 @@ class TableScreen(TableActions):
         side.show(*jokbo_side_parts(room.options, (hint or {}).get("name")))
 
     def _show_title(self, room: RoomSummary, view: dict[str, Any] | None) -> None:
-        code = self.manager.room_code(room.id, self.nickname) if room.private else None
+        # the update carries the code to those who may see it: no call to the rooms per redraw
+        code = self.latest.code if self.latest is not None else None
         # those inside pass the code on (the lobby never shows it); first, so never cut
         prefix = _("방 코드 {code}").format(code=code) + " · " if code else ""
         watching = " · " + _("관전 {n}명").format(n=len(room.spectators)) if room.spectators else ""
