@@ -2,14 +2,14 @@
 
 The richest arrangement that fits the rows wins: the others in seat boxes (card backs, faces
 at the showdown), the own cards large, the pot in big digits; then plainer ones, down to one
-line per seat and compact cards. The replay draws the table with the table's widgets and
-chooses its arrangement here by the live table's rules (``TableScreen._layout``, which issue
-34 is to make choose through this module too).
+line per seat and compact cards. The live table and the replay both choose here
+(:func:`table_layout`), each counting its own fixed rows.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ..geometry import BOX_HEIGHT, box_width, card_dimensions
 
@@ -21,7 +21,9 @@ SHAPES: tuple[Shape, ...] = (
     ("box", "large", False),
     ("line", "large", True),
     ("line", "large", False),
+    ("box", "compact", True),
     ("box", "compact", False),
+    ("line", "compact", True),
     ("line", "compact", False),
 )
 PLAINEST: Shape = SHAPES[-1]
@@ -41,14 +43,24 @@ def log_width(terminal_width: int) -> int:
     return max(WIDE_LOG_WIDTH, min(MAX_LOG_WIDTH, terminal_width - 2 - TABLE_CELLS))
 
 
-#: Cells the own hand's texts need beside large cards (a 16-cell name, " 선"), as table.py's
-#: MIN_MINE_WIDTH.
+#: Cells the own hand's texts need beside large cards (a 16-cell name, " 선"), else the cards
+#: are drawn compact.
 MINE_CELLS = 20
+#: Terminal height from which the 족보 list stays on screen beside the table (wide terminals).
+JOKBO_SIDE_HEIGHT = 36
 
 
 def seat_columns(width: int, cards: int, style: str) -> int:
     """Seat boxes side by side in ``width`` cells (one cell between boxes)."""
     return max(1, (width + 1) // (box_width(cards, style) + 1))
+
+
+def _rows(shape: Shape, fixed: int, others: int, box_rows: int, own_cards: bool, style: str) -> int:
+    """The rows ``shape`` takes: the fixed lines, the seats, the own row (its top padding and
+    the cards, or the me line and the texts), the pot (3 rows in big digits)."""
+    mode, size, big = shape
+    own = card_dimensions(size, style)[1] + 1 if own_cards else 3
+    return fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
 
 
 def choose_shape(
@@ -65,12 +77,80 @@ def choose_shape(
     (title, status, banner, keys…), the ``others``' seats, the own row and the pot. Large own
     cards also need ``width`` for ``cards`` of them and the texts beside them."""
     box_rows = math.ceil(others / seat_columns(width, cards, style)) * BOX_HEIGHT
-    for mode, size, big in SHAPES:
-        card_w, card_h = card_dimensions(size, style)
-        if own_cards and size == "large" and width - cards * (card_w + 1) - 1 < MINE_CELLS:
+    for shape in SHAPES:
+        card_w = card_dimensions(shape[1], style)[0]
+        if own_cards and shape[1] == "large" and width - cards * (card_w + 1) - 1 < MINE_CELLS:
             continue
-        own = card_h + 1 if own_cards else 3  # the row's top padding, the cards / the me line
-        used = fixed + (box_rows if mode == "box" else others) + own + (3 if big else 1)
-        if used <= height:
-            return mode, size, big
+        if _rows(shape, fixed, others, box_rows, own_cards, style) <= height:
+            return shape
     return PLAINEST
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything the arrangement decides, for the widgets to apply (equal: nothing to do)."""
+
+    size: tuple[int, int]
+    style: str  # the session's card style
+    shape: Shape
+    log_visible: bool
+    log_width: int
+    jokbo_side: bool  # the 족보 list beside the table
+    table_width: int  # cells left of the log, inside the padding
+    box_columns: int
+    #: the own hand's texts: the rows the cards give them and their width beside the cards
+    mine_rows: int
+    mine_width: int
+    spectators_line: bool  # a row is left for the watchers' names
+    seat_cards: int  # cards per seat (2 or 3)
+
+
+def table_layout(
+    *,
+    size: tuple[int, int],
+    style: str,
+    fixed: int,
+    others: int | None,
+    cards: int,
+    own_cards: bool,
+    log_visible: bool,
+    jokbo: bool = True,
+    spectators: bool = False,
+) -> Layout:
+    """The arrangement of a table (``others`` None: the waiting room, one line per player) on a
+    terminal of ``size``, with ``fixed`` rows of lines and the hand log beside it or not."""
+    width, height = size
+    log_cells = log_width(width)
+    table_width = width - 2 - (log_cells if log_visible else 0)
+    columns = seat_columns(table_width, cards, style)
+    shape, spare = ("line", "compact", False), height
+    if others is not None:
+        shape = choose_shape(
+            width=table_width,
+            height=height,
+            fixed=fixed,
+            others=others,
+            cards=cards,
+            style=style,
+            own_cards=own_cards,
+        )
+        box_rows = math.ceil(others / columns) * BOX_HEIGHT
+        used = _rows(shape, fixed, others, box_rows, own_cards, style)
+        if used <= height:
+            spare = height - used
+    card_w, card_h = card_dimensions(shape[1], style)
+    places = cards if own_cards else 0
+    return Layout(
+        size=size,
+        style=style,
+        shape=shape,
+        log_visible=log_visible,
+        log_width=log_cells,
+        jokbo_side=jokbo and log_visible and width >= WIDE_WIDTH and height >= JOKBO_SIDE_HEIGHT,
+        table_width=table_width,
+        box_columns=columns,
+        mine_rows=max(1, card_h - 1) if own_cards else 1,
+        mine_width=max(1, table_width - places * (card_w + 1) - 1),
+        spectators_line=spectators and spare >= 1,
+        seat_cards=cards,
+    )

@@ -1,0 +1,334 @@
+"""The table as data: one update (or one replay frame) in, a :class:`TableModel` out.
+
+Pure: no widgets, no Textual, no clock of its own (``now`` is passed in), so what a table shows
+at 80×24 or 200×60, to a player, a spectator or the one who must act, is tested as plain data
+(tests/test_present*.py). The live table screen and the replay both draw a model with one widget
+(``widgets/table_view.py``); the screen keeps only what is state or time (timers, the log, the
+bell) and the keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.cells import cell_len
+
+from ...i18n import Language, _, speaking
+from ...rooms import PLAYING, RoomSummary, RoomUpdate
+from ...rooms.mid_join import QUEUED
+from ...rooms.pause import PAUSED_NOTICE
+from ..geometry import SeatInfo
+from ..room_rules import room_rules_lines
+from ..widgets.texts import ACTION_NAMES, card_short, chips, first_fit
+from .fit import fit_parts, fit_ranking, text_rows
+from .shape import Layout, table_layout
+from .text import (
+    FIRST_TIP_HANDS,
+    View,
+    banner_parts,
+    mine_parts,
+    pot_values,
+    result_parts,
+    seat_infos,
+    status_parts,
+    title_text,
+    waiting_seats,
+    waiting_status,
+)
+
+Part = tuple[str, str]
+#: (action, label, enabled) of the prompt row
+Prompt = tuple[str, str, bool]
+#: The live table's fixed rows besides seats, pot and own row: title, status, banner, prompts,
+#: keys, and the chat line (and two more for the action bar in a game).
+FIXED_ROWS, GAME_ROWS = 5, 2
+
+
+@dataclass(frozen=True)
+class HandModel:
+    """The own cards: raised = picked for the 3-card choice, dimmed = thrown away or folded."""
+
+    cards: tuple[int, ...] = ()
+    selected: frozenset[int] = frozenset()
+    dimmed: frozenset[int] = frozenset()
+    size: str = "compact"
+    places: int = 0
+    thrown: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class PotModel:
+    """The centre: ``amount`` None = no pot; ``flash`` None = leave the flash to its timer."""
+
+    amount: int | None = None
+    sides: tuple[str, ...] = ()
+    note: str = ""
+    ascii_only: bool = False
+    flash: str | None = None
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """Everything the table view draws, decided; equal parts mean nothing to repaint."""
+
+    layout: Layout
+    title: tuple[Part, ...]
+    seats: tuple[SeatInfo, ...]  # the others (and in the waiting room everyone)
+    status: tuple[Part, ...]
+    pot: PotModel
+    banner: tuple[Part, ...]
+    me_line: tuple[Part, ...]
+    mine: tuple[Part, ...]
+    mine_rows: int  # the texts' rows beside the cards, less what a wrapped me line takes
+    hand: HandModel
+    spectators: str = ""
+    gauge_ascii: bool | None = None  # the countdown bar in ASCII; None: leave it
+    #: the live table's own rows (the replay has none): the prompts and the action bar
+    prompts: tuple[Prompt, ...] = ()
+    actions: tuple[dict[str, Any], ...] | None = None  # None: the bar is hidden
+    legal: tuple[dict[str, Any], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one session adds to an update: who it is and what it has seen so far."""
+
+    nickname: str
+    payouts: dict[str, int] = field(default_factory=dict)
+    cut: str = ""  # the 기리 line while it shows
+    first_hands: bool = False  # the first-hands tip
+    log_shown: bool | None = None  # None: shown on wide terminals only
+    code: str | None = None  # a private room's code, for those inside
+
+
+@contextmanager
+def speaking_as(language: Language | None) -> Iterator[None]:
+    if language is None:
+        yield
+    else:
+        with speaking(language):
+            yield
+
+
+def game_view(update: RoomUpdate) -> View | None:
+    """The game view, while a game runs (a finished game shows the waiting room + result)."""
+    return update.view if update.room.status == PLAYING else None
+
+
+def legal_actions(update: RoomUpdate) -> list[dict[str, Any]]:
+    view = game_view(update)
+    if view is None or update.viewer is None or update.paused:
+        return []
+    return list(view["legalActions"])
+
+
+def choosing(view: View, legal: Sequence[dict[str, Any]]) -> bool:
+    """The 3-card choice is this player's to make now."""
+    return any(a["type"] == "choose" for a in legal) and view.get("handPhase") == "choose"
+
+
+def own_seat(view: View, me: str) -> dict[str, Any] | None:
+    return next((s for s in view["seats"] if s["id"] == me), None)
+
+
+def present(
+    update: RoomUpdate,
+    now: float | None,
+    size: tuple[int, int],
+    style: str,
+    language: Language | None,
+    selection: Sequence[int],
+    seen: Seen,
+) -> TableModel:
+    """The live table for one session: the waiting room (and the last result) or the game."""
+    with speaking_as(language):
+        return _present(update, now, size, style, list(selection), seen)
+
+
+def _present(
+    update: RoomUpdate,
+    now: float | None,
+    size: tuple[int, int],
+    style: str,
+    selection: list[int],
+    seen: Seen,
+) -> TableModel:
+    room, view, me = update.room, game_view(update), seen.nickname
+    in_game = view is not None and update.viewer is not None
+    cards = 3 if room.options.card_mode == "three" else 2
+    log_visible = seen.log_shown
+    if log_visible is None:
+        log_visible = size[0] >= 110 or view is None  # (shape.WIDE_WIDTH) the waiting room has room
+    layout = table_layout(
+        size=size,
+        style=style,
+        fixed=FIXED_ROWS + (GAME_ROWS if in_game else 0),
+        others=None
+        if view is None
+        else sum(1 for s in view["seats"] if s["id"] != me or not in_game),
+        cards=cards,
+        own_cards=in_game,
+        log_visible=log_visible,
+        spectators=bool(room.spectators),
+    )
+    title = _title(room, view, seen.code, size[0])
+    watchers = ", ".join(room.spectators)
+    spectators = _("관전: {players}").format(players=watchers) if watchers else ""
+    if view is None:
+        return _waiting(update, layout, title, spectators, me)
+    legal = legal_actions(update)
+    picking = choosing(view, legal)
+    seat = own_seat(view, me) if in_game else None
+    me_line, *rest = mine_parts(
+        view,
+        seat,
+        room.options,
+        picking,
+        selection,
+        seen.payouts.get(me, 0),
+        first_hands=seen.first_hands,
+    )
+    if seat is None and me in view.get("joining", ()):  # a seat at the next hand (issue 32)
+        me_line = [(_(QUEUED), "bold green")]
+    # the own row keeps the height the layout counted (else it grows over the pot, §issue
+    # 32 item 7): a me line that wraps takes its extra rows from the texts below it
+    width = layout.mine_width
+    rows = max(1, layout.mine_rows - (text_rows(me_line, width) - 1))
+    if update.paused:
+        status: tuple[Part, ...] = ((_(PAUSED_NOTICE), "bold reverse"),)
+    else:
+        status = tuple(status_parts(view, me, legal, picking))
+    infos = seat_infos(room, view, me, seen.payouts, now)
+    amount, sides, note = pot_values(view)
+    return TableModel(
+        layout=layout,
+        title=title,
+        seats=tuple(i for i in infos if not (i.me and in_game)),
+        status=status,
+        pot=PotModel(amount, sides, note, ascii_only=style == "ascii"),
+        gauge_ascii=style == "ascii",
+        banner=(*([(seen.cut, "dim")] if seen.cut else []), *banner_parts(view)),
+        me_line=tuple(me_line),
+        mine=tuple(fit_parts(rest[0] if rest else [], rows, width)),
+        mine_rows=rows,
+        hand=own_hand(seat, layout.shape[1], cards, selection if picking else ()),
+        spectators=spectators,
+        prompts=tuple(_game_prompts(room, view, me, legal, selection, picking)),
+        actions=tuple(a for a in legal if a["type"] in ACTION_NAMES) if in_game else None,
+        legal=tuple(legal),
+    )
+
+
+def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -> tuple[Part]:
+    # those inside pass the code on (the lobby never shows it); first, so never cut
+    prefix = _("방 코드 {code}").format(code=code) + " · " if code else ""
+    watching = " · " + _("관전 {n}명").format(n=len(room.spectators)) if room.spectators else ""
+    title = prefix + first_fit(  # shortened on purpose, not cut at the edge
+        width - 2 - cell_len(prefix),  # the title's padding
+        title_text(room, view) + watching,
+        title_text(room, view, host=False) + watching,
+        title_text(room, view, host=False),
+    )
+    return ((title, "bold"),)
+
+
+def own_hand(
+    seat: dict[str, Any] | None, size: str, cards: int, selected: Sequence[int]
+) -> HandModel:
+    """The own cards as the table draws them: places kept for cards not dealt yet, the 3-card
+    choice's thrown card marked, a folded hand dimmed."""
+    ids = tuple(int(c["id"]) for c in (seat or {}).get("cards", []) if "id" in c)
+    chosen = (seat or {}).get("chosenIds")
+    thrown = frozenset(i for i in ids if chosen is not None and i not in chosen)
+    dimmed = frozenset(ids) if seat is not None and seat.get("folded") else thrown
+    places = 0 if seat is None else cards
+    return HandModel(ids, frozenset(selected), dimmed, size, places, thrown)
+
+
+def _waiting(
+    update: RoomUpdate, layout: Layout, title: tuple[Part], spectators: str, me: str
+) -> TableModel:
+    """The waiting room: the players, the rules (or the last game's ranking), the host's keys."""
+    room, result = update.room, update.result
+    if result is None:
+        rules = "\n".join(room_rules_lines(room.options, max(24, layout.table_width - 4)))
+        mine: tuple[Part, ...] = ((_("■ 이 방의 규칙 (i 자세히)") + "\n", "bold"), (rules, ""))
+    else:  # the last game's ranking comes first at 80×24; the rules stay one key away
+        mine = ()
+    seats = waiting_seats(room, me)
+    # the rows left for the last game's result: the height less the title, the seats, the
+    # watchers' line, the status and (empty) pot lines, the own row (3), the prompts and keys
+    used = 1 + len(seats) + (1 if room.spectators else 0) + 1 + 1 + 3 + 1 + 1
+    ranking = result_parts(result, room.options)
+    banner = fit_ranking(ranking, max(1, layout.size[1] - used), layout.table_width)
+    prompts: list[Prompt] = []
+    if me not in room.players:
+        prompts.append(("join", _("j 참가"), room.joinable))
+    elif room.host == me:
+        prompts.append(("start", _("s 시작"), len(room.players) >= 2))
+        prompts.append(("add_bot", _("+ 봇"), len(room.players) < room.max_players))
+        prompts.append(("remove_bot", _("- 봇"), bool(room.bots)))
+        prompts.append(("moderate", _("m 방장"), True))
+    prompts.append(("leave", _("q 나가기"), True))
+    return TableModel(
+        layout=layout,
+        title=title,
+        seats=tuple(seats),
+        status=((waiting_status(room, me, layout.table_width), ""),),
+        pot=PotModel(),
+        banner=tuple(banner),
+        me_line=(),
+        mine=mine,
+        mine_rows=layout.mine_rows,
+        hand=HandModel(),
+        spectators=spectators,
+        prompts=tuple(prompts),
+    )
+
+
+def _game_prompts(
+    room: RoomSummary,
+    view: View,
+    me: str,
+    legal: list[dict[str, Any]],
+    selected: list[int],
+    picking: bool,
+) -> list[Prompt]:
+    prompts: list[Prompt] = []
+    kinds = {a["type"]: a for a in legal}
+    if picking:
+        seat = own_seat(view, me) or {}
+        for i, card in enumerate(c for c in seat.get("cards", []) if "id" in c):
+            mark = "*" if card["id"] in selected else ""
+            prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_short(card)}", True))
+        prompts.append(("confirm", _("Enter 확정"), len(selected) == 2))
+        if view.get("myHand") and view["myHand"].get("recommended"):
+            prompts.append(("recommend", _("r 추천"), True))
+    elif "rejoin" in kinds:
+        accept = next((a for a in legal if a["type"] == "rejoin" and a["accept"]), None)
+        cost = f" (+{chips(accept['amount'])})" if accept else ""
+        prompts.append(("answer(True)", _("y 재참가") + cost, accept is not None))
+        prompts.append(("answer(False)", _("n 안 함"), True))
+    elif "rebuy" in kinds:
+        prompts.append(("answer(True)", _("y 칩 다시 받기"), True))
+        prompts.append(("answer(False)", _("n 그만하기"), True))
+    elif "ready" in kinds:
+        prompts.append(("ready", _("Space 준비"), True))
+    joining = view.get("joining", ())
+    free = len(view["seats"]) + len(joining) < room.max_players
+    watching = me in room.spectators and room.options.mid_join
+    # a seat at the next hand (issue 32; j asks the engine): greyed once asked for
+    if watching and (free or me in joining):
+        prompts.append(("join", _("j 참가"), me not in joining))
+    if not picking:  # (the 3-card choice's row is full at 80 columns)
+        prompts.append(("rules", _("i 규칙"), True))
+    prompts.append(("leave", _("q 나가기"), True))
+    return prompts
+
+
+def first_hands(hands_dealt: int) -> bool:
+    """The first-hands tip shows in a session's first hands only."""
+    return hands_dealt <= FIRST_TIP_HANDS
