@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 
@@ -30,6 +30,7 @@ from .. import i18n, metrics, tuning
 from ..i18n import N_, _
 from ..rooms import PLAYING, RoomError, RoomService, RoomSummary
 from ..rooms.chat import ChatHub, ChatService
+from .keys import bind
 
 if TYPE_CHECKING:
     from .screens.host import ScreenHost
@@ -56,10 +57,10 @@ class SeotdaApp(App[None]):
     TITLE = "섯다"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "도움말", show=False),
-        Binding("a,ㅁ", "toggle_ascii", "ASCII", show=False),
-        Binding("b,ㅠ", "toggle_big", "큰 글씨", show=False),
-        Binding("L", "toggle_language", "English", show=False),
+        bind("help", "help", "도움말"),
+        bind("ascii", "toggle_ascii", "ASCII"),
+        bind("big_text", "toggle_big", "큰 글씨"),
+        bind("language", "toggle_language", "English"),
     ]
 
     #: How cards (and other drawings) look for this session: "box", "ascii" or "big".

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...i18n import N_, _
+from ..keys import bind
 from .base import DismissOnce
 
 #: Leaving a running game: the seat stays and folds every later hand (§5.7) ...
@@ -27,8 +28,8 @@ def leave_question(status: str | None) -> str:
 
 class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,ㅛ", "answer(True)", "예"),
-        Binding("n,ㅜ,escape", "answer(False)", "아니요"),
+        bind("yes", "answer(True)", "예", show=True),
+        bind(("no", "cancel"), "answer(False)", "아니요", show=True),
     ]
 
     def __init__(self, question: str) -> None:

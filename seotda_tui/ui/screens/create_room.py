@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
@@ -24,6 +24,7 @@ from engine.options import SPECS
 from ...i18n import N_, _, tr
 from ...rooms import ROOM_NAME_CELLS, RoomError, RoomSummary
 from ...sanitize import truncate_cells
+from ..keys import bind
 from ..widgets.choice import Choice
 from ..widgets.texts import CHOICE_LABELS, choice_label
 from .base import BaseScreen
@@ -89,8 +90,8 @@ class CreateRoomScreen(BaseScreen):
     Enter gives the room the rules (dismissing with its id)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "취소"),
-        Binding("enter", "create", "만들기", show=False),  # on a choice (a button presses itself)
+        bind("cancel", "cancel", "취소", show=True),
+        bind("confirm", "create", "만들기"),  # on a choice (a button presses itself)
     ]
     #: Focus the name field straight away: Textual's default would focus the scrolling form
     #: first, and each focus change restyles the focused widget with everything inside it.

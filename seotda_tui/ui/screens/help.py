@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
@@ -19,6 +19,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from engine import DECK, Options
 
 from ...i18n import N_, _
+from ..keys import KEYS, Intent, bind
 from ..widgets.card import CardView
 from ..widgets.texts import hand_name
 from .base import BaseScreen
@@ -38,6 +39,8 @@ TAB_LABELS = (N_("족보"), N_("규칙"), N_("키"))
 #: The name column's text width (``.jokbo-name`` in app.tcss: 14 wide, 1 of it padding).
 NAME_CELLS = 13
 FOOTER = N_("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요")
+#: The keys that scroll the open tab (each one's action names its key).
+SCROLLS: tuple[Intent, ...] = ("up", "down", "page_up", "page_down", "home", "end")
 
 
 class HelpScreen(BaseScreen):
@@ -50,13 +53,10 @@ class HelpScreen(BaseScreen):
     #: its tab again when the focus lands (after a key typed while help composed moved on).
     AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,ㅂ", "close", "닫기", show=False),
-        Binding("left,shift+tab", "tab(-1)", show=False, priority=True),
-        Binding("right,tab", "tab(1)", show=False, priority=True),
-        *(
-            Binding(key, f"scroll('{key}')", show=False, priority=True)
-            for key in ("up", "down", "pageup", "pagedown", "home", "end")
-        ),
+        bind(("cancel", "leave"), "close", "닫기"),
+        bind(("left", "previous_field"), "tab(-1)", priority=True),
+        bind(("right", "next_field"), "tab(1)", priority=True),
+        *(bind(intent, f"scroll('{KEYS[intent][0]}')", priority=True) for intent in SCROLLS),
     ]
 
     def __init__(

@@ -18,6 +18,7 @@ from engine import Options
 from engine.cards import card_id
 
 from ...i18n import N_, _
+from ..keys import BET_NUMBERS, CARD_NUMBERS, shown, shown_numbers
 from ..room_rules import (
     GUSA_OUTCOME_TEXT,
     GUSA_WHEN_WINNING_TEXT,
@@ -258,7 +259,8 @@ def _school_rise(options: Options) -> list[str]:
 class KeySection:
     """One block of help's 키 tab and its row of the README's keys table (``where``, the
     row's first cell: tests/test_help_keys.py checks that both name the same keys, and that
-    every key a screen binds is here). ``entries``: (keys as drawn, what they do: a msgid)."""
+    every key a screen binds is here). ``entries``: (keys as drawn, what they do: a msgid);
+    the keys are drawn from the screens' own key map (ui/keys.py), so they move together."""
 
     where: str
     title: str  # msgid
@@ -270,102 +272,108 @@ KEY_SECTIONS = (
         "anywhere",
         N_("어디서나"),
         (
-            ("?/F1", N_("도움말: 족보(카드 그림), 규칙, 키")),
-            ("a", N_("ASCII 카드 (영문·기호로만 그려요)")),
-            ("b", N_("큰 글씨 카드 (월 숫자를 크게)")),
-            ("t", N_("채팅 (Enter 보내기, Esc 닫기)")),
-            ("e", N_("빠른 채팅 (숫자 키 하나로 인사·감정 보내기)")),
-            ("L", N_("English ↔ 한국어 (입력 칸 밖에서)")),
-            ("q/Esc", N_("나가기·닫기 (나가기는 먼저 물어요)")),
+            (shown("help"), N_("도움말: 족보(카드 그림), 규칙, 키")),
+            (shown("ascii"), N_("ASCII 카드 (영문·기호로만 그려요)")),
+            (shown("big_text"), N_("큰 글씨 카드 (월 숫자를 크게)")),
+            (shown("chat"), N_("채팅 (Enter 보내기, Esc 닫기)")),
+            (shown("quick_chat"), N_("빠른 채팅 (숫자 키 하나로 인사·감정 보내기)")),
+            (shown("language"), N_("English ↔ 한국어 (입력 칸 밖에서)")),
+            (shown(("leave", "cancel")), N_("나가기·닫기 (나가기는 먼저 물어요)")),
         ),
     ),
     KeySection(
         "help",
         N_("도움말"),
         (
-            ("←/→ Tab", N_("탭 바꾸기 (Shift+Tab 거꾸로)")),
-            ("↑/↓ PgUp/PgDn", N_("스크롤")),
-            ("Home/End", N_("맨 위/맨 아래")),
-            ("q/Esc/?", N_("닫기")),
+            (shown(("left", "right"), "next_field"), N_("탭 바꾸기 (Shift+Tab 거꾸로)")),
+            (shown(("up", "down"), ("page_up", "page_down")), N_("스크롤")),
+            (shown(("home", "end")), N_("맨 위/맨 아래")),
+            (shown(("leave", "cancel", "help")), N_("닫기")),
         ),
     ),
     KeySection(
         "lobby",
         N_("로비"),
         (
-            ("↑/↓ PgUp/PgDn", N_("방 고르기 (Home/End 처음/끝)")),
-            ("n", N_("새 방 만들기")),
-            ("Tab", N_("새 방: 다음 칸")),
-            ("←/→ Space", N_("새 방: 옵션 바꾸기")),
-            ("Enter", N_("새 방: 만들기 · 목록: 고른 방에 참가 (게임 중이면 관전)")),
-            ("Esc", N_("새 방: 취소")),
-            ("w", N_("고른 방 관전하기")),
-            ("c", N_("코드로 입장 (비공개 방)")),
-            ("i", N_("고른 방의 규칙")),
-            ("h", N_("지난 게임 (다시 보기)")),
-            ("r", N_("전적")),
-            ("q", N_("나가기 (먼저 물어요)")),
+            (shown(("up", "down"), ("page_up", "page_down")), N_("방 고르기 (Home/End 처음/끝)")),
+            (shown("new_room"), N_("새 방 만들기")),
+            (shown("next_field"), N_("새 방: 다음 칸")),
+            (shown(("left", "right"), "ready"), N_("새 방: 옵션 바꾸기")),
+            (shown("confirm"), N_("새 방: 만들기 · 목록: 고른 방에 참가 (게임 중이면 관전)")),
+            (shown("cancel"), N_("새 방: 취소")),
+            (shown("watch"), N_("고른 방 관전하기")),
+            (shown("code"), N_("코드로 입장 (비공개 방)")),
+            (shown("rules"), N_("고른 방의 규칙")),
+            (shown("history"), N_("지난 게임 (다시 보기)")),
+            (shown("records"), N_("전적")),
+            (shown("leave"), N_("나가기 (먼저 물어요)")),
         ),
     ),
     KeySection(
         "past games",
         N_("지난 게임"),
         (
-            ("↑/↓ Enter", N_("고르기, 다시 보기")),
-            ("←/→", N_("다시 보기: 한 수")),
-            ("[/] PgUp/PgDn", N_("다시 보기: 한 판")),
-            ("Home/End", N_("다시 보기: 처음/끝")),
-            ("q", N_("돌아가기")),
+            (shown(("up", "down"), "confirm"), N_("고르기, 다시 보기")),
+            (shown(("left", "right")), N_("다시 보기: 한 수")),
+            (
+                shown(("previous_hand", "next_hand"), ("page_up", "page_down")),
+                N_("다시 보기: 한 판"),
+            ),
+            (shown(("home", "end")), N_("다시 보기: 처음/끝")),
+            (shown("leave"), N_("돌아가기")),
         ),
     ),
     KeySection(
         "waiting room",
         N_("대기실"),
         (
-            ("s", N_("시작 (방장, 2명 이상 앉았을 때)")),
-            ("j", N_("자리에 앉기")),
-            ("+", N_("봇 추가 (누를 때마다 신중 → 강함 → 무작위)")),
-            ("-", N_("마지막 봇 빼기")),
-            ("m", N_("방장 메뉴: 내보내기 · 잠그기 · 방장 넘기기 · 규칙 바꾸기")),
-            ("q", N_("나가기")),
+            (shown("start"), N_("시작 (방장, 2명 이상 앉았을 때)")),
+            (shown("sit"), N_("자리에 앉기")),
+            (shown("add_bot"), N_("봇 추가 (누를 때마다 신중 → 강함 → 무작위)")),
+            (shown("remove_bot"), N_("마지막 봇 빼기")),
+            (shown("moderate"), N_("방장 메뉴: 내보내기 · 잠그기 · 방장 넘기기 · 규칙 바꾸기")),
+            (shown("leave"), N_("나가기")),
         ),
     ),
     KeySection(
         "table",
         N_("게임 테이블"),
         (
-            ("1–8", N_("다이 · 체크 · 삥 · 콜 · 따당 · 쿼터 · 하프 · 풀 (버튼의 금액을 내요)")),
-            ("j", N_("관전 중: 다음 판부터 앉기 (중간 참가가 켜진 방, 학교를 내고)")),
-            ("i", N_("이 방의 규칙")),
-            ("l", N_("판 기록 보기/숨기기")),
-            ("p", N_("자리별 전적 보기")),
-            ("m", N_("방장 메뉴: 내보내기(판과 판 사이) · 방 잠그기 · 방장 넘기기")),
-            ("q", N_("나가기")),
+            (
+                shown_numbers(BET_NUMBERS),
+                N_("다이 · 체크 · 삥 · 콜 · 따당 · 쿼터 · 하프 · 풀 (버튼의 금액을 내요)"),
+            ),
+            (shown("sit"), N_("관전 중: 다음 판부터 앉기 (중간 참가가 켜진 방, 학교를 내고)")),
+            (shown("rules"), N_("이 방의 규칙")),
+            (shown("toggle_log"), N_("판 기록 보기/숨기기")),
+            (shown("seat_records"), N_("자리별 전적 보기")),
+            (shown("moderate"), N_("방장 메뉴: 내보내기(판과 판 사이) · 방 잠그기 · 방장 넘기기")),
+            (shown("leave"), N_("나가기")),
         ),
     ),
     KeySection(
         "3장 섯다",
         N_("3장 섯다"),
         (
-            ("1/2/3", N_("두 장 고르기 (확정 전에 족보가 보여요)")),
-            ("r", N_("추천 두 장")),
-            ("Enter", N_("확정")),
+            (shown_numbers(CARD_NUMBERS), N_("두 장 고르기 (확정 전에 족보가 보여요)")),
+            (shown("recommend"), N_("추천 두 장")),
+            (shown("confirm"), N_("확정")),
         ),
     ),
     KeySection(
         "prompts",
         N_("물음"),
         (
-            ("y/n", N_("구사 재경기 재참가, 리바이 답하기")),
-            ("Space", N_("다음 판 준비")),
+            (shown(("yes", "no")), N_("구사 재경기 재참가, 리바이 답하기")),
+            (shown("ready"), N_("다음 판 준비")),
         ),
     ),
     KeySection(
         "results",
         N_("게임 결과"),
         (
-            ("Enter/Space/Esc", N_("방으로")),
-            ("q", N_("로비로")),
+            (shown(("confirm", "ready", "cancel")), N_("방으로")),
+            (shown("leave"), N_("로비로")),
         ),
     ),
 )

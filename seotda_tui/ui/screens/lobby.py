@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widget import Widget
@@ -20,6 +20,7 @@ from ...i18n import N_, _
 from ...rooms import RoomError, RoomSummary
 from ...rooms.chat import LOBBY
 from ...rooms.private import NEED_CODE
+from ..keys import bind
 from ..room_rules import room_rules_lines
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine
 from ..widgets.code_prompt import CodePrompt, CodeRow
@@ -67,24 +68,17 @@ class LobbyScreen(ChatScreen):
     CHAT_LOG = "#lobby-chat"
     chat_channel = LOBBY
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "create", "새 방 만들기"),
-        Binding("enter", "join", "참가"),
-        Binding("w", "watch", "관전"),
-        Binding("t", "chat", "채팅"),
-        Binding("e,ㄷ", "quick_chat", show=False),
-        Binding("r", "records", "전적"),
-        Binding("c", "code", "코드로 입장"),
-        Binding("h,ㅗ", "history", "지난 게임"),
-        Binding("q", "quit", "나가기"),
-        Binding("i,ㅑ", "rules", show=False),
-        Binding("escape", "close_chat", show=False),
-        # The same keys while a Korean input method is on (두벌식 ㅜ/ㅈ/ㅅ/ㅂ).
-        Binding("ㅜ", "create", show=False),
-        Binding("ㅈ", "watch", show=False),
-        Binding("ㅅ", "chat", show=False),
-        Binding("ㅊ", "code", show=False),
-        Binding("ㅂ", "quit", show=False),
-        Binding("ㄱ", "records", show=False),
+        bind("new_room", "create", "새 방 만들기", show=True),
+        bind("confirm", "join", "참가", show=True),
+        bind("watch", "watch", "관전", show=True),
+        bind("chat", "chat", "채팅", show=True),
+        bind("quick_chat", "quick_chat"),
+        bind("records", "records", "전적", show=True),
+        bind("code", "code", "코드로 입장", show=True),
+        bind("history", "history", "지난 게임", show=True),
+        bind("leave", "quit", "나가기", show=True),
+        bind("rules", "rules"),
+        bind("cancel", "close_chat"),
     ]
 
     def __init__(self, notice: str = "") -> None:

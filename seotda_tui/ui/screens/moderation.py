@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
 from ...rooms import PLAYING, RoomSummary
+from ..keys import bind
 from .base import DismissOnce
 
 Choice = tuple[str, str]
@@ -53,7 +54,9 @@ def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
 
 
 class ModerationScreen(DismissOnce, ModalScreen[Choice | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,m,ㅂ,ㅡ", "close", "닫기")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        bind(("cancel", "leave", "moderate"), "close", "닫기", show=True)
+    ]
 
     def __init__(self, room: RoomSummary, me: str) -> None:
         super().__init__()

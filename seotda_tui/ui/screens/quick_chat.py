@@ -13,13 +13,14 @@ from typing import ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...rooms.chat import QUICK_LINES
+from ..keys import bind, numbered
 from .base import DismissOnce
 
 TITLE = N_("빠른 채팅 · 숫자 키로 보내기 · Esc 닫기")
@@ -43,8 +44,8 @@ def quick_menu() -> Text:
 
 class QuickChatScreen(DismissOnce, ModalScreen[int | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, len(QUICK_LINES) + 1)),
-        Binding("escape,q,e,ㅂ,ㄷ", "pick(0)", show=False),
+        *numbered("pick({n})", range(1, len(QUICK_LINES) + 1)),
+        bind(("cancel", "leave", "quick_chat"), "pick(0)"),  # e opened it
     ]
 
     def compose(self) -> ComposeResult:

@@ -13,13 +13,14 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
 from ...i18n import N_, _, ngettext
 from ...rooms.records_db import K_FACTOR, MIN_RATED_GAMES, START_RATING, PlayerRecord, RecentGame
+from ..keys import bind
 from ..widgets.texts import chips, hand_name
 from .base import BaseScreen
 
@@ -96,7 +97,7 @@ class RecordsScreen(BaseScreen):
     """The lobby's records screen for this session's nickname."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,ㅂ,r,ㄱ", "close", "닫기", show=False),
+        bind(("cancel", "leave", "records"), "close", "닫기"),  # r opened it
     ]
 
     def compose_body(self) -> Iterable[Widget]:
@@ -163,7 +164,7 @@ class SeatRecordsScreen(BaseScreen):
     """The table's panel: every seat's record at a glance (pushed over the table)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,ㅂ,p,ㅔ", "close", "닫기", show=False),
+        bind(("cancel", "leave", "seat_records"), "close", "닫기"),  # p opened it
     ]
 
     def __init__(self, players: Sequence[str], bots: Iterable[str] = ()) -> None:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from rich.table import Table
 from rich.text import Text
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
@@ -25,6 +25,7 @@ from textual.widgets import Static
 from engine import Options
 
 from ...i18n import N_, _, ngettext
+from ..keys import bind
 from ..widgets.texts import END_REASONS, chips, game_summary, hand_name
 from .base import BaseScreen
 
@@ -100,8 +101,8 @@ class ResultsScreen(BaseScreen):
     """Dismisses with True to go to the lobby, False to stay in the room."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,space", "back(False)", "방으로", show=False),
-        Binding("q,ㅂ", "back(True)", "로비로", show=False),
+        bind(("confirm", "cancel", "ready"), "back(False)", "방으로"),
+        bind("leave", "back(True)", "로비로"),
     ]
 
     def __init__(self, result: dict[str, Any], options: Options) -> None:

@@ -10,7 +10,7 @@ from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 
 from engine import Options
 
@@ -19,6 +19,7 @@ from ...rooms import PLAYING, RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
 from ...rooms.mid_join import QUEUED_SHORT
 from ...rooms.moderation import NOT_HOST
+from ..keys import BET_NUMBERS, bind, numbered
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
@@ -62,36 +63,27 @@ MODERATION_EVENTS = frozenset(
 
 
 def table_bindings() -> list[BindingType]:
-    keys: list[BindingType] = [
-        Binding(str(n), f"num({n})", show=False, priority=True)  # see check_action
-        for n in range(1, 9)
+    """The table's keys (from ui/keys.py, with their input-method aliases)."""
+    return [
+        *numbered("num({n})", BET_NUMBERS, priority=True),  # see check_action
+        bind("confirm", "confirm"),
+        bind("recommend", "recommend"),
+        bind("yes", "answer(True)"),
+        bind("no", "answer(False)"),
+        bind("ready", "ready"),
+        bind("start", "start"),
+        bind("sit", "join"),
+        bind("chat", "chat"),
+        bind("quick_chat", "quick_chat"),
+        bind("toggle_log", "toggle_log"),
+        bind("rules", "rules"),
+        bind("seat_records", "seat_records"),
+        bind("moderate", "moderate"),
+        bind(("leave", "cancel"), "leave"),
+        # the host seats bots in the waiting room: + (or =, unshifted) adds, - takes the last away
+        bind("add_bot", "add_bot"),
+        bind("remove_bot", "remove_bot"),
     ]
-    # (key, Korean-IME key on a 두벌식 layout, action)
-    pairs = [
-        ("enter", None, "confirm"),
-        ("r", "ㄱ", "recommend"),
-        ("y", "ㅛ", "answer(True)"),
-        ("n", "ㅜ", "answer(False)"),
-        ("space", None, "ready"),
-        ("s", "ㄴ", "start"),
-        ("j", "ㅓ", "join"),
-        ("t", "ㅅ", "chat"),
-        ("e", "ㄷ", "quick_chat"),
-        ("l", "ㅣ", "toggle_log"),
-        ("i", "ㅑ", "rules"),
-        ("p", "ㅔ", "seat_records"),
-        ("m", "ㅡ", "moderate"),
-        ("q", "ㅂ", "leave"),
-        ("escape", None, "leave"),
-    ]
-    for key, hangul, action in pairs:
-        keys.append(Binding(key, action, show=False))
-        if hangul:
-            keys.append(Binding(hangul, action, show=False))
-    # the host seats bots in the waiting room: + (or =, unshifted) adds, - takes the last away
-    keys += [Binding(k, "add_bot", show=False) for k in ("plus", "equals_sign")]
-    keys.append(Binding("minus", "remove_bot", show=False))
-    return keys
 
 
 class TableActions(ChatScreen):
