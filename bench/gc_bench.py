@@ -12,7 +12,7 @@ screen that Textual leaves in reference cycles then stays until one runs. Two me
 
 ``--pause 50,300``
     A full collection's pause at realistic heap sizes: the server in this process (with
-    ``cli.tune_garbage_collector``), K sessions in the lobby from a client subprocess, then
+    ``cli.process.tune_garbage_collector``), K sessions in the lobby from a client subprocess, then
     ``gc.collect()`` timed (median of 3) and the live objects it walked — the price of
     collecting the old generation on a schedule instead of leaving nothing in it.
 
@@ -212,7 +212,7 @@ async def clients(port: int, count: int) -> None:
 
 
 async def pauses(counts: list[int]) -> None:
-    from seotda_tui import cli
+    from seotda_tui.cli import process, single
     from seotda_tui.config import load_settings
     from seotda_tui.ssh.server import ServerConfig, start_server
 
@@ -228,8 +228,8 @@ async def pauses(counts: list[int]) -> None:
                 "registrations_per_ip": 0, "idle_timeout": 0.0, "shutdown_notice": 0.0,
             },
         )  # fmt: skip
-        factory, cleanup = cli.build_app_factory(settings)
-        cli.tune_garbage_collector()
+        factory, cleanup = single.build_app_factory(settings)
+        process.tune_garbage_collector()
         handle = await start_server(ServerConfig(app_factory=factory, settings=settings))
         try:
             for count in counts:

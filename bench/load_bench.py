@@ -1923,7 +1923,7 @@ def compare(runs: list[dict[str, Any]]) -> str:
     return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip() for row in rows)
 
 
-#: The bench's own GC, as the server's (seotda_tui.cli.GC_THRESHOLDS): with the defaults its
+#: The bench's own GC, as the server's (seotda_tui.cli.process.GC_THRESHOLDS): with the defaults its
 #: 300 pyte screens made full collections of 0.3-0.8 s during play, which the bench counted as
 #: the server's latency.
 CLIENT_GC_THRESHOLDS = (10_000, 10, 1000)

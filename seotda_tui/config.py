@@ -181,7 +181,7 @@ class _Key:
     section: str
     name: str
     parse: Callable[[Any], Any]
-    help: str  # a Korean msgid: ``--help`` shows it in the operator's language (cli.py)
+    help: str  # a Korean msgid: ``--help`` shows it in the operator's language (cli/args.py)
 
 
 KEYS: tuple[_Key, ...] = (

@@ -3,7 +3,8 @@
 The contracts (README "Architecture"): engine imports nothing of ours; rooms imports engine, not
 ui or ssh; ui imports rooms and engine, not ssh; ssh imports none of ui's screens; cluster
 (``--workers N``) imports rooms and ssh, never ui, and only cli imports it; only cli wires
-every layer; screens never import each other or the app; no import circles anywhere.
+every layer (inside it, the roles over housekeeping, over the admin commands, over parsing and
+the data files); screens never import each other or the app; no import circles anywhere.
 Each contract runs on its own, in a subprocess (lint-imports configures logging process-wide).
 """
 
@@ -44,6 +45,7 @@ def test_every_layer_has_contracts() -> None:
         "ui-not-ssh",
         "ssh-not-screens",
         "only-cli-wires",
+        "cli-layers",
         "cluster-below-ui",
         "screens-apart",
         "app-owns-navigation",

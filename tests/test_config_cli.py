@@ -14,6 +14,8 @@ import pytest
 
 from engine import Options
 from seotda_tui import cli
+from seotda_tui.cli import process, single
+from seotda_tui.cli.args import build_parser
 from seotda_tui.config import KEYS, Settings, load_settings
 from seotda_tui.ssh.auth import Identity
 from seotda_tui.ssh.hostkey import HOST_KEY_NAME
@@ -32,7 +34,7 @@ def run_main(
 
 
 def test_every_setting_has_a_flag() -> None:
-    parser = cli.build_parser()
+    parser = build_parser()
     dests = {action.dest for action in parser._actions}
     assert {key.name for key in KEYS} <= dests
     options = {opt for action in parser._actions for opt in action.option_strings}
@@ -153,8 +155,8 @@ def test_main_hands_the_settings_to_the_server(
     async def fake_serve(config: ServerConfig, cleanup: Any = None) -> None:
         seen["config"] = config
 
-    monkeypatch.setattr(cli, "build_app_factory", fake_factory)
-    monkeypatch.setattr(cli, "serve", fake_serve)
+    monkeypatch.setattr(single, "build_app_factory", fake_factory)
+    monkeypatch.setattr(single, "serve", fake_serve)
     monkeypatch.setenv("SEOTDA_MAX_SESSIONS", "1")  # must be ignored: environ={} below
     code = cli.main(
         [
@@ -223,7 +225,7 @@ def test_the_room_manager_and_apps_get_their_settings(tmp_path: Path) -> None:
         '[room_defaults]\ncardMode = "three"\n'
     )
     settings = load_settings(path, flags={"data_dir": tmp_path / "data"})
-    factory, cleanup = cli.build_app_factory(settings)
+    factory, cleanup = single.build_app_factory(settings)
     manager = cleanup.__self__  # type: ignore[attr-defined]  # the RoomManager's close()
     assert manager.reconnect_grace == 15.0
     assert manager.room_defaults == Options(card_mode="three")
@@ -244,9 +246,9 @@ def test_server_start_up_raises_the_gc_thresholds_and_freezes_its_own_objects() 
     try:
         gc.set_threshold(700, 10, 10)  # CPython's defaults
         gc.unfreeze()
-        cli.tune_garbage_collector()
-        assert gc.get_threshold() == cli.GC_THRESHOLDS
-        assert all(new >= old for new, old in zip(cli.GC_THRESHOLDS, (700, 10, 10)))
+        process.tune_garbage_collector()
+        assert gc.get_threshold() == process.GC_THRESHOLDS
+        assert all(new >= old for new, old in zip(process.GC_THRESHOLDS, (700, 10, 10)))
         assert gc.get_freeze_count() > 10_000  # what start-up made is out of the collections
     finally:
         gc.unfreeze()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, Options
-from seotda_tui.cli import build_manager
+from seotda_tui.cli.data import build_manager
 from seotda_tui.config import ConfigError, Settings, load_settings
 from seotda_tui.rooms import RoomError
 from seotda_tui.rooms.journal import GameRecord, Journal

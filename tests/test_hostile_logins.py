@@ -17,7 +17,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from seotda_tui import cli
+from seotda_tui.cli.housekeeping import expire_nicknames
 from seotda_tui.clock import FakeClock
 from seotda_tui.config import ConfigError, load_settings, text_value
 from seotda_tui.logs import record_fields
@@ -427,7 +427,7 @@ async def test_names_nobody_came_back_to_expire(
                     (first, last, name),
                 )
         settings = load_settings(flags={"data_dir": server.data_dir, "nickname_expiry_days": 90})
-        assert cli.expire_nicknames(settings) == ["squatter"]
+        assert expire_nicknames(settings) == ["squatter"]
         assert [e["user"] for e in _events(caplog, "name_expired")] == ["squatter"]
         # the freed name is anyone's again; the others are still held by their passphrases
         async with server.connect("squatter", passphrase="someone-else-1234") as c:

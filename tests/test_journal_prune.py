@@ -13,6 +13,8 @@ import pytest
 
 from engine import Game, Options
 from seotda_tui import cli
+from seotda_tui.cli.data import journal_path
+from seotda_tui.cli.housekeeping import journal_pruning
 from seotda_tui.config import ConfigError, Settings, load_settings, text_value
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
@@ -258,14 +260,14 @@ def settings_for(tmp_path: Path, keep_days: int) -> Settings:
 
 async def test_the_server_prunes_at_start_up_and_then_periodically(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, 30)
-    past = Journal(cli.journal_path(settings), clock=lambda: time.time() - 40 * DAY)
+    past = Journal(journal_path(settings), clock=lambda: time.time() - 40 * DAY)
     play(past, "old-1")
     play(past, "open-1", finish=False)
-    async with cli.journal_pruning(settings, every=0.05):
-        assert rows_per_table(cli.journal_path(settings), "old-1")["games"] == 0  # at start-up
+    async with journal_pruning(settings, every=0.05):
+        assert rows_per_table(journal_path(settings), "old-1")["games"] == 0  # at start-up
         play(past, "old-2")
-        await wait_until(lambda: rows_per_table(cli.journal_path(settings), "old-2")["games"] == 0)
-        assert rows_per_table(cli.journal_path(settings), "old-2") == {
+        await wait_until(lambda: rows_per_table(journal_path(settings), "old-2")["games"] == 0)
+        assert rows_per_table(journal_path(settings), "old-2") == {
             "games": 0,
             "actions": 0,
             "seen_by": 0,
@@ -277,12 +279,12 @@ async def test_the_server_prunes_at_start_up_and_then_periodically(tmp_path: Pat
 
 async def test_the_server_never_prunes_with_keep_days_zero(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, 0)
-    past = Journal(cli.journal_path(settings), clock=lambda: time.time() - 400 * DAY)
+    past = Journal(journal_path(settings), clock=lambda: time.time() - 400 * DAY)
     play(past, "old-1")
-    async with cli.journal_pruning(settings, every=0.01):
+    async with journal_pruning(settings, every=0.01):
         # nothing pruned at start and no pruning task left running for later
         assert not [t for t in asyncio.all_tasks() if t.get_name() == "journal-prune"]
-    assert rows_per_table(cli.journal_path(settings), "old-1")["games"] == 1
+    assert rows_per_table(journal_path(settings), "old-1")["games"] == 1
     past.close()
 
 

@@ -1,7 +1,7 @@
 """Screens that are opened and closed are freed: memory stays flat however often a player does it.
 
 Every session shares one process, so a screen that outlives its dismissal is a server-wide
-leak. Measured under the server's own GC settings (:func:`server_gc`: ``cli``'s thresholds and
+leak. Measured under the server's own GC settings (:func:`server_gc`: ``cli.process``'s thresholds and
 ``gc.freeze``), collecting only the young generations between blocks — what the server does
 all the time — never the old one, which those settings make rare: a dismissed screen must be
 freed without a full collection (help once left ~17,700 objects a cycle in the old generation,
@@ -33,7 +33,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from engine import Options
-from seotda_tui.cli import GC_THRESHOLDS
+from seotda_tui.cli.process import GC_THRESHOLDS
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.testing import Table
@@ -68,7 +68,7 @@ Cycle = Callable[[], Awaitable[object]]
 
 @contextmanager
 def server_gc() -> Iterator[None]:
-    """The server's GC (``cli.tune_garbage_collector``) while the block runs, then the test
+    """The server's GC (``cli.process.tune_garbage_collector``) while the block runs, then the test
     process's own again."""
     old = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLDS)
@@ -426,16 +426,20 @@ def test_without_the_unlinking_the_server_collects_the_old_generation(
 ) -> None:
     """The fallback where ``unlinked_nodes`` cannot apply: CPython's own full collections
     (the last threshold low), so closed screens are still freed, at the cost of pauses."""
-    from seotda_tui import cli, tuning
+    from seotda_tui import tuning
+    from seotda_tui.cli import process
 
     before = gc.get_threshold()
     try:
-        for on, expected in ((True, cli.GC_THRESHOLDS), (False, cli.FALLBACK_GC_THRESHOLDS)):
+        for on, expected in (
+            (True, process.GC_THRESHOLDS),
+            (False, process.FALLBACK_GC_THRESHOLDS),
+        ):
             monkeypatch.setattr(tuning, "enabled", lambda name, on=on: on)
-            cli.tune_garbage_collector()
+            process.tune_garbage_collector()
             gc.unfreeze()
             assert gc.get_threshold() == expected
-        assert cli.FALLBACK_GC_THRESHOLDS[2] < cli.GC_THRESHOLDS[2]
+        assert process.FALLBACK_GC_THRESHOLDS[2] < process.GC_THRESHOLDS[2]
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)

@@ -535,7 +535,7 @@ async def test_records_over_ssh_count_only_names_the_identity_store_holds(tmp_pa
     nobody ever logged in with, is played to its end; 철수 opens the records screen with r."""
     import asyncio
 
-    from seotda_tui.cli import open_records
+    from seotda_tui.cli.data import open_records
     from seotda_tui.config import load_settings
     from seotda_tui.ui.app import make_app_factory
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from seotda_tui.cli import journal_path, records_path, release_nickname
+from seotda_tui.cli.admin import release_nickname
+from seotda_tui.cli.data import journal_path, records_path
 from seotda_tui.config import load_settings
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock

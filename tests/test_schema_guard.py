@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from seotda_tui import __version__
-from seotda_tui.cli import DataFileError, opened, unopenable_message
+from seotda_tui.cli.data import DataFileError, opened, unopenable_message
 from seotda_tui.dbcheck import NewerSchema, check_database, newer_schema_message, schema_version
 from seotda_tui.rooms import journal, records_db
 from seotda_tui.rooms.journal import Journal
@@ -111,7 +111,7 @@ def test_the_start_up_check_and_the_wiring_say_the_same_line(tmp_path: Path) -> 
     with pytest.raises(NewerSchema) as checked:
         check_database(path, journal.SCHEMA_VERSION)
     assert_says_newer(str(checked.value), path, journal.SCHEMA_VERSION + 3, journal.SCHEMA_VERSION)
-    # what a worker or the rooms process opens goes through cli.opened: the same line
+    # what a worker or the rooms process opens goes through cli.data.opened: the same line
     with pytest.raises(DataFileError) as failed:
         opened(path, lambda: Journal(path))
     assert unopenable_message(failed.value.path, failed.value.cause) == str(checked.value)

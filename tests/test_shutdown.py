@@ -153,7 +153,7 @@ async def test_sigterm_with_many_players_keeps_the_ten_seconds(tmp_path: Path) -
 async def test_the_watchdog_ends_a_process_whose_loop_never_yields(tmp_path: Path) -> None:
     """The last resort of the 10 s promise: a thread, so a main thread stuck in pure Python
     (here a busy loop, in the server hundreds of apps' callbacks) cannot hold it up."""
-    code = "from seotda_tui.cli import _arm_watchdog\n_arm_watchdog(0.3)\nwhile 1: pass\n"
+    code = "from seotda_tui.cli.process import arm_watchdog\narm_watchdog(0.3)\nwhile 1: pass\n"
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", code, cwd=ROOT, stderr=asyncio.subprocess.PIPE
     )

@@ -146,7 +146,7 @@ def test_stock_keeps_only_the_guards(fresh: None, caplog: pytest.LogCaptureFixtu
 
 
 def test_the_setting_reaches_install(tmp_path: Path) -> None:
-    from seotda_tui.cli import parse_args, settings_from
+    from seotda_tui.cli.args import parse_args, settings_from
 
     args = parse_args(["--stock-textual", "--hostkey-dir", str(tmp_path)])
     assert settings_from(args, {}).stock_textual is True

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from seotda_tui import __version__, cli
+from seotda_tui.cli.args import build_parser
 from seotda_tui.i18n import ENGLISH, KOREAN, terminal_language
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,7 @@ def test_the_help_language_follows_the_locale(env: dict[str, str], language: str
 
 
 def test_help_is_english_by_default_and_every_line_of_it_is() -> None:
-    text = cli.build_parser({"LANG": "C.UTF-8"}).format_help()
+    text = build_parser({"LANG": "C.UTF-8"}).format_help()
     assert not HANGUL.findall(text), [line for line in text.splitlines() if HANGUL.search(line)]
     assert "address to listen on" in text and "environment variable SEOTDA_HOST" in text
     assert "show the version and exit" in text and "CHANGELOG.md" in text
@@ -63,7 +64,7 @@ def test_help_is_english_by_default_and_every_line_of_it_is() -> None:
 
 
 def test_help_is_korean_when_the_locale_is() -> None:
-    text = cli.build_parser({"LANG": "ko_KR.UTF-8"}).format_help()
+    text = build_parser({"LANG": "ko_KR.UTF-8"}).format_help()
     assert "들을 주소" in text and "환경 변수 SEOTDA_HOST" in text and "(기본 2222)" in text
     assert "버전을 보여 주고 끝내요" in text
     assert "address to listen on" not in text

@@ -70,7 +70,7 @@ Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallbac
     unlinked, so it is freed at once instead of waiting in the old generation for a full
     collection that the raised GC thresholds make rare: help opened and closed 800 times by
     four sessions grew a server 322 MB → 3 GB (issue 30). Fallback: the server lowers the last
-    GC threshold so CPython collects the old generation on its own (``cli.tune_garbage_collector``).
+    GC threshold so CPython collects the old generation on its own (``cli.process.tune_garbage_collector``).
 
 Not overrides, and not here: ``driver.py`` parses input with ``textual._xterm_parser`` (as
 Textual's own drivers do; nothing public does it); ``pyproject.toml`` bounds the versions so that an untested release is not

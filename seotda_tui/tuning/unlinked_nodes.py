@@ -1,6 +1,6 @@
 """A removed widget leaves no reference cycles, so it is freed at once, not by a full collection.
 
-Why: the server raises the GC thresholds (``seotda_tui.cli.GC_THRESHOLDS``) so that full
+Why: the server raises the GC thresholds (``seotda_tui.cli.process.GC_THRESHOLDS``) so that full
 collections, which pause every session at once, are rare. Everything a screen makes lives long
 enough to reach the old generation, and Textual leaves it in cycles when the screen closes: each
 widget and its two ``Styles`` (``Styles.node``), the ``BoundAnimator`` of the widget and of its
@@ -35,7 +35,7 @@ its styles' links back (``MessagePump._attach``).
 
 A guard (memory a stranger can grow), so ``stock_textual`` leaves it on. Fallback, if a
 Textual release changes these names: the server lets CPython collect the old generation on
-its own schedule again (``seotda_tui.cli.tune_garbage_collector``: a full collection each time
+its own schedule again (``seotda_tui.cli.process.tune_garbage_collector``: a full collection each time
 the old generation has grown by a quarter), paying its pauses instead.
 """
 
