@@ -38,7 +38,7 @@ from .errors import IllegalAction
 from .hands import best_two
 from .options import Options
 from .rng import Rng
-from .state import GameState, Seat, state_from_plain, to_plain
+from .state import GameState, SavedGame, Seat, state_from_plain, state_to_plain
 from .types import (
     Action,
     BetKind,
@@ -171,7 +171,7 @@ class Game:
         seats = [Seat(pid, i, chips.get(pid, options.starting_chips)) for i, pid in enumerate(ids)]
         dealer = rng.below(len(seats))
         state = GameState(
-            options.to_dict(), rng.state, seats, options.base_unit, dealer_seat=dealer
+            dict(options.to_dict()), rng.state, seats, options.base_unit, dealer_seat=dealer
         )
         game = cls(options, state)
         game._core.deal_hook = deal
@@ -204,15 +204,18 @@ class Game:
             yield game.timeout() if player_id is None else game.apply(player_id, action)
 
     def to_dict(self) -> dict[str, object]:
-        """The whole state as JSON-ready dicts (the journal's and the pause's snapshot)."""
+        """The whole state as JSON-ready dicts (the journal's and the pause's snapshot; typed
+        inside the engine as :class:`~engine.state.SavedGame`, opaque to callers, who only
+        store it and give it back to :meth:`from_dict`)."""
         self.state.rng = self._core.rng.state
-        plain = to_plain(self.state)
-        assert isinstance(plain, dict)
-        return plain
+        return dict(state_to_plain(self.state))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Game:
-        plain = json.loads(json.dumps(data))  # a private deep copy
+        """A game from :meth:`to_dict`'s snapshot (the journal's or the pause store's, which
+        wrote it: its shape is trusted as :class:`~engine.state.SavedGame`; its options are
+        checked again by ``Options.from_dict``)."""
+        plain: SavedGame = json.loads(json.dumps(data))  # a private deep copy
         state = state_from_plain(plain)
         return cls(Options.from_dict(state.options), state)
 

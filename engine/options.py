@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict, TypeVar
+
+#: An option's value: every option is a word, a number or on/off.
+OptionValue = str | int | bool
+_V = TypeVar("_V", str, int, bool)
 
 
 class OptionsError(ValueError):
@@ -41,7 +45,7 @@ class _Spec:
     field: str
     camel: str
     label: str
-    choices: tuple[Any, ...]
+    choices: tuple[OptionValue, ...]
 
 
 _BOOL = (True, False)
@@ -85,12 +89,45 @@ def _choice_text(spec: _Spec) -> str:
     return ", ".join(str(c) for c in spec.choices) + " 중 하나여야 해요"
 
 
-def _valid(spec: _Spec, value: Any) -> bool:
+def _invalid(spec: _Spec) -> OptionsError:
+    return OptionsError(f"{topic(spec.label)} {_choice_text(spec)}")
+
+
+def _valid(spec: _Spec, value: object) -> bool:
     if spec.choices == _BOOL:
         return isinstance(value, bool)
     if isinstance(value, bool):  # True == 1 must not pass as a number
         return False
     return any(type(value) is type(c) and value == c for c in spec.choices)
+
+
+class OptionsDict(TypedDict):
+    """:meth:`Options.to_dict`: the spec's camelCase form, as rooms, the wire and the journal
+    keep it (the game state's ``options`` too); keys in :data:`SPECS` order."""
+
+    cardMode: str
+    dealMode: str
+    startingChips: int
+    baseUnit: int
+    maxRaise: str
+    endCondition: str
+    handLimit: int
+    schoolUpEvery: int
+    rebuy: str
+    rebuyLimit: int
+    midJoin: bool
+    turnSeconds: int
+    dealerRule: str
+    gwangTtaeng: str
+    ttaengjabi: str
+    amhaeng: bool
+    gusa: bool
+    mungGusa: str
+    gusaWhenWinning: str
+    gusaOutcome: str
+    tieRule: str
+    rejoinCost: str
+    hints: bool
 
 
 @dataclass(frozen=True)
@@ -124,7 +161,7 @@ class Options:
     def __post_init__(self) -> None:
         for spec in SPECS:
             if not _valid(spec, getattr(self, spec.field)):
-                raise OptionsError(f"{topic(spec.label)} {_choice_text(spec)}")
+                raise _invalid(spec)
         if self.base_unit * 20 > self.starting_chips:
             raise OptionsError(
                 "기본 단위(학교) × 20이 시작 칩({chips})보다 클 수 없어요",
@@ -132,25 +169,82 @@ class Options:
             )
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Options:
-        """Build from snake_case or the spec's camelCase keys; unknown keys are refused."""
-        kwargs: dict[str, Any] = {}
+    def from_dict(cls, data: Mapping[str, object]) -> Options:
+        """Build from snake_case or the spec's camelCase keys (a client's form, the journal, a
+        config file: untrusted). Unknown or doubled keys and values outside the spec are
+        refused with the same Korean messages as the constructor's, in :data:`SPECS` order."""
+        given: dict[str, object] = {}
         for key, value in data.items():
             name = _KEY_TO_FIELD.get(key) if isinstance(key, str) else None
             if name is None:
                 raise OptionsError("알 수 없는 옵션이에요: {key}", key=repr(key))
-            if name in kwargs:
+            if name in given:
                 raise OptionsError(f"{topic(SPEC_BY_FIELD[name].label)} 한 번만 정할 수 있어요")
-            kwargs[name] = value
-        return cls(**kwargs)
+            given[name] = value
+        for spec in SPECS:
+            if spec.field in given and not _valid(spec, given[spec.field]):
+                raise _invalid(spec)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The spec's camelCase form (JSON-serialisable)."""
-        return {s.camel: getattr(self, s.field) for s in SPECS}
+        def pick(name: str, default: _V) -> _V:
+            """The checked value given for ``name`` (of its default's type), or the default."""
+            value = given.get(name, default)
+            assert isinstance(value, type(default))  # checked above against the spec's choices
+            return value
 
-    def replace(self, **changes: Any) -> Options:
-        values = {f.name: getattr(self, f.name) for f in fields(self)} | changes
-        return Options(**values)
+        d = _DEFAULTS
+        return cls(
+            card_mode=pick("card_mode", d.card_mode),
+            deal_mode=pick("deal_mode", d.deal_mode),
+            starting_chips=pick("starting_chips", d.starting_chips),
+            base_unit=pick("base_unit", d.base_unit),
+            max_raise=pick("max_raise", d.max_raise),
+            end_condition=pick("end_condition", d.end_condition),
+            hand_limit=pick("hand_limit", d.hand_limit),
+            school_up_every=pick("school_up_every", d.school_up_every),
+            rebuy=pick("rebuy", d.rebuy),
+            rebuy_limit=pick("rebuy_limit", d.rebuy_limit),
+            mid_join=pick("mid_join", d.mid_join),
+            turn_seconds=pick("turn_seconds", d.turn_seconds),
+            dealer_rule=pick("dealer_rule", d.dealer_rule),
+            gwang_ttaeng=pick("gwang_ttaeng", d.gwang_ttaeng),
+            ttaengjabi=pick("ttaengjabi", d.ttaengjabi),
+            amhaeng=pick("amhaeng", d.amhaeng),
+            gusa=pick("gusa", d.gusa),
+            mung_gusa=pick("mung_gusa", d.mung_gusa),
+            gusa_when_winning=pick("gusa_when_winning", d.gusa_when_winning),
+            gusa_outcome=pick("gusa_outcome", d.gusa_outcome),
+            tie_rule=pick("tie_rule", d.tie_rule),
+            rejoin_cost=pick("rejoin_cost", d.rejoin_cost),
+            hints=pick("hints", d.hints),
+        )
+
+    def to_dict(self) -> OptionsDict:
+        """The spec's camelCase form (JSON-serialisable), keys in :data:`SPECS` order."""
+        return {
+            "cardMode": self.card_mode,
+            "dealMode": self.deal_mode,
+            "startingChips": self.starting_chips,
+            "baseUnit": self.base_unit,
+            "maxRaise": self.max_raise,
+            "endCondition": self.end_condition,
+            "handLimit": self.hand_limit,
+            "schoolUpEvery": self.school_up_every,
+            "rebuy": self.rebuy,
+            "rebuyLimit": self.rebuy_limit,
+            "midJoin": self.mid_join,
+            "turnSeconds": self.turn_seconds,
+            "dealerRule": self.dealer_rule,
+            "gwangTtaeng": self.gwang_ttaeng,
+            "ttaengjabi": self.ttaengjabi,
+            "amhaeng": self.amhaeng,
+            "gusa": self.gusa,
+            "mungGusa": self.mung_gusa,
+            "gusaWhenWinning": self.gusa_when_winning,
+            "gusaOutcome": self.gusa_outcome,
+            "tieRule": self.tie_rule,
+            "rejoinCost": self.rejoin_cost,
+            "hints": self.hints,
+        }
 
     @property
     def max_players(self) -> int:
@@ -209,3 +303,7 @@ class Options:
             self.effective_mung_gusa,
             self.effective_gusa_outcome,
         )
+
+
+#: The defaults, which :meth:`Options.from_dict` fills in for the options a dict leaves out.
+_DEFAULTS = Options()

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from engine import DECK, Game, IllegalAction, Options
+from engine import DECK, Game, IllegalAction, Options, OptionsError
 from engine.dealing import StackedDeck
 from engine.options import SPECS
 from engine.types import Event, RefusalCode, SeatView
@@ -24,8 +24,10 @@ def random_options(rng: random.Random) -> Options:
     """A random valid option mix (retry until the base-unit rule holds)."""
     while True:
         values = {s.field: rng.choice(s.choices) for s in SPECS}
-        if values["base_unit"] * 20 <= values["starting_chips"]:
-            return Options(**values)
+        try:
+            return Options.from_dict(values)
+        except OptionsError:  # only the base-unit rule can refuse the spec's own choices
+            continue
 
 
 def total_chips(game: Game) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, cast
 
@@ -40,7 +41,7 @@ def play(seed: int, options: Options, levels: dict[str, str]) -> Game:
 @pytest.mark.parametrize("seed", range(40))
 def test_bots_play_whole_games_legally_under_random_options(seed: int) -> None:
     rng = random.Random(seed)
-    options = random_options(rng).replace(hand_limit=10, end_condition="hands")
+    options = dataclasses.replace(random_options(rng), hand_limit=10, end_condition="hands")
     n = rng.randint(2, options.max_players)
     levels = {f"bot{i}": rng.choice(list(LEVELS)) for i in range(n)}
     game = play(seed, options, levels)

@@ -5,6 +5,7 @@ options through validation, the journal, the rules texts and the create-room for
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sqlite3
@@ -337,7 +338,9 @@ class GusaDeals:
 
 def play_random(seed: int, when: str, outcome: str, steps: int = 1500) -> dict[str, int]:
     rng = random.Random(seed)
-    options = random_options(rng).replace(gusa=True, gusa_when_winning=when, gusa_outcome=outcome)
+    options = dataclasses.replace(
+        random_options(rng), gusa=True, gusa_when_winning=when, gusa_outcome=outcome
+    )
     ids = [f"p{i}" for i in range(rng.randint(2, min(5, options.max_players)))]
     game = Game.new(options, ids, seed, deal=GusaDeals(rng, options.card_mode == "three"))
     seen = {"refund": 0, "gusaRematch": 0}

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import get_type_hints
 
 import pytest
 
 from engine import Options, OptionsError
+from engine.options import OptionsDict
 
 # The spec's §2 table: snake_case field, camelCase key, choices, default.
 SPEC_OPTIONS = [
@@ -149,11 +151,11 @@ def test_base_unit_times_twenty_must_fit_in_starting_chips(base_unit, starting_c
 
 
 def test_replace_validates_too():
-    assert Options().replace(tie_rule="split").tie_rule == "split"
+    assert dataclasses.replace(Options(), tie_rule="split").tie_rule == "split"
     with pytest.raises(OptionsError):
-        Options().replace(starting_chips=500, base_unit=50)
+        dataclasses.replace(Options(), starting_chips=500, base_unit=50)
     with pytest.raises(OptionsError):
-        Options().replace(mung_gusa="upTo10")
+        dataclasses.replace(Options(), mung_gusa="upTo10")
 
 
 def test_options_are_frozen():
@@ -202,6 +204,54 @@ def test_from_dict_refuses_the_same_option_twice():
     with pytest.raises(OptionsError) as err:
         Options.from_dict({"tieRule": "split", "tie_rule": "rematch"})
     assert str(err.value) == "동점 처리는 한 번만 정할 수 있어요"
+
+
+@pytest.mark.parametrize(
+    ("camel", "value"),
+    [(camel, choice) for _, camel, choices, _ in SPEC_OPTIONS for choice in choices],
+)
+def test_from_dict_takes_every_spec_choice(camel, value):
+    """Every option reaches the constructor (from_dict names each field once)."""
+    room = {"startingChips": 5000} if camel == "baseUnit" else {}  # (학교 × 20 ≤ 시작 칩)
+    options = Options.from_dict(room | {camel: value})
+    assert dict(options.to_dict())[camel] == value
+
+
+def test_to_dict_keys_are_the_typed_dicts_in_spec_order():
+    assert list(Options().to_dict()) == [camel for _, camel, _, _ in SPEC_OPTIONS]
+    assert list(get_type_hints(OptionsDict)) == [camel for _, camel, _, _ in SPEC_OPTIONS]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), BAD_VALUES, ids=[b[0] for b in BAD_VALUES])
+def test_from_dict_refuses_bad_values_like_the_constructor(field, value, message):
+    camel = next(c for f, c, _, _ in SPEC_OPTIONS if f == field)
+    for key in (field, camel):
+        with pytest.raises(OptionsError) as err:
+            Options.from_dict({key: value})
+        assert str(err.value) == message
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"startingChips": "1000"},
+        {"startingChips": 1000.0},
+        {"handLimit": True},
+        {"hints": 1},
+        {"cardMode": None},
+        {"rebuyLimit": [1]},
+    ],
+)
+def test_from_dict_refuses_values_of_another_type(data):
+    with pytest.raises(OptionsError, match="야 해요$"):
+        Options.from_dict(data)
+
+
+def test_from_dict_names_the_first_bad_option_in_spec_order():
+    """As the constructor does, whatever order the dict has."""
+    with pytest.raises(OptionsError) as err:
+        Options.from_dict({"hints": "on", "rebuyLimit": 9, "startingChips": "x"})
+    assert str(err.value) == "시작 칩은 500, 1000, 2000, 5000 중 하나여야 해요"
 
 
 def test_from_dict_validates_values():

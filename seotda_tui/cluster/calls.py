@@ -33,7 +33,7 @@ _PLAIN = (str, int, float, bool, type(None))
 
 
 def _options_to_wire(options: Options | Mapping[str, object]) -> dict[str, object]:
-    return options.to_dict() if isinstance(options, Options) else dict(options)
+    return dict(options.to_dict() if isinstance(options, Options) else options)
 
 
 def _options_from_wire(data: object) -> object:
