@@ -74,7 +74,7 @@ def codec(hint: object) -> Codec:
         return _plain(hint)
     origin, args = get_origin(hint), get_args(hint)
     if origin in (Union, types.UnionType):
-        if Options in args:  # Options | Mapping[str, Any]: the rules, as their dict
+        if Options in args:  # Options | Mapping[str, object]: the rules, as their dict
             return (_options_to_wire, _options_from_wire)
         present = [a for a in args if a is not type(None)]
         if all(_json_object(a) for a in present):  # e.g. the engine's Action (TypedDicts)

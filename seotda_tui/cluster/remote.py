@@ -135,7 +135,7 @@ class RemoteRoomManager:
         self,
         host: str,
         name: str,
-        options: Options | Mapping[str, Any],
+        options: Options | Mapping[str, object],
         *,
         private: bool = False,
         listed: bool = True,
@@ -180,7 +180,9 @@ class RemoteRoomManager:
     def change_code(self, room_id: str, host: str) -> None:
         self._call(RoomService.change_code, room_id, host)
 
-    def change_options(self, room_id: str, host: str, options: Options | Mapping[str, Any]) -> None:
+    def change_options(
+        self, room_id: str, host: str, options: Options | Mapping[str, object]
+    ) -> None:
         self._call(RoomService.change_options, room_id, host, options)
 
     # ------------------------------------------------------------------ sessions

@@ -246,7 +246,7 @@ class RoomService(Protocol):
         self,
         host: str,
         name: str,
-        options: Options | Mapping[str, Any],
+        options: Options | Mapping[str, object],
         *,
         private: bool = False,
         listed: bool = True,
@@ -286,7 +286,7 @@ class RoomService(Protocol):
     def change_code(self, room_id: str, host: str) -> None: ...
 
     def change_options(
-        self, room_id: str, host: str, options: Options | Mapping[str, Any]
+        self, room_id: str, host: str, options: Options | Mapping[str, object]
     ) -> None: ...
 
     # ------------------------------------------------------------------ sessions

@@ -9,7 +9,7 @@ the rules.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
 from engine import Options, OptionsError
-from engine.options import SPECS
+from engine.options import SPECS, OptionValue
 
 from ...i18n import N_, _, tr
 from ...rooms import ROOM_NAME_CELLS, RoomError, RoomSummary
@@ -42,7 +42,7 @@ _SPEC_LABELS = (
 )  # fmt: skip
 
 
-def choice_labels(field: str) -> dict[Any, str]:
+def choice_labels(field: str) -> dict[OptionValue, str]:
     """Each value's label, in the current language."""
     if field in BOOL_FIELDS:
         return {value: _(label) for value, label in ON_OFF.items()}
@@ -161,13 +161,13 @@ class CreateRoomScreen(BaseScreen):
         self.query_one("#room-name-count", Static).update(name_count(name))
         self._check()
 
-    def values(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def values(self) -> dict[str, object]:
+        out: dict[str, object] = {}
         for spec in SPECS:
             out[spec.field] = self.query_one(f"#opt-{spec.field}", Choice).value
         return out
 
-    def set_value(self, field: str, value: Any) -> None:
+    def set_value(self, field: str, value: OptionValue) -> None:
         """Set one option's widget (used by tests and keyboard-less callers)."""
         self.query_one(f"#opt-{field}", Choice).value = value
 
