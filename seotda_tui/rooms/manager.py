@@ -339,7 +339,7 @@ class RoomManager:
         self,
         host: str,
         name: str,
-        options: Options | Mapping[str, Any],
+        options: Options | Mapping[str, object],
         *,
         private: bool = False,
         listed: bool = True,
@@ -424,7 +424,9 @@ class RoomManager:
         self._presence.arm()
         self._seating.change_code(room_id, host)
 
-    def change_options(self, room_id: str, host: str, options: Options | Mapping[str, Any]) -> None:
+    def change_options(
+        self, room_id: str, host: str, options: Options | Mapping[str, object]
+    ) -> None:
         """The host changes the room's rules between games (not while one runs); everyone in
         the room is pushed them, and the log says what changed (rooms/moderation.py)."""
         self._presence.arm()

@@ -41,7 +41,7 @@ class Seating:
         self,
         host: str,
         name: str,
-        options: Options | Mapping[str, Any],
+        options: Options | Mapping[str, object],
         private: bool,
         listed: bool,
     ) -> RoomSummary:
@@ -208,7 +208,9 @@ class Seating:
         log_event(log, "code_changed", room=room.id, host=host)
         self._play.changed(room, [{"type": "codeChanged", "by": host}])
 
-    def change_options(self, room_id: str, host: str, options: Options | Mapping[str, Any]) -> None:
+    def change_options(
+        self, room_id: str, host: str, options: Options | Mapping[str, object]
+    ) -> None:
         """The host changes the room's rules between games (not while one runs); everyone in
         the room is pushed them, and the log says what changed (rooms/moderation.py)."""
         room = self._registry.get(room_id)
