@@ -464,8 +464,9 @@ class Game:
         return self._act(player_id, parsed)
 
     def apply(self, player_id: str, action: Action) -> list[Event]:
-        """An action dict of every kind, dispatched by its type: a player decision to ``act``, a system event
-        to ``leave``/``disconnect``/``reconnect``/``join`` (the journal replays through this)."""
+        """An action dict of every kind, dispatched by its type: a player decision to ``act``, a
+        system event to ``leave``/``disconnect``/``reconnect``/``join`` (the journal replays
+        through this)."""
         parsed = _parse(action)
         kind = parsed["type"]
         if kind == "leave":
