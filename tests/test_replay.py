@@ -216,6 +216,7 @@ def test_an_old_journal_gets_its_players_into_the_history(tmp_path: Path) -> Non
     """A journal written before the history existed: its games are listed after the upgrade."""
     with played_game(tmp_path) as played:
         played.journal._db.execute("DROP TABLE seen_by")
+        played.journal._db.execute("PRAGMA user_version = 0")  # (journals then had no version)
         key = played.key
     reopened = Journal(tmp_path / "games.sqlite3")
     try:

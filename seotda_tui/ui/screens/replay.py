@@ -3,7 +3,7 @@
 The list (:class:`HistoryScreen`, lobby key ``h``) shows the journal's finished games the player
 played or watched, newest first. Enter opens :class:`ReplayScreen`: every frame is the view that
 player was sent at that moment (:mod:`seotda_tui.rooms.history`), drawn with the table's own
-table view and presenter (seats, own cards, pot, banner, hand log: ``widgets/table_view.py``
+table view and presenter (seats, own cards, pot, banner, hand log: ``screens/table_view.py``
 drawing ``present/replay.py``'s model), so a replay shows exactly what the table showed:
 others' cards only where the showdown revealed them, a spectator's game as
 spectators saw it. Both screens are pushed over the lobby and popped back to it.
@@ -32,9 +32,9 @@ from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.roomlist import RoomList
 from ..widgets.seats import SeatInfo
-from ..widgets.table_view import TableView
 from ..widgets.texts import chips, event_lines
 from .base import BaseScreen
+from .table_view import TableView
 
 # msgids, translated where they are shown
 COLUMNS = (N_("번호"), N_("날짜"), N_("방 이름"), N_("참가자"), N_("내 결과"))
