@@ -49,6 +49,7 @@ def test_every_layer_has_contracts() -> None:
         "cluster-below-ui",
         "screens-apart",
         "app-owns-navigation",
+        "present-pure",
         "seotda-tui-acyclic",
         "engine-acyclic",
     } <= ids

@@ -43,6 +43,14 @@ def log_width(terminal_width: int) -> int:
     return max(WIDE_LOG_WIDTH, min(MAX_LOG_WIDTH, terminal_width - 2 - TABLE_CELLS))
 
 
+def log_visible(shown: bool | None, terminal_width: int, playing: bool) -> bool:
+    """Whether the hand log is beside the table: as the player toggled it (``shown``), else on
+    wide terminals, and in the waiting room (it has room)."""
+    if shown is not None:
+        return shown
+    return terminal_width >= WIDE_WIDTH or not playing
+
+
 #: Cells the own hand's texts need beside large cards (a 16-cell name, " 선"), else the cards
 #: are drawn compact.
 MINE_CELLS = 20

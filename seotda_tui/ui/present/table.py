@@ -3,7 +3,7 @@
 Pure: no widgets, no Textual, no clock of its own (``now`` is passed in), so what a table shows
 at 80×24 or 200×60, to a player, a spectator or the one who must act, is tested as plain data
 (tests/test_present*.py). The live table screen and the replay both draw a model with one widget
-(``widgets/table_view.py``); the screen keeps only what is state or time (timers, the log, the
+(``screens/table_view.py``); the screen keeps only what is state or time (timers, the log, the
 bell) and the keys.
 """
 
@@ -24,7 +24,7 @@ from ..geometry import SeatInfo
 from ..room_rules import room_rules_lines
 from ..widgets.texts import ACTION_NAMES, card_short, chips, first_fit
 from .fit import fit_parts, fit_ranking, text_rows
-from .shape import Layout, table_layout
+from .shape import Layout, log_visible, table_layout
 from .text import (
     FIRST_TIP_HANDS,
     View,
@@ -88,8 +88,9 @@ class TableModel:
     gauge_ascii: bool | None = None  # the countdown bar in ASCII; None: leave it
     #: the live table's own rows (the replay has none): the prompts and the action bar
     prompts: tuple[Prompt, ...] = ()
-    actions: tuple[dict[str, Any], ...] | None = None  # None: the bar is hidden
-    legal: tuple[dict[str, Any], ...] = field(default=())
+    actions: tuple[dict[str, Any], ...] = ()  # the bet actions the bar offers
+    action_bar: bool = False  # the bar is shown (to a player in a game)
+    legal: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,6 @@ def _present(
     room, view, me = update.room, game_view(update), seen.nickname
     in_game = view is not None and update.viewer is not None
     cards = 3 if room.options.card_mode == "three" else 2
-    log_visible = seen.log_shown
-    if log_visible is None:
-        log_visible = size[0] >= 110 or view is None  # (shape.WIDE_WIDTH) the waiting room has room
     layout = table_layout(
         size=size,
         style=style,
@@ -171,7 +169,7 @@ def _present(
         else sum(1 for s in view["seats"] if s["id"] != me or not in_game),
         cards=cards,
         own_cards=in_game,
-        log_visible=log_visible,
+        log_visible=log_visible(seen.log_shown, size[0], view is not None),
         spectators=bool(room.spectators),
     )
     title = _title(room, view, seen.code, size[0])
@@ -217,7 +215,8 @@ def _present(
         hand=own_hand(seat, layout.shape[1], cards, selection if picking else ()),
         spectators=spectators,
         prompts=tuple(_game_prompts(room, view, me, legal, selection, picking)),
-        actions=tuple(a for a in legal if a["type"] in ACTION_NAMES) if in_game else None,
+        actions=tuple(a for a in legal if a["type"] in ACTION_NAMES),
+        action_bar=in_game,
         legal=tuple(legal),
     )
 

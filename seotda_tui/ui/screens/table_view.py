@@ -6,6 +6,10 @@ texts beside them, and the hand log (with the 족보 list above it on big termin
 Every part is set only when it differs, so a push repaints what changed; the arrangement is
 applied only when the model's :class:`~seotda_tui.ui.present.shape.Layout` changes, since
 setting styles lays the screen out again.
+
+A widget, kept beside the two screens that use it rather than in ``widgets/``: it imports the
+presenter's model, and the presenter imports ``widgets/texts.py`` (one package each way would
+be an import circle).
 """
 
 from __future__ import annotations
@@ -20,17 +24,17 @@ from engine import DECK
 
 from ..present.shape import Layout
 from ..present.table import TableModel
-from .gauge import StatusGauge
-from .hand import HandCards
-from .handlog import HandLog
-from .lines import Line
-from .pot import PotView
-from .seats import SeatBoxes, SeatInfo, SeatList
+from ..widgets.gauge import StatusGauge
+from ..widgets.hand import HandCards
+from ..widgets.handlog import HandLog
+from ..widgets.lines import Line
+from ..widgets.pot import PotView
+from ..widgets.seats import SeatBoxes, SeatInfo, SeatList
 
 LOG_LINES = 200
 
 
-def _set(widget: Widget, attribute: str, value: object) -> None:
+def set_changed(widget: Widget, attribute: str, value: object) -> None:
     """Assign only on change: even an equal style assignment can cost a repaint (bandwidth)."""
     if getattr(widget, attribute) != value:
         setattr(widget, attribute, value)
@@ -69,7 +73,7 @@ class TableView(Horizontal):
 
     def apply(self, model: TableModel) -> None:
         """Draw ``model``: the arrangement when it changed, then every part."""
-        self._arrange(model.layout)
+        self.lay_out(model.layout)
         self.show_seats(model)
         self.query_one("#spectators", Line).show(model.spectators)
         gauge = self.query_one(StatusGauge)
@@ -122,26 +126,26 @@ class TableView(Horizontal):
     def jokbo_shown(self) -> bool:
         return bool(self.query_one("#jokbo-side", Line).display)
 
-    def _arrange(self, layout: Layout) -> None:
+    def lay_out(self, layout: Layout) -> None:
         """Boxes or lines for the others, large or compact own cards, big or plain pot, the log
         beside or not: only when the layout changed."""
         if layout == self.layout_now:
             return
         self.layout_now = layout
         side = self.query_one("#side", Vertical)
-        _set(side, "display", layout.log_visible)
+        set_changed(side, "display", layout.log_visible)
         self.query_one(HandLog).hold(not layout.log_visible)
         if side.styles.width is None or side.styles.width.value != layout.log_width:
             side.styles.width = layout.log_width
-        _set(self.query_one("#jokbo-side", Line), "display", layout.jokbo_side)
+        set_changed(self.query_one("#jokbo-side", Line), "display", layout.jokbo_side)
         mode, _size, big = layout.shape
-        _set(self.query_one(SeatBoxes), "display", mode == "box")
-        _set(self.query_one(SeatList), "display", mode == "line")
+        set_changed(self.query_one(SeatBoxes), "display", mode == "box")
+        set_changed(self.query_one(SeatList), "display", mode == "line")
         self.query_one(PotView).set(big=big)
         self.query_one("#mine", Line).styles.min_height = layout.mine_rows
         if big:
             self.call_after_refresh(self._check_pot_room)
-        _set(self.query_one("#spectators", Line), "display", layout.spectators_line)
+        set_changed(self.query_one("#spectators", Line), "display", layout.spectators_line)
 
     def _check_pot_room(self) -> None:
         """Plain digits when the laid-out own row reaches into the big ones: the pot must read

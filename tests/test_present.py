@@ -1,0 +1,190 @@
+"""The table presenter without Textual: real room updates in, the TableModel's fields checked.
+
+Five players and a spectator at a real RoomManager (fake clock, seeded deal); every session's
+update goes through :func:`present` at 80×24, 100×30 and 200×60, in 2장 and 3장, in Korean and
+English. Nothing here starts an app: the presenter must answer alone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from engine import Options
+from seotda_tui.i18n import Language, speaking
+from seotda_tui.rooms import RoomManager, RoomUpdate
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.ui.present.shape import SHAPES, table_layout
+from seotda_tui.ui.present.table import Seen, TableModel, present
+from seotda_tui.ui.widgets.texts import chips
+
+PLAYERS = ["영희", "철수", "민수", "지영", "동수"]
+WATCHER = "구경꾼"
+SIZES = [(80, 24), (100, 30), (200, 60)]
+MODES = ["two", "three"]
+
+
+@contextmanager
+def room(mode: str, start: bool = True) -> Iterator[tuple[RoomManager, str, dict[str, RoomUpdate]]]:
+    """A five-player room (and one watcher) whose sessions' latest updates are in the dict."""
+    manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: 3)
+    summary = manager.create_room(PLAYERS[0], "테스트 방", Options(card_mode=mode))
+    for nick in PLAYERS[1:]:
+        manager.join(summary.id, nick)
+    manager.watch(summary.id, WATCHER)
+    latest: dict[str, RoomUpdate] = {}
+
+    def keep(nick: str) -> Callable[[RoomUpdate], None]:
+        return lambda update: latest.__setitem__(nick, update)
+
+    for nick in [*PLAYERS, WATCHER]:
+        manager.subscribe_room(summary.id, nick, keep(nick))
+    if start:
+        manager.start(summary.id, PLAYERS[0])
+    yield manager, summary.id, latest
+
+
+def model(
+    update: RoomUpdate,
+    nick: str,
+    size: tuple[int, int] = (80, 24),
+    language: Language | None = None,
+    style: str = "box",
+) -> TableModel:
+    return present(update, 1000.0, size, style, language, [], Seen(nickname=nick))
+
+
+def text(parts: tuple[tuple[str, str], ...]) -> str:
+    return "".join(t for t, _style in parts)
+
+
+def test_no_widget_or_screen_is_imported_to_present() -> None:
+    """The presenter runs on its own: a fresh interpreter imports it without any widget (bar the
+    pure widgets/texts.py), screen or Textual's app (fit.py's wrap helper aside)."""
+    code = (
+        "import sys, seotda_tui.ui.present.table, seotda_tui.ui.present.replay\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('seotda_tui.ui.widgets.',"
+        " 'seotda_tui.ui.screens', 'textual.app', 'textual.widget'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['seotda_tui.ui.widgets.texts']"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("size", SIZES)
+def test_who_sees_which_cards_and_keys(mode: str, size: tuple[int, int]) -> None:
+    cards = 3 if mode == "three" else 2
+    with room(mode) as (manager, room_id, latest):
+        actor = latest[WATCHER].view["actor"]
+        for nick in PLAYERS:
+            m = model(latest[nick], nick, size)
+            seat = next(s for s in latest[nick].view["seats"] if s["id"] == nick)
+            # a player sees the others around the table and the own cards below, in their places
+            order = [s["id"] for s in latest[nick].view["seats"]]
+            i = order.index(nick)  # the next seats clockwise first, as at a real table
+            assert [s.name for s in m.seats] == order[i + 1 :] + order[:i]
+            assert m.hand.cards == tuple(c["id"] for c in seat["cards"] if "id" in c)
+            assert m.hand.cards and m.hand.places == cards
+            assert all(not any(f is not None for f in s.faces) for s in m.seats)  # backs only
+            assert text(m.me_line).startswith(nick)
+            assert m.action_bar
+            mine = nick == actor
+            assert ("내 차례예요!" in text(m.status)) is mine
+            assert bool(m.actions) is mine, nick
+            assert text(m.status) == ("내 차례예요! 1~8 키" if mine else f"{actor}님 차례")
+        watcher = model(latest[WATCHER], WATCHER, size)
+        engine_order = [s["id"] for s in latest[WATCHER].view["seats"]]
+        assert [s.name for s in watcher.seats] == engine_order  # everyone
+        assert sorted(engine_order) == sorted(PLAYERS)
+        assert watcher.hand.cards == () and watcher.hand.places == 0
+        assert text(watcher.me_line) == "관전 중이에요"
+        assert not watcher.action_bar and not watcher.actions and not watcher.legal
+        assert ("leave", "q 나가기", True) in watcher.prompts
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_shape_follows_the_terminal(mode: str) -> None:
+    with room(mode) as (_manager, _room_id, latest):
+        player, watcher = latest[PLAYERS[0]], latest[WATCHER]
+        small = model(player, PLAYERS[0], (80, 24)).layout
+        # 80×24: boxes and large cards, but no rows left for the pot's big digits; no log
+        assert small.shape == ("box", "large", False)
+        assert not small.log_visible and not small.jokbo_side
+        assert small.table_width == 78 and small.box_columns == 78 // 31 + (mode == "two")
+        # a spectator has no own cards: the rows go to the big pot
+        assert model(watcher, WATCHER, (80, 24)).layout.shape == ("box", "large", True)
+        medium = model(player, PLAYERS[0], (100, 30)).layout
+        assert medium.shape == ("box", "large", True) and not medium.log_visible
+        big = model(player, PLAYERS[0], (200, 60)).layout
+        assert big.shape == ("box", "large", True)
+        assert big.log_visible and big.jokbo_side and big.log_width == 78
+        assert big.table_width == 200 - 2 - 78
+        # the log toggled on at 80 columns narrows the table and the texts beside the cards
+        toggled = present(
+            player, 1000.0, (80, 24), "box", None, [], Seen(PLAYERS[0], log_shown=True)
+        )
+        assert toggled.layout.log_visible and toggled.layout.table_width == 80 - 2 - 26
+        assert toggled.layout.mine_width < small.mine_width
+
+
+def test_one_shape_list_has_the_compact_big_pot() -> None:
+    """The live table's compact cards with the big pot (the replay's old list lacked it)."""
+    assert ("box", "compact", True) in SHAPES and ("line", "compact", True) in SHAPES
+    layout = table_layout(
+        size=(80, 30), style="box", fixed=7, others=2, cards=3, own_cards=True, log_visible=True
+    )
+    # 52 cells cannot hold three large cards and a name beside them: compact, but rows spare
+    assert layout.shape == ("box", "compact", True)
+    assert layout.mine_rows == 2 and layout.mine_width == 52 - 3 * 7 - 1
+
+
+def test_the_pot_and_the_rounds_bet() -> None:
+    with room("two") as (manager, room_id, latest):
+        actor = latest[WATCHER].view["actor"]
+        legal = latest[actor].view["legalActions"]
+        before = model(latest[WATCHER], WATCHER)
+        assert before.pot.amount == latest[WATCHER].view["pot"] == 50
+        raise_ = next(a for a in legal if a["type"] not in ("die", "check"))
+        manager.act(room_id, actor, {"type": raise_["type"]})
+        view = latest[WATCHER].view
+        assert view is not None and view["currentBet"]
+        after = model(latest[WATCHER], WATCHER)
+        assert after.pot.amount == view["pot"] > 50
+        assert after.pot.note == f"이번 라운드 {chips(view['currentBet'])}"
+        assert after.pot.sides == () and after.pot.flash is None  # the flash is the screen's timer
+        seat = next(s for s in after.seats if s.name == actor)
+        assert seat.bet == view["currentBet"] and seat.action
+
+
+def test_english() -> None:
+    english = Language("en")
+    with room("three") as (_manager, _room_id, latest):
+        watcher = model(latest[WATCHER], WATCHER, (100, 30), english)
+        assert text(watcher.me_line) == "You are watching"
+        assert "Hand 1" in text(watcher.title) and "ante" in text(watcher.title)
+        assert watcher.spectators == f"Watching: {WATCHER}"
+        assert "turn" in text(watcher.status).lower()
+        korean = model(latest[WATCHER], WATCHER, (100, 30))
+        assert korean.layout == watcher.layout and korean.seats == watcher.seats
+        assert text(korean.title) != text(watcher.title)
+        with speaking(english):  # the session's language when none is passed
+            assert model(latest[WATCHER], WATCHER, (100, 30)).title == watcher.title
+
+
+def test_the_waiting_room() -> None:
+    with room("two", start=False) as (_manager, _room_id, latest):
+        host = model(latest[PLAYERS[0]], PLAYERS[0], (100, 30))
+        assert host.layout.shape == ("line", "compact", False) and host.layout.log_visible
+        assert [s.name for s in host.seats] == PLAYERS and host.seats[0].badges == ("방장",)
+        assert text(host.mine).startswith("■ 이 방의 규칙 (i 자세히)")
+        assert host.hand.cards == () and not host.action_bar and host.pot.amount is None
+        assert ("start", "s 시작", True) in host.prompts
+        guest = model(latest[PLAYERS[1]], PLAYERS[1], (100, 30))
+        assert not any(p[0] == "start" for p in guest.prompts)
+        assert text(guest.status) and text(guest.status) != text(host.status)
+        watcher = model(latest[WATCHER], WATCHER, (100, 30))
+        assert watcher.prompts[0][0] == "join"
