@@ -12,6 +12,8 @@ paths are 404. A dead server's metrics folder is removed with its work folder.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import signal
 import socket
@@ -21,9 +23,15 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from seotda_tui.cli import process
 from seotda_tui.cluster.supervisor import WORKDIR_PREFIX, remove_stale_workdirs
+from seotda_tui.config import load_settings
+from seotda_tui.logs import record_fields
+from seotda_tui.metrics import Exporter
+from seotda_tui.ssh.server import ServerConfig
 
 from .ssh_harness import SSHClient, connect, wait_until
 from .test_resume_e2e import mover_of, press_until
@@ -190,6 +198,50 @@ async def test_workers_metrics_are_summed_and_health_follows_the_rooms_process(
         assert (await get(port, "/healthz")) == (200, "ok\n")
         c.proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(c.proc.wait(), 15) == 0
+
+
+async def test_healthz_is_200_when_the_server_says_it_listens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process (cli.process.serve_until_signal): ``/healthz`` follows the SSH server from
+    before its ``event=listening`` line. It used to be set after start_server returned, so a
+    check made as that line came out could get 503 (11 of 30 in a loop that asked at once; now
+    and then the first check of the test above)."""
+    monkeypatch.setattr(process, "arm_watchdog", lambda seconds: None)  # (it would end pytest)
+    exporter = Exporter("127.0.0.1", 0)
+    at_listening: list[int] = []
+
+    class Probe(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record_fields(record).get("event") == "listening":
+                at_listening.append(exporter.answer("/healthz")[0])
+
+    logger, probe = logging.getLogger("seotda.server"), Probe()
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    logger.addHandler(probe)
+    settings = load_settings(
+        env={},
+        flags={
+            "host": "127.0.0.1",
+            "port": 0,
+            "hostkey_dir": tmp_path / "hostkeys",
+            "data_dir": tmp_path / "data",
+            "shutdown_notice": 0.0,
+        },
+    )
+    config = ServerConfig(app_factory=lambda identity, ctx: None, settings=settings)
+    serving = asyncio.create_task(process.serve_until_signal(config, None, exporter))
+    try:
+        await wait_until(lambda: at_listening or serving.done(), WAIT, "the listening line")
+        assert at_listening == [200]
+        assert exporter.answer("/healthz")[0] == 200
+    finally:
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+        logger.removeHandler(probe)
+        exporter.close()
+    assert exporter.is_healthy() is False  # closed: the server no longer accepts
 
 
 def test_a_dead_servers_metrics_folder_goes_with_its_work_folder(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import inspect
 import logging
@@ -17,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ..logs import log_event
-from ..ssh.server import ServerConfig, start_server
+from ..ssh.server import ServerConfig, ServerHandle, start_server
 
 if TYPE_CHECKING:
     from ..metrics import Exporter
@@ -77,12 +78,23 @@ def disarm_watchdog() -> None:
         _watchdog = None
 
 
+def health_of(exporter: Exporter) -> Callable[[ServerHandle], None]:
+    """``/healthz`` follows the server from just before its "listening" line (set after
+    :func:`start_server` returned, a check in between got 503 from a server that said it
+    listened: a third of the checks made the moment the line came out)."""
+
+    def follow(handle: ServerHandle) -> None:
+        exporter.healthy = handle.accepting
+
+    return follow
+
+
 async def serve_until_signal(
     config: ServerConfig, cleanup: Cleanup | None, exporter: Exporter | None = None
 ) -> None:
-    handle = await start_server(config)
     if exporter is not None:  # (the rooms are in this process: up while it runs)
-        exporter.healthy = handle.accepting
+        config = dataclasses.replace(config, on_listening=health_of(exporter))
+    handle = await start_server(config)
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[float] = loop.create_future()
 

@@ -43,6 +43,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +147,11 @@ class ServerConfig:
     every worker accepts on, instead of binding ``host:port``) and ``registry`` (who is logged
     in, across workers); ``also_listen`` is a second address of its own (tests use it to choose
     a worker). All unset: one process, as always.
+
+    ``on_listening`` is called with the running server just before its ``listening`` line:
+    what must hold once that line is out (``/healthz`` answering 200) is set there, not after
+    :func:`start_server` returns, which left a moment in which the line said it listened and
+    ``/healthz`` still said 503.
     """
 
     app_factory: AppFactory
@@ -156,6 +162,7 @@ class ServerConfig:
     also_listen: tuple[str, int] | None = None
     limits: SessionLimits | None = None
     registry: SessionRegistry | None = None
+    on_listening: Callable[[ServerHandle], None] | None = None
 
 
 @dataclass(eq=False)
@@ -812,6 +819,8 @@ async def start_server(config: ServerConfig) -> ServerHandle:
     handle = ServerHandle(
         acceptor.get_port(), fingerprint(host_key), state, acceptor, store, ban_store, _also=also
     )
+    if config.on_listening is not None:
+        config.on_listening(handle)
     mode = settings.auth_mode if settings.password or settings.authorized_keys else "open"
     log_event(
         log,
