@@ -10,6 +10,7 @@ from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from rich.cells import cell_len
 from textual.binding import BindingType
 
 from engine import Options
@@ -150,12 +151,20 @@ class TableActions(ChatScreen):
         self.fit_message()
 
     def fit_message(self) -> None:
-        """The message may take every cell the prompts leave (the engine's reasons run to
-        ~45 cells at 80 columns), never theirs: ``q 나가기`` stays readable."""
+        """The message takes every cell the prompts leave (the engine's reasons run to ~45
+        cells at 80 columns); a longer one (the host's 방장 handover beside the host's five
+        prompts) takes the middle prompts' cells too for its moment: the bar keeps its first
+        prompts that fit and always ``q 나가기``."""
         width = self.size.width - 2  # the row's padding (app.tcss #prompt-row); known at a resize
-        if width > 0:
-            room = width - self.query_one(PromptBar).needed - PromptBar.GAP
-            self.query_one("#message", Line).styles.max_width = max(room, width // 3)
+        if width <= 0:
+            return
+        bar, line = self.query_one(PromptBar), self.query_one("#message", Line)
+        room = width - bar.needed - PromptBar.GAP
+        padding = line.styles.padding
+        wanted = cell_len(line.plain) + padding.left + padding.right
+        if wanted > room:  # (the bar then puts its prompts a cell apart, or drops middle ones)
+            room = min(wanted, width - bar.needed_last - PromptBar.GAP)
+        line.styles.max_width = max(room, width // 3)
 
     def _ask(self, request: Callable[[], object]) -> None:
         """Ask the manager for something: its refusal (a RoomError) goes on the message row,

@@ -164,28 +164,52 @@ class PromptBar(Widget):
     def set_prompts(self, prompts: list[tuple[str, str, bool]]) -> None:
         self.prompts = tuple(prompts[: self.SLOTS])
 
+    def _width_of(self, prompts: tuple[tuple[str, str, bool], ...], gap: int = GAP) -> int:
+        cells = sum(cell_len(label) + 2 for _, label, _ in prompts)
+        return cells + gap * max(len(prompts) - 1, 0)
+
+    def shown(self) -> tuple[tuple[tuple[str, str, bool], ...], int]:
+        """The prompts that fit the bar, and the gap between them: all, else (a long message
+        beside it took room) all a cell apart, else the first ones that fit and always the
+        last, leaving, whose key must stay readable."""
+        prompts, width = self.prompts, self.size.width
+        if width <= 0 or self._width_of(prompts) <= width:
+            return prompts, self.GAP
+        kept = prompts[-1:]
+        for prompt in prompts[:-1]:
+            if self._width_of((*kept[:-1], prompt, *kept[-1:]), 1) > width:
+                break
+            kept = (*kept[:-1], prompt, *kept[-1:])
+        return kept, 1
+
     def spans(self) -> list[tuple[int, int, str, bool]]:
-        """``(start, end, action, enabled)`` of each label, in cells."""
+        """``(start, end, action, enabled)`` of each label shown, in cells."""
         out, x = [], 0
-        for action, label, enabled in self.prompts:
+        prompts, gap = self.shown()
+        for action, label, enabled in prompts:
             width = cell_len(label) + 2
             out.append((x, x + width, action, enabled))
-            x += width + self.GAP
+            x += width + gap
         return out
 
     @property
     def needed(self) -> int:
-        """Cells the labels take; the rest of the row may go to a message beside them."""
-        spans = self.spans()
-        return spans[-1][1] if spans else 0
+        """Cells all the labels take; the rest of the row may go to a message beside them."""
+        return self._width_of(self.prompts)
+
+    @property
+    def needed_last(self) -> int:
+        """Cells the last label (leaving) takes: what a long message leaves the bar."""
+        return self._width_of(self.prompts[-1:])
 
     def render(self) -> Text:
         on = self.get_component_rich_style("prompt-bar--on")
         off = self.get_component_rich_style("prompt-bar--off")
         text = Text(no_wrap=True, overflow="ellipsis")
-        for i, (_, label, enabled) in enumerate(self.prompts):
+        prompts, gap = self.shown()
+        for i, (_, label, enabled) in enumerate(prompts):
             if i:
-                text.append(" " * self.GAP)
+                text.append(" " * gap)
             text.append(f" {label} ", on if enabled else off)
         return text
 
