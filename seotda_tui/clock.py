@@ -9,9 +9,10 @@ loop (:class:`LoopClock`); tests drive a :class:`FakeClock` by hand with :meth:`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
 
@@ -89,3 +90,26 @@ class FakeClock:
             self.now = max(self.now, when)
             handle.callback()
         self.now = target
+
+
+@contextlib.asynccontextmanager
+async def every(
+    seconds: float, step: Callable[[], object], name: str, *, first: bool = False
+) -> AsyncIterator[None]:
+    """Run ``step`` every ``seconds`` (``first``: also right away) while the block runs; the
+    loop ends with the block (the journal's pruning, a process's memory sample)."""
+
+    async def loop() -> None:
+        if first:
+            step()
+        while True:
+            await asyncio.sleep(seconds)
+            step()
+
+    task = asyncio.create_task(loop(), name=name)
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

@@ -13,7 +13,6 @@ before it starts any of them), and the parent's listener serves their sum.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -40,6 +39,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from prometheus_client.registry import Collector
 
+from . import clock
 from .logs import log_event
 
 log = logging.getLogger("seotda.metrics")
@@ -187,20 +187,13 @@ async def memory_sampling(
     (each process its own: in multiprocess mode no process can read another's)."""
     gauge = MEMORY.labels(process=process)
 
-    async def sample() -> None:
-        while True:
-            rss = resident_bytes()
-            if rss is not None:
-                gauge.set(rss)
-            await asyncio.sleep(every)
+    def sample() -> None:
+        rss = resident_bytes()
+        if rss is not None:
+            gauge.set(rss)
 
-    task = asyncio.create_task(sample(), name="memory-sampling")
-    try:
+    async with clock.every(every, sample, "memory-sampling", first=True):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 # -- what is served ------------------------------------------------------------------------------

@@ -19,37 +19,15 @@ from textual.binding import Binding
 import seotda_tui.ui
 from seotda_tui import i18n
 from seotda_tui.testing import Table
+from seotda_tui.ui import keys
 from seotda_tui.ui.screens.help import HelpScreen
 from seotda_tui.ui.screens.help_text import KEY_SECTIONS, KeySection
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 HANGUL_KEY = re.compile(r"^[\u3131-\u318e]$")  # a key as a Korean input method sends it
-#: Textual's key names as help and the README write them. ``equals_sign`` is ``+`` without
-#: shift (the bot key), ``ctrl+home``/``ctrl+end`` are the list's Home/End.
-SHOWN = {
-    "question_mark": "?",
-    "f1": "F1",
-    "enter": "Enter",
-    "escape": "Esc",
-    "space": "Space",
-    "tab": "Tab",
-    "shift+tab": "Shift+Tab",
-    "left": "←",
-    "right": "→",
-    "up": "↑",
-    "down": "↓",
-    "pageup": "PgUp",
-    "pagedown": "PgDn",
-    "home": "Home",
-    "end": "End",
-    "ctrl+home": "Home",
-    "ctrl+end": "End",
-    "plus": "+",
-    "equals_sign": "+",
-    "minus": "-",
-    "left_square_bracket": "[",
-    "right_square_bracket": "]",
-}
+#: Textual's key names as help and the README write them (the key map's, and the room list's
+#: ``ctrl+home``/``ctrl+end``, which are its Home/End).
+SHOWN = {**keys.SHOWN, "ctrl+home": "Home", "ctrl+end": "End"}
 #: Keys named inside a description ("Enter sends, Esc closes"), here and in the README.
 NAMED = re.compile(
     r"Shift\+Tab|\bTab\b|\bEnter\b|\bEsc\b|\bSpace\b|\bF1\b|PgUp|PgDn|Home|End|[←→↑↓]"

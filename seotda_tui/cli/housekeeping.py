@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
+from .. import clock
 from ..config import Settings
 from ..logs import log_event
 from ..ssh.store import DB_NAME, NicknameStore
@@ -47,18 +48,12 @@ async def journal_pruning(
     journal = Journal(journal_path(settings))
     prune_journal(journal, settings.journal_keep_days)
 
-    async def hourly() -> None:
-        while True:
-            await asyncio.sleep(every)
-            prune_journal(journal, settings.journal_keep_days)
-
-    task = asyncio.create_task(hourly(), name="journal-prune")
     try:
-        yield
+        async with clock.every(
+            every, lambda: prune_journal(journal, settings.journal_keep_days), "journal-prune"
+        ):
+            yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
         journal.close()
 
 
