@@ -38,7 +38,7 @@ from ..rooms import RoomError, RoomManager
 from ..rooms.chat import ChatHub
 from ..ssh.admission import PendingLogins
 from ..ssh.guessing import NameGuard
-from ..ssh.limits import AuthJail, ConnectLimiter, address_key
+from ..ssh.limits import AuthJail, ConnectLimiter, SessionCounts
 from ..ssh.registration import Registrations
 from . import protocol as wire
 from .calls import ROOM_CALLS, RoomCall
@@ -54,7 +54,7 @@ SETTLE_SECONDS = 5.0
 
 
 @dataclass
-class GlobalLimits:
+class GlobalLimits(SessionCounts):
     """The limits the workers share: sessions in all and per address, the auth jail, the
     connection rate, pending logins (each known by its worker and that worker's token), wrong
     passphrases per nickname (``names``), new nicknames per address (``registrations``), and
@@ -73,31 +73,6 @@ class GlobalLimits:
     #: How far each pending login got, as its worker reported it (``pending``'s progress: the
     #: one that got least far is evicted first).
     progress: dict[object, int] = field(default_factory=dict)
-
-    def admit(self, ip: str) -> str | None:
-        """Why a login from ``ip`` may not play (``server_full``, ``ip_full``), else it is
-        counted (the worker says why in Korean, as one process does)."""
-        if self.admitted >= self.max_sessions:
-            return "server_full"
-        if self.per_address[address_key(ip)] >= self.max_sessions_per_ip:
-            return "ip_full"
-        self.admitted += 1
-        self.per_address[address_key(ip)] += 1
-        return None
-
-    def count(self, ip: str) -> None:
-        """A session a worker already holds (told to a restarted hub): counted, never refused."""
-        self.admitted += 1
-        self.per_address[address_key(ip)] += 1
-
-    def release(self, ip: str) -> None:
-        key = address_key(ip)
-        if self.per_address[key] <= 0:
-            return
-        self.admitted -= 1
-        self.per_address[key] -= 1
-        if self.per_address[key] <= 0:
-            del self.per_address[key]
 
 
 class WorkerLink(asyncio.Protocol):

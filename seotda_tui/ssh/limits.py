@@ -15,7 +15,7 @@ All of this runs on the event loop thread; nothing here is thread-safe, nor need
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 
 # (a shared leaf now: the rooms' limits count addresses the same way)
@@ -214,3 +214,38 @@ class InputLimiter:
             self._tail = b""
             return _PASTE_END
         return b""
+
+
+class SessionCounts:
+    """Logins counted against ``max_sessions`` and ``max_sessions_per_ip``: one process's own
+    (``LocalLimits``) and the hub's for every worker (``GlobalLimits``) count alike."""
+
+    max_sessions: int
+    max_sessions_per_ip: int
+    admitted: int  # logins counted
+    per_address: Counter[str]  # by address_key
+
+    def admit(self, ip: str) -> str | None:
+        """Why a login from ``ip`` may not play (``server_full``, ``ip_full``), else it is
+        counted."""
+        key = address_key(ip)
+        if self.admitted >= self.max_sessions:
+            return "server_full"
+        if self.per_address[key] >= self.max_sessions_per_ip:
+            return "ip_full"
+        self.count(ip)
+        return None
+
+    def count(self, ip: str) -> None:
+        """Counted, never refused (a session a worker already holds, told to a restarted hub)."""
+        self.admitted += 1
+        self.per_address[address_key(ip)] += 1
+
+    def release(self, ip: str) -> None:
+        key = address_key(ip)
+        if self.per_address[key] <= 0:
+            return
+        self.admitted -= 1
+        self.per_address[key] -= 1
+        if self.per_address[key] <= 0:
+            del self.per_address[key]

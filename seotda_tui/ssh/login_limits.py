@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ..config import Settings
 from .admission import PendingAdmission, PendingLogins
 from .guessing import NameGuard
-from .limits import AuthJail, Clock, ConnectLimiter, address_key
+from .limits import AuthJail, Clock, ConnectLimiter, SessionCounts
 from .registration import Registrations
 
 
@@ -63,7 +63,7 @@ class SessionLimits(Protocol):
         ...
 
 
-class LocalLimits:
+class LocalLimits(SessionCounts):
     """One process's own limits (no ``--workers``), from the settings, on ``clock``."""
 
     def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
@@ -72,30 +72,12 @@ class LocalLimits:
         self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, clock)
         self.names = NameGuard(s.name_failures, s.name_lock_seconds, clock)
         self.new_names = Registrations(s.registrations_per_ip, clock)
-        self.admitted = 0  # logins counted against max_sessions
-        self.per_address: Counter[str] = Counter()  # and against max_sessions_per_ip
+        self.max_sessions, self.max_sessions_per_ip = s.max_sessions, s.max_sessions_per_ip
+        self.admitted = 0
+        self.per_address = Counter()
 
     def connect_allowed(self, ip: str) -> bool:
         return self.connects.allow(ip)
-
-    def admit(self, ip: str) -> str | None:
-        key = address_key(ip)
-        if self.admitted >= self.settings.max_sessions:
-            return "server_full"
-        if self.per_address[key] >= self.settings.max_sessions_per_ip:
-            return "ip_full"
-        self.admitted += 1
-        self.per_address[key] += 1
-        return None
-
-    def release(self, ip: str) -> None:
-        key = address_key(ip)
-        if self.per_address[key] <= 0:
-            return
-        self.admitted -= 1
-        self.per_address[key] -= 1
-        if self.per_address[key] <= 0:
-            del self.per_address[key]
 
     def auth_failed(self, ip: str) -> bool:
         return self.jail.failure(ip)
