@@ -294,7 +294,9 @@ def places_told(t: Table, nick: str, more: str, whole: bool = True) -> None:
     """Every place of the last game is on ``nick``'s waiting-room banner, or counted in its
     "… N more" (issue 32 item 8: an 80×24 spectator saw 4 of 9 places, cut without a word)."""
     banner = t.screen(nick).query_one("#banner").plain
-    ranking = (t.manager.result(t.room_id) or {})["ranking"]
+    result = t.manager.result(t.room_id)
+    assert result is not None, "no finished game"
+    ranking = result["ranking"]
     shown = [row for row in ranking if f" {row['playerId']} " in banner + " "]
     hidden = len(ranking) - len(shown)
     assert hidden == 0 or more.format(n=hidden) in banner, (nick, hidden, banner)

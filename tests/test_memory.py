@@ -33,6 +33,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from engine import Options
+from engine.types import GameResult
 from seotda_tui.cli.process import GC_THRESHOLDS
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
@@ -301,14 +302,33 @@ async def test_the_leave_question_is_freed_when_answered() -> None:
 
 
 async def test_the_results_screen_is_freed_when_closed() -> None:
-    result = {
+    result: GameResult = {
         "summary": "a 우승",
         "reason": "handCap",
         "ranking": [
-            {"rank": 1, "playerId": "a", "finalChips": 1500, "score": 1500, "rebuys": 0},
-            {"rank": 2, "playerId": "b", "finalChips": 500, "score": 500, "rebuys": 1},
+            {
+                "rank": 1,
+                "playerId": "a",
+                "finalChips": 1500,
+                "score": 1500,
+                "rebuys": 0,
+                "eliminatedAtHand": None,
+            },
+            {
+                "rank": 2,
+                "playerId": "b",
+                "finalChips": 500,
+                "score": 500,
+                "rebuys": 1,
+                "eliminatedAtHand": None,
+            },
         ],
-        "stats": {"handsPlayed": 20, "rematches": 1},
+        "stats": {
+            "handsPlayed": 20,
+            "rematches": 1,
+            "bestHand": None,
+            "biggestPot": {"handNo": 0, "amount": 0, "winners": []},
+        },
     }
     async with Table.open(["a", "b"], seed=3, size=SIZE) as t:
         pilot, app = t.pilot("a"), t.app("a")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 from engine import IllegalAction, Options
-from engine.types import Action, RefusalCode
+from engine.types import Action, GameResult, RefusalCode
 
 from ..i18n import N_, tr
 from .clock import Clock
@@ -37,8 +37,6 @@ STATUS_LABELS = {WAITING: N_("대기 중"), PLAYING: N_("게임 중"), FINISHED:
 #: (``roomOpen``, ``join``, ``host``, …). Still a plain dict: the manager's events have no
 #: TypedDicts yet, and the screens read both kinds through one ``event.get("type")``.
 RoomEvent = dict[str, Any]
-#: A finished game's result as the engine gives it (``Game.result()``; untyped in the engine).
-GameResult = dict[str, Any]
 
 
 #: Why a room operation was refused: stable, for callers and tests to branch on (the engine's

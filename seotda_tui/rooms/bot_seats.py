@@ -260,12 +260,12 @@ class BotSeats:
             for pid in game.players
         )
 
-    def end_reason(self, room: Room, result: GameResult | None) -> dict[str, Any] | None:
+    def end_reason(self, room: Room, result: GameResult | None) -> GameResult | None:
         """``result`` with the real reason when the game ended as only bots were left: a person
         who went bust is still connected, so "at most one person connected" would be untrue."""
         if result and result.get("reason") == "disconnected" and self._no_human_in_play(room):
             result["reason"] = BOTS_ONLY
-        return None if result is None else dict(result)
+        return None if result is None else result.copy()
 
     def humans_gone(self, room: Room) -> list[dict[str, Any]]:
         """Bots never keep a game going alone: with no human still in it, disconnect the bots."""

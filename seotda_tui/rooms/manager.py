@@ -127,7 +127,7 @@ from typing import Any
 
 from engine import Game, Options
 from engine.dealing import DealHook
-from engine.types import Action, View
+from engine.types import Action, GameResult, View
 
 from .api import RoomService
 from .bot_seats import DEFAULT_LEVEL
@@ -284,7 +284,7 @@ class RoomManager:
             return None
         return room.game.view(room.viewer_for(nick))
 
-    def result(self, room_id: str) -> dict[str, Any] | None:
+    def result(self, room_id: str) -> GameResult | None:
         """The room's last finished game's result (public), the object its updates carry."""
         room = self._registry.rooms.get(room_id)
         return room.result if room else None

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import Game, Options
+from engine.types import GameResult
 
 from .api import (
     FINISHED,
@@ -78,7 +79,7 @@ class Room:
     grace_ends: dict[str, float] = field(default_factory=dict)  # clock time each grace ends
     left: list[str] = field(default_factory=list)
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
-    result: dict[str, Any] | None = None
+    result: GameResult | None = None
     timer: Cancellable | None = None
     timer_seq: int = 0
     deadline_at: float | None = None

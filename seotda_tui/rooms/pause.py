@@ -71,7 +71,7 @@ class StorageFaults:
         self.clock = clock
         self._rooms = rooms
         self._changed = changed
-        self._unfinished: dict[str, dict[str, Any] | None] = {}  # game ends not yet written
+        self._unfinished: dict[str, Mapping[str, object] | None] = {}  # game ends not yet written
         self._finish_timer: Cancellable | None = None
         self._finish_step = 0
 
@@ -193,7 +193,7 @@ class StorageFaults:
         room.retry_timer = None
 
     # ------------------------------------------------------------------ the game's end
-    def record_finish(self, key: str | None, result: dict[str, Any] | None) -> None:
+    def record_finish(self, key: str | None, result: Mapping[str, object] | None) -> None:
         """Write the game's end now, or keep it and retry on :data:`RETRY_STEPS`."""
         if self._recorder is None or key is None:
             return

@@ -220,7 +220,7 @@ class GameDriver:
             "game_finished",
             room=room.id,
             game=room.game_no,
-            reason=(room.result or {}).get("reason"),
+            reason=room.result["reason"] if room.result else None,
             hands=room.game.hands_played,
         )
         room.cancel_timer()

@@ -25,6 +25,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from engine import Options
+from engine.types import GameResult
 
 from .. import i18n, metrics, tuning
 from ..i18n import N_, _
@@ -314,7 +315,7 @@ class SeotdaApp(App[None]):
         self.push_screen(HelpScreen(options, hand, tab=tab))
 
     def show_result(
-        self, result: dict[str, Any], options: Options, then: Callable[[bool | None], None]
+        self, result: GameResult, options: Options, then: Callable[[bool | None], None]
     ) -> None:
         from .screens.results import open_results
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import DECK, Options, evaluate
 from engine.hands import plain_value
+from engine.types import GameResult
 
 from ...i18n import N_, _
 from ...rooms import FINISHED, RoomSummary
@@ -109,7 +110,7 @@ def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
     )
 
 
-def result_parts(result: dict[str, Any] | None, options: Options) -> list[Part]:
+def result_parts(result: GameResult | None, options: Options) -> list[Part]:
     """The final ranking (§8.6); scores are shown net of the starting chips."""
     if not result:
         return []

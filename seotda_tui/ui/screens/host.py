@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from textual.screen import Screen
 
 from engine import Options
+from engine.types import GameResult
 
 from ...metrics import ActionLatency
 from ...rooms import RoomService, RoomSummary
@@ -68,7 +69,7 @@ class ScreenHost(Protocol):
         ...
 
     def show_result(
-        self, result: dict[str, Any], options: Options, then: Callable[[bool | None], None]
+        self, result: GameResult, options: Options, then: Callable[[bool | None], None]
     ) -> None:
         """A finished game's result (in the results screen already open, if there is one)."""
         ...

@@ -11,7 +11,7 @@ stacking over the live table, and while a new game runs it says the table is one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -23,6 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine import Options
+from engine.types import GameResult
 
 from ...i18n import N_, _, ngettext
 from ..keys import bind
@@ -36,11 +37,11 @@ VIRTUAL_CHIPS = N_(
 )
 
 
-def by_score(result: dict[str, Any], options: Options) -> bool:
+def by_score(result: GameResult, options: Options) -> bool:
     return options.end_condition == "hands" or result.get("reason") == "handCap"
 
 
-def ranking_table(result: dict[str, Any], options: Options) -> Table:
+def ranking_table(result: GameResult, options: Options) -> Table:
     """Rank, nickname, final chips, score (net of the starting chips) or survival, and
     rebuys in a room that allows them (with rebuys off the column would be all zeros)."""
     scored = by_score(result, options)
@@ -71,7 +72,7 @@ def ranking_table(result: dict[str, Any], options: Options) -> Table:
     return table
 
 
-def stats_text(result: dict[str, Any]) -> Text:
+def stats_text(result: Mapping[str, Any]) -> Text:
     stats = result.get("stats") or {}
     text = Text()
     hands, rematches = stats.get("handsPlayed", 0), stats.get("rematches", 0)
@@ -105,7 +106,7 @@ class ResultsScreen(BaseScreen):
         bind("leave", "back(True)", "로비로"),
     ]
 
-    def __init__(self, result: dict[str, Any], options: Options) -> None:
+    def __init__(self, result: GameResult, options: Options) -> None:
         super().__init__()
         self.result = result
         self.options = options
@@ -129,7 +130,7 @@ class ResultsScreen(BaseScreen):
             summary.append(f" ({_(why)})", style="")
         return summary
 
-    def show(self, result: dict[str, Any], options: Options) -> None:
+    def show(self, result: GameResult, options: Options) -> None:
         """Show a newer game's result in place (and the room is no longer playing)."""
         self.result, self.options = result, options
         self.query_one("#results-summary", Static).update(self._summary())
@@ -154,7 +155,7 @@ class ResultsScreen(BaseScreen):
 
 def open_results(
     app: App[Any],
-    result: dict[str, Any],
+    result: GameResult,
     options: Options,
     then: Callable[[bool | None], None],
 ) -> None:
