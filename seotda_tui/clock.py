@@ -47,6 +47,10 @@ class LoopClock:
         return self._get_loop().call_later(max(0.0, delay), callback)
 
 
+LOOP_CLOCK = LoopClock()
+"""The running loop's clock, shared as the default of whatever takes a :class:`Clock`."""
+
+
 class _FakeHandle:
     __slots__ = ("callback", "cancelled", "when")
 

@@ -12,8 +12,8 @@ The server runs in-process on 127.0.0.1 with an ephemeral port and temporary
 host-key and data folders. Keyword arguments are server settings (any
 :class:`~seotda_tui.config.Settings` field, e.g. ``password="x"``,
 ``max_sessions=2``, ``idle_timeout=0.5``), validated like flags; ``clock=``
-replaces the server's rate-limit clock and ``timers=`` (a :class:`~seotda_tui.clock.FakeClock`)
-what waits, such as the idle timer. ``shutdown_notice`` defaults to 0 here. Each client is a real asyncssh client that asks
+(a :class:`~seotda_tui.clock.FakeClock`) replaces the server's one time source: the rate
+limits and what waits, such as the idle timer. ``shutdown_notice`` defaults to 0 here. Each client is a real asyncssh client that asks
 for a PTY; everything it receives is fed into a ``pyte`` screen, so
 ``wait_for`` checks what a person would see.
 """
@@ -313,7 +313,7 @@ class SSHHarness:
 
     async def start(self) -> ServerHandle:
         flags = dict(self.overrides)
-        extra = {k: flags.pop(k) for k in ("clock", "timers") if k in flags}
+        extra = {k: flags.pop(k) for k in ("clock",) if k in flags}
         flags.setdefault("shutdown_notice", 0.0)
         settings = load_settings(
             env={k: v for k, v in os.environ.items() if k == tuning.STOCK_ENV},

@@ -33,7 +33,6 @@ from .ssh_harness import (
     ssh_server,
     wait_until,
 )
-from .test_limits import Tick
 
 # -- the building blocks --------------------------------------------------------------------
 
@@ -78,7 +77,7 @@ def _events(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
 def test_refusal_log_says_the_first_then_a_count_a_minute(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     refusals = RefusalLog(logging.getLogger("test.refusals"), clock)
     with caplog.at_level(logging.INFO, logger="test.refusals"):
         for _ in range(1000):
@@ -120,7 +119,7 @@ def test_refusal_log_says_the_first_then_a_count_a_minute(
 
 
 def test_refusal_log_table_stays_bounded() -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     refusals = RefusalLog(logging.getLogger("test.refusals.bounded"), clock)
     for i in range(3000):
         refusals.refused(f"10.{i // 256 % 256}.{i % 256}.1", "jailed")
@@ -294,7 +293,7 @@ async def test_handshake_grace_closes_silent_and_stalled_connections(
     clock = FakeClock()
     settings = {"handshake_grace": 30, "login_grace": 600, "connect_rate": 0}
     async with (
-        ssh_server(tmp_path, factory, timers=clock, **settings) as server,
+        ssh_server(tmp_path, factory, clock=clock, **settings) as server,
         flooding(server.port) as flood,
     ):
         state = _state(server)
@@ -335,7 +334,7 @@ async def test_a_first_connection_may_take_its_time_over_the_host_key_question(
             return True
 
     factory = make_app_factory(RoomManager())
-    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:
+    async with ssh_server(tmp_path, factory, clock=clock, **settings) as server:
         conn = await open_connection(  # nothing trusted yet: the client asks
             server.port, "frank", client=Hesitant, known_hosts=([], [], [])
         )
@@ -356,7 +355,7 @@ async def test_a_login_that_opens_no_session_is_closed_after_the_login_grace(
     factory = make_app_factory(RoomManager())
     clock = FakeClock()
     settings = {"handshake_grace": 20, "login_grace": 150, "connect_rate": 0}
-    async with ssh_server(tmp_path, factory, timers=clock, **settings) as server:
+    async with ssh_server(tmp_path, factory, clock=clock, **settings) as server:
         state = _state(server)
         conn = await open_connection(server.port, "dave")
         clock.advance(60)  # past handshake_grace: still open (the hang-up is logged at once)
@@ -370,7 +369,7 @@ async def test_a_login_that_opens_no_session_is_closed_after_the_login_grace(
 async def test_jailed_address_refusals_are_summarised(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     settings = {"auth_failures": 1, "auth_jail_seconds": 3600, "clock": clock}
     server = SSHHarness(tmp_path, lambda identity, ctx: None, **settings)
     await server.start()

@@ -36,7 +36,6 @@ from .ssh_harness import (
     wait_until,
 )
 from .test_admission import _state, flooding, player
-from .test_limits import Tick
 
 
 def _events(caplog: pytest.LogCaptureFixture, *names: str) -> list[dict[str, Any]]:
@@ -61,7 +60,7 @@ async def test_refused_logins_take_no_players_place_and_go_quickly(
         "refused_login_grace": 30,
     }
     apps = ProbeFactory()
-    async with ssh_server(tmp_path, apps, timers=clock, **settings) as server:
+    async with ssh_server(tmp_path, apps, clock=clock, **settings) as server:
         state = _state(server)
         async with player(server.port, "alice", "127.0.0.1") as alice:
             await alice.wait_for("안녕 alice")
@@ -281,7 +280,7 @@ async def test_guessing_one_name_from_many_addresses_locks_it_but_not_its_owner(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="seotda.auth")
-    clock = Tick()
+    clock = FakeClock(1000.0)
     settings = {
         "name_failures": 3,
         "name_lock_seconds": 600,
@@ -377,7 +376,7 @@ async def test_new_names_per_address_are_limited_and_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="seotda.auth")
-    clock = Tick()
+    clock = FakeClock(1000.0)
     settings = {"registrations_per_ip": 2, "connect_rate": 0, "clock": clock}
     async with ssh_server(tmp_path, ProbeFactory(), **settings) as server:
         store = _state(server).policy.store

@@ -20,25 +20,11 @@ from seotda_tui.ssh.state import DisconnectReason
 
 from .ssh_harness import ProbeFactory, attempt, key_pair, keys_text, ssh_server, wait_until
 
-
-class Tick:
-    """A hand-driven clock for the limiters."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 # -- the building blocks, on a fake clock ----------------------------------------------------
 
 
 def test_token_bucket_bursts_then_refills_at_the_rate() -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     bucket = TokenBucket(rate=2, burst=3, clock=clock)
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     clock.advance(0.5)  # one token back
@@ -50,7 +36,7 @@ def test_token_bucket_bursts_then_refills_at_the_rate() -> None:
 
 
 def test_connect_limiter_is_per_address_and_groups_ipv6_by_64() -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     limiter = ConnectLimiter(rate=1, burst=2, clock=clock)
     assert [limiter.allow("10.0.0.1") for _ in range(3)] == [True, True, False]
     assert limiter.allow("10.0.0.2")  # another address has its own bucket
@@ -65,7 +51,7 @@ def test_connect_limiter_is_per_address_and_groups_ipv6_by_64() -> None:
 
 
 def test_connect_limiter_forgets_idle_addresses() -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     limiter = ConnectLimiter(rate=10, burst=5, clock=clock)
     for i in range(3000):
         limiter.allow(f"10.{i // 65536}.{i // 256 % 256}.{i % 256}")
@@ -74,7 +60,7 @@ def test_connect_limiter_forgets_idle_addresses() -> None:
 
 
 def test_auth_jail_counts_failures_within_the_window() -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     jail = AuthJail(max_failures=3, seconds=300, clock=clock)
     assert not jail.failure("1.2.3.4") and not jail.failure("1.2.3.4")
     clock.advance(301)  # those two are forgotten
@@ -93,7 +79,7 @@ def test_auth_jail_counts_failures_within_the_window() -> None:
 
 
 def test_input_limiter_delivers_whole_chunks_and_keeps_paste_end() -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     limiter = InputLimiter(rate=10, burst=20, clock=clock)
     assert limiter.admit(b"\x1b[<35;10;5M") == b"\x1b[<35;10;5M"  # 11 bytes
     assert limiter.admit(b"0123456789") == b""  # 10 > 9 left: dropped whole, not cut
@@ -168,7 +154,7 @@ async def test_one_connection_gets_one_session(tmp_path: Path) -> None:
 
 
 async def test_connection_rate_limit_refuses_before_key_exchange(tmp_path: Path) -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     apps = ProbeFactory()
     async with ssh_server(tmp_path, apps, connect_rate=1, connect_burst=2, clock=clock) as server:
         for name in ("alice", "bob"):
@@ -189,7 +175,7 @@ async def test_connection_rate_limit_refuses_before_key_exchange(tmp_path: Path)
 
 
 async def test_wrong_passwords_put_the_address_in_jail(tmp_path: Path) -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     apps = ProbeFactory()
     settings = {"password": "right", "auth_failures": 4, "auth_jail_seconds": 300, "clock": clock}
     async with ssh_server(tmp_path, apps, **settings) as server:
@@ -213,7 +199,7 @@ async def test_wrong_passwords_put_the_address_in_jail(tmp_path: Path) -> None:
 
 
 async def test_unlisted_keys_count_towards_the_jail(tmp_path: Path) -> None:
-    clock = Tick()
+    clock = FakeClock(1000.0)
     apps = ProbeFactory()
     listed, unlisted = key_pair(), key_pair()
     allow = tmp_path / "allowed_keys"
@@ -288,7 +274,7 @@ async def _alive(c, apps, key: str, nick: str = "alice") -> None:
 async def test_idle_player_is_warned_then_disconnected(tmp_path: Path) -> None:
     apps, clock = ProbeFactory(), FakeClock()
     async with (
-        ssh_server(tmp_path, apps, timers=clock, **IDLE) as server,
+        ssh_server(tmp_path, apps, clock=clock, **IDLE) as server,
         server.connect("alice") as c,
     ):
         await c.wait_for("안녕 alice")
@@ -308,7 +294,7 @@ async def test_idle_player_is_warned_then_disconnected(tmp_path: Path) -> None:
 async def test_typing_keeps_a_player_connected(tmp_path: Path) -> None:
     apps, clock = ProbeFactory(), FakeClock()
     async with (
-        ssh_server(tmp_path, apps, timers=clock, **IDLE) as server,
+        ssh_server(tmp_path, apps, clock=clock, **IDLE) as server,
         server.connect("alice") as c,
     ):
         await c.wait_for("안녕 alice")
@@ -331,7 +317,7 @@ async def test_idle_exempt_hook_keeps_a_seated_player(tmp_path: Path) -> None:
         return seated["now"]
 
     async with (
-        ssh_server(tmp_path, apps, timers=clock, **IDLE) as server,
+        ssh_server(tmp_path, apps, clock=clock, **IDLE) as server,
         server.connect("alice") as c,
     ):
         await c.wait_for("안녕 alice")
@@ -353,7 +339,7 @@ async def test_idle_timeout_zero_is_off(tmp_path: Path) -> None:
     apps, clock = ProbeFactory(), FakeClock()
     settings = {"idle_timeout": 0, "idle_warning": 0}
     async with (
-        ssh_server(tmp_path, apps, timers=clock, **settings) as server,
+        ssh_server(tmp_path, apps, clock=clock, **settings) as server,
         server.connect("alice") as c,
     ):
         await c.wait_for("안녕 alice")
@@ -383,7 +369,7 @@ async def test_a_huge_paste_does_not_stall_other_players(tmp_path: Path) -> None
     exactly one burst, however long the paste takes to go through."""
     apps = ProbeFactory()
     async with (
-        ssh_server(tmp_path, apps, clock=Tick()) as server,
+        ssh_server(tmp_path, apps, clock=FakeClock(1000.0)) as server,
         server.connect("alice") as alice,
         server.connect("bob") as bob,
     ):
@@ -435,7 +421,7 @@ async def test_real_game_lobby_idlers_go_but_players_in_a_room_stay(tmp_path: Pa
     manager = RoomManager(seed_source=lambda: 7, clock=clock)
     factory = make_app_factory(manager)
     async with (
-        ssh_server(tmp_path, factory, timers=clock, **IDLE) as server,
+        ssh_server(tmp_path, factory, clock=clock, **IDLE) as server,
         server.connect("영희") as host,
         server.connect("철수") as idler,
     ):

@@ -93,7 +93,7 @@ async def test_an_idle_host_of_a_waiting_room_is_dropped_and_the_room_closes(
     m = RoomManager(seed_source=lambda: 7, clock=clock)
     idle = {"idle_timeout": 60.0, "idle_warning": 20.0}
     async with (
-        ssh_server(tmp_path, make_app_factory(m), timers=clock, **idle) as server,
+        ssh_server(tmp_path, make_app_factory(m), clock=clock, **idle) as server,
         server.connect("방장") as host,
         server.connect("영희") as guest_host,
         server.connect("철수") as guest,

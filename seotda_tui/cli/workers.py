@@ -63,7 +63,6 @@ def cluster_main(
 
 def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     """The rooms process: the manager, the chat, the global limits and the journal pruning."""
-    import time
 
     from ..cluster.hub import GlobalLimits, Hub
     from ..cluster.supervisor import RESTARTED, SOCKET, exit_with_parent
@@ -78,15 +77,15 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     limits = GlobalLimits(
         settings.max_sessions,
         settings.max_sessions_per_ip,
-        AuthJail(settings.auth_failures, settings.auth_jail_seconds, time.monotonic),
-        ConnectLimiter(settings.connect_rate, settings.connect_burst, time.monotonic),
+        AuthJail(settings.auth_failures, settings.auth_jail_seconds, manager.clock),
+        ConnectLimiter(settings.connect_rate, settings.connect_burst, manager.clock),
         PendingLogins(
             settings.max_pending_logins_per_ip,
             settings.max_pending_logins,
             lambda key: progress.get(key, 0),
         ),
-        names=NameGuard(settings.name_failures, settings.name_lock_seconds, time.monotonic),
-        registrations=Registrations(settings.registrations_per_ip, time.monotonic),
+        names=NameGuard(settings.name_failures, settings.name_lock_seconds, manager.clock),
+        registrations=Registrations(settings.registrations_per_ip, manager.clock),
         progress=progress,
     )
     # (a restarted one waits for every worker to say what it holds before admitting logins)

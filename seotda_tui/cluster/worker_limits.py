@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..clock import LOOP_CLOCK
 from ..config import Settings
 from ..ssh.admission import PendingLogins
 from ..ssh.guessing import NameGuard
@@ -39,7 +39,7 @@ class RemoteLimits:
     """The SSH server's :class:`~seotda_tui.ssh.login_limits.SessionLimits`, kept by the hub,
     held here too (see the module doc)."""
 
-    def __init__(self, link: HubLink, settings: Settings, clock: Clock = time.monotonic) -> None:
+    def __init__(self, link: HubLink, settings: Settings, clock: Clock = LOOP_CLOCK) -> None:
         self.link = link
         self.settings = settings
         self._admitted: Counter[str] = Counter()  # addresses the hub counted for this worker

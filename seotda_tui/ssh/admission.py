@@ -150,7 +150,7 @@ class RefusalLog:
 
     def refused(self, ip: str, reason: str, **fields: Any) -> None:
         key = (address_key(ip), reason)
-        now = self._clock()
+        now = self._clock.time()
         tally = self._tallies.get(key)
         if tally is None:
             self._sweep()
@@ -176,7 +176,7 @@ class RefusalLog:
 
     def tick(self) -> None:
         """Write the summaries that are due; forget (address, reason)s quiet for an interval."""
-        now = self._clock()
+        now = self._clock.time()
         for key, tally in list(self._tallies.items()):
             if now - tally.since < self.interval:
                 continue
@@ -187,7 +187,7 @@ class RefusalLog:
 
     def flush(self) -> None:
         """Write every count not yet logged, and start afresh."""
-        now = self._clock()
+        now = self._clock.time()
         for key, tally in self._tallies.items():
             if tally.repeats:
                 self._summarise(key, tally, now)

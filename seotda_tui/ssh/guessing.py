@@ -14,8 +14,7 @@ a few addresses per name, and the tables are cleared past a hard cap (failing op
 
 from __future__ import annotations
 
-import time
-
+from ..clock import LOOP_CLOCK
 from .limits import AuthJail, Clock, address_key
 
 _ADDRESSES_PER_NAME = 4  # the last few addresses each name logged in from
@@ -25,7 +24,7 @@ _HARD_CAP = 100_000
 class NameGuard:
     """Wrong passphrases per nickname, and the addresses each nickname logged in from."""
 
-    def __init__(self, failures: int, seconds: float, clock: Clock = time.monotonic) -> None:
+    def __init__(self, failures: int, seconds: float, clock: Clock = LOOP_CLOCK) -> None:
         self.failures = failures
         self.seconds = seconds
         # The jail's table keyed by name (prefixed: a nickname never reads as an address).

@@ -14,15 +14,12 @@ All of this runs on the event loop thread; nothing here is thread-safe, nor need
 
 from __future__ import annotations
 
-import time
 from collections import Counter, deque
-from collections.abc import Callable
 
 # (a shared leaf now: the rooms' limits count addresses the same way)
+from ..clock import LOOP_CLOCK
+from ..clock import Clock as Clock
 from ..config import address_key as address_key
-
-Clock = Callable[[], float]
-"""A monotonic time source in seconds, e.g. ``time.monotonic`` or a test's fake."""
 
 # Per-address tables are swept of stale entries once they grow past this many,
 # and cleared outright past the hard cap (failing open beats running out of memory).
@@ -37,15 +34,15 @@ class TokenBucket:
 
     __slots__ = ("_clock", "_stamp", "_tokens", "burst", "rate")
 
-    def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
+    def __init__(self, rate: float, burst: float, clock: Clock = LOOP_CLOCK) -> None:
         self.rate = float(rate)
         self.burst = float(burst)
         self._clock = clock
         self._tokens = self.burst
-        self._stamp = clock()
+        self._stamp = clock.time()
 
     def _refill(self) -> float:
-        now = self._clock()
+        now = self._clock.time()
         if now > self._stamp:
             self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
         self._stamp = now
@@ -66,7 +63,7 @@ class TokenBucket:
 class ConnectLimiter:
     """New connections per address: ``rate`` per second with bursts of ``burst`` (rate 0 = off)."""
 
-    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+    def __init__(self, rate: float, burst: int, clock: Clock = LOOP_CLOCK) -> None:
         self.rate = rate
         self.burst = burst
         self._clock = clock
@@ -100,7 +97,7 @@ class AuthJail:
     ``seconds = 0`` turns the jail off. A failure while jailed does not extend the sentence.
     """
 
-    def __init__(self, max_failures: int, seconds: float, clock: Clock = time.monotonic) -> None:
+    def __init__(self, max_failures: int, seconds: float, clock: Clock = LOOP_CLOCK) -> None:
         self.max_failures = max_failures
         self.seconds = seconds
         self._clock = clock
@@ -113,7 +110,7 @@ class AuthJail:
         until = self._until.get(key)
         if until is None:
             return 0.0
-        left = until - self._clock()
+        left = until - self._clock.time()
         if left <= 0:
             del self._until[key]
             return 0.0
@@ -124,7 +121,7 @@ class AuthJail:
         if self.seconds <= 0 or self.remaining(ip) > 0:
             return False
         key = address_key(ip)
-        now = self._clock()
+        now = self._clock.time()
         times = self._failures.get(key)
         if times is None:
             self._sweep(now)
@@ -152,7 +149,7 @@ class AuthJail:
     def held(self) -> tuple[dict[str, list[float]], dict[str, float]]:
         """Each address's counted failures (their ages in seconds) and jail seconds left: what a
         restarted rooms process of ``--workers N`` is told again (:meth:`restore`)."""
-        now = self._clock()
+        now = self._clock.time()
         failures = {
             key: [now - t for t in times if t > now - self.seconds]
             for key, times in self._failures.items()
@@ -163,7 +160,7 @@ class AuthJail:
     def restore(self, failures: dict[str, list[float]], jailed: dict[str, float]) -> None:
         """Add what :meth:`held` gave (several workers' failures add up; a jail keeps its
         latest end). Jails nobody by itself: the next failure counts as usual."""
-        now = self._clock()
+        now = self._clock.time()
         for key, ages in failures.items():
             times = [now - age for age in ages if 0 <= age < self.seconds]
             if times:
@@ -192,7 +189,7 @@ class InputLimiter:
     mode and swallow every later key.
     """
 
-    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+    def __init__(self, rate: float, burst: int, clock: Clock = LOOP_CLOCK) -> None:
         self._bucket = TokenBucket(rate, burst, clock)
         self._tail = b""  # end of the last dropped chunk, for a marker split across chunks
         self.dropped = 0

@@ -10,11 +10,11 @@ The server never asks which one it has.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..clock import LOOP_CLOCK
 from ..config import Settings
 from .admission import PendingAdmission, PendingLogins
 from .guessing import NameGuard
@@ -66,7 +66,7 @@ class SessionLimits(Protocol):
 class LocalLimits(SessionCounts):
     """One process's own limits (no ``--workers``), from the settings, on ``clock``."""
 
-    def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
+    def __init__(self, settings: Settings, clock: Clock = LOOP_CLOCK) -> None:
         s = self.settings = settings
         self.connects = ConnectLimiter(s.connect_rate, s.connect_burst, clock)
         self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, clock)

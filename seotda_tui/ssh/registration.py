@@ -12,8 +12,8 @@ freed later (``nickname_expiry_days``, :meth:`~.store.NicknameStore.expire`).
 from __future__ import annotations
 
 import logging
-import time
 
+from ..clock import LOOP_CLOCK
 from ..logs import log_event
 from .limits import Clock, TokenBucket, address_key
 
@@ -27,7 +27,7 @@ _HARD_CAP = 100_000
 class Registrations:
     """New nicknames per address per hour (``per_hour`` 0: unlimited, still logged)."""
 
-    def __init__(self, per_hour: int, clock: Clock = time.monotonic) -> None:
+    def __init__(self, per_hour: int, clock: Clock = LOOP_CLOCK) -> None:
         self.per_hour = per_hour
         self._clock = clock
         self._buckets: dict[str, TokenBucket] = {}

@@ -42,7 +42,6 @@ import functools
 import logging
 import os
 import socket
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,8 +49,7 @@ from typing import Any
 import asyncssh
 
 from .. import metrics, tuning
-from ..clock import Cancellable, LoopClock
-from ..clock import Clock as Timers
+from ..clock import Cancellable, Clock, LoopClock
 from ..config import Settings
 from ..i18n import N_, Language, load_all
 from ..logs import log_event, log_listen_scope
@@ -60,7 +58,6 @@ from .admission import PendingAdmission, RefusalLog, RefusedSession
 from .auth import AuthPolicy, KeylessLogin, Proof, Verdict
 from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
 from .hostkey import fingerprint, load_or_create_host_key
-from .limits import Clock
 from .log_bridge import attribute_log_context, install_asyncssh_bridge
 from .login_limits import LocalLimits, SessionLimits
 from .session import REFUSED, GameSession
@@ -137,9 +134,9 @@ class ServerConfig:
 
     ``settings`` comes from :func:`seotda_tui.config.load_settings` (its auth fields are
     consistent there: a password only in password/keys mode, a key list only in keys mode).
-    ``clock`` drives the connection rate limiter, the auth jail and the input limiter;
-    ``timers`` is what waits (the handshake and login graces, each session's idle timer): the
-    rooms' clock, a fake in tests.
+    ``clock`` (:mod:`seotda_tui.clock`, the rooms' kind) is the one time source: it drives the
+    connection rate limiter, the auth jail and the input limiter, and it is what waits (the
+    handshake and login graces, each session's idle timer). The running loop's, a fake in tests.
 
     ``limits``: the connection and login limits (:mod:`.login_limits`); unset, this process's
     own (:class:`~.login_limits.LocalLimits` from ``settings`` on ``clock``). A worker of
@@ -156,8 +153,7 @@ class ServerConfig:
 
     app_factory: AppFactory
     settings: Settings = field(default_factory=Settings)
-    clock: Clock = time.monotonic
-    timers: Timers = field(default_factory=LoopClock)
+    clock: Clock = field(default_factory=LoopClock)
     sock: socket.socket | None = None
     also_listen: tuple[str, int] | None = None
     limits: SessionLimits | None = None
@@ -173,8 +169,7 @@ class ServerState:
     app_factory: AppFactory
     limits: SessionLimits
     settings: Settings = field(default_factory=Settings)
-    clock: Clock = time.monotonic
-    timers: Timers = field(default_factory=LoopClock)
+    clock: Clock = field(default_factory=LoopClock)
     registry: SessionRegistry = field(default_factory=SessionRegistry)
     sessions: set[GameSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
@@ -301,7 +296,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._requests_refused = 0  # forwardings, exec, unknown requests (see _refused)
         self._refusals_logged: set[str] = set()  # their kinds, each logged once
         self._refusal: tuple[str, str] | None = None  # (reason, Korean message) after login
-        self._deadline: Cancellable | None = None  # handshake / session-open grace (on timers)
+        self._deadline: Cancellable | None = None  # handshake / session-open grace (on the clock)
         self._session: GameSession | None = None
         self._stage = "version"  # how far the login got: version, kex, auth, then done
         self._hung_up = False  # we disconnected it ourselves (and logged why)
@@ -339,7 +334,7 @@ class _PlayerConnection(asyncssh.SSHServer):
             self._deadline = None
         if seconds > 0:
             passed = functools.partial(self._deadline_passed, reason)
-            self._deadline = self._state.timers.call_later(seconds, passed)
+            self._deadline = self._state.clock.call_later(seconds, passed)
 
     def _deadline_passed(self, reason: str) -> None:
         self._deadline = None
@@ -781,7 +776,6 @@ async def start_server(config: ServerConfig) -> ServerHandle:
             settings=settings,
             clock=config.clock,
             bans=bans,
-            timers=config.timers,
         )
         if config.registry is not None:
             state.registry = config.registry

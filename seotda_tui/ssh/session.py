@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
 from codecs import getincrementaldecoder
 from collections.abc import Callable
 from typing import Any
@@ -213,7 +212,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if datatype is not None:
             return
-        self._last_input = self._state.timers.time()
+        self._last_input = self._state.clock.time()
         data = self._input.admit(data)
         if self._input.dropped and not self._input_logged:
             self._input_logged = True
@@ -305,13 +304,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _start_idle_timer(self) -> None:
         if self._idle_timeout <= 0:
             return
-        self._last_input = self._state.timers.time()
+        self._last_input = self._state.clock.time()
         self._schedule_idle(self._idle_timeout - self._idle_warning)
 
     def _schedule_idle(self, after_last_input: float) -> None:
-        timers = self._state.timers
-        delay = self._last_input + after_last_input - timers.time()
-        self._idle_handle = timers.call_later(delay, self._idle_check)
+        clock = self._state.clock
+        delay = self._last_input + after_last_input - clock.time()
+        self._idle_handle = clock.call_later(delay, self._idle_check)
 
     def _stop_idle_timer(self) -> None:
         if self._idle_handle is not None:
@@ -333,7 +332,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._idle_handle = None
         if self._app is None or self._reason is not None:
             return
-        now = self._state.timers.time()
+        now = self._state.clock.time()
         idle_for = now - self._last_input
         warn_after = self._idle_timeout - self._idle_warning
         if idle_for < warn_after:  # there was input: start over
@@ -501,7 +500,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         prepare_app(app, self._link, ctx.color_system)
         self._app = app
         width, height = self._link.size
-        started = time.monotonic()
+        started = self._state.clock.time()
         log_event(
             log,
             "connect",
@@ -532,7 +531,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 user=ctx.identity.nickname,
                 ip=self._peer_ip,
                 reason=str(self._reason),
-                duration=round(time.monotonic() - started, 1),
+                duration=round(self._state.clock.time() - started, 1),
                 **fields,
             )
         return 1 if crashed else 0

@@ -18,12 +18,11 @@ from typing import Any, Protocol
 
 from textual.app import App
 
-from ..clock import Clock as Timers
+from ..clock import Clock
 from ..config import Settings
 from ..i18n import Language
 from ..logs import log_event
 from .auth import AuthPolicy, Identity
-from .limits import Clock
 
 # The loggers these lines had before they moved here (log names are part of the log format).
 _server_log = logging.getLogger("seotda.server")
@@ -147,9 +146,6 @@ class SessionHost(Protocol):
 
     @property
     def clock(self) -> Clock: ...
-
-    @property
-    def timers(self) -> Timers: ...
 
     @property
     def registry(self) -> SessionRegistry: ...
