@@ -6,11 +6,11 @@ import contextlib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 from engine import DECK, Options
 from engine.options import SPECS
-from engine.types import SeatView
+from engine.types import LegalAction, PendingPhase, SeatView, View
 from seotda_tui.rooms import RoomError, RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
@@ -453,7 +453,8 @@ async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen.latest is not None
         base = screen.latest
-        cases = [
+        assert base.view is not None
+        cases: list[tuple[PendingPhase, list[LegalAction], str, str, dict[str, object]]] = [
             (
                 "rejoin",
                 [
@@ -477,13 +478,13 @@ async def test_rejoin_rebuy_and_ready_prompts_send_the_right_actions() -> None:
             ("handEnd", [{"type": "ready", "amount": 0}], "Space 준비", "space", {"type": "ready"}),
         ]
         for phase, legal, label, key, expected in cases:
-            view = dict(base.view or {})
-            view.update(
-                legalActions=legal,
-                handPhase="rejoin" if phase == "rejoin" else "handEnd",
-                phase="rebuy" if phase == "rebuy" else "playing",
-                pending={"phase": phase, "players": ["영희"], "seconds": 15},
-            )
+            view: View = {
+                **base.view,
+                "legalActions": legal,
+                "handPhase": "rejoin" if phase == "rejoin" else "handEnd",
+                "phase": "rebuy" if phase == "rebuy" else "playing",
+                "pending": {"phase": phase, "players": ["영희"], "seconds": 15},
+            }
             screen.post_message(Pushed(dataclasses.replace(base, view=view, events=())))
             await settle(pilot)
             assert label in screen_text(app), screen_text(app)
@@ -552,7 +553,7 @@ def test_table_text_from_a_real_view() -> None:
     m.session_connected("민수")
     m.session_disconnected("민수")
     summary = m.room(room.id)
-    view = cast(dict[str, Any], game.view("영희"))  # table_text reads views as plain dicts
+    view = game.view("영희")
     infos = {i.name: i for i in tt.seat_infos(summary, view, "영희")}
     assert "다이" in infos[first].badges and "연결 끊김" in infos["민수"].badges
     for nick, info in infos.items():
@@ -564,7 +565,7 @@ def test_table_text_from_a_real_view() -> None:
     actor = view["actor"]
     expected = "내 차례예요!" if actor == "영희" else f"{actor}님 차례"
     assert tt.status_parts(view, "영희", view["legalActions"], False)[0][0] == expected
-    rematch = dict(view, rematchNo=2, rematchReason="gusa")
+    rematch: View = {**view, "rematchNo": 2, "rematchReason": "gusa"}
     assert tt.banner_parts(rematch)[0][0].startswith("재경기 2회차 - 구사")
     assert tt.waiting_status(summary, "철수") == "방장 영희님이 시작하기를 기다려요"
 

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, cast
 
 import pytest
 
 from engine import Game, Options
 from engine.dealing import StackedDeck
+from engine.types import View
 from seotda_tui.rooms.bots import LEVELS, decide, hand_equity
 
 from .gamekit import held, random_options
 
 
-def seen(game: Game, pid: str) -> dict[str, Any]:
+def seen(game: Game, pid: str) -> View:
     """``pid``'s view as a bot is handed it (``RoomUpdate.view``: the view as a plain dict)."""
-    return cast(dict[str, Any], game.view(pid))
+    return game.view(pid)
 
 
 def play(seed: int, options: Options, levels: dict[str, str]) -> Game:

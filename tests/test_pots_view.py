@@ -5,7 +5,7 @@ yet is not one. Three players with 320 each, 쿼터 → 따당 → all in, showe
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from hypothesis import event, given, settings
@@ -13,17 +13,18 @@ from hypothesis import strategies as st
 
 from engine import Game, IllegalAction
 from engine.pots import build_pots
+from engine.types import View
 from seotda_tui.i18n import Language, speaking
 from seotda_tui.testing import Table
 from seotda_tui.ui.present.pots import CARRIED, SIDE, UNCALLED, labelled_pots, pots_forms
 from tests.gamekit import act, held, new_game
 
 
-def _view(game: Game) -> dict[str, Any]:
-    return cast(dict[str, Any], game.view(None))  # the pot line reads views as plain dicts
+def _view(game: Game) -> View:
+    return game.view(None)
 
 
-def _pot_line(view: dict[str, Any], language: str) -> tuple[str, ...]:
+def _pot_line(view: View, language: str) -> tuple[str, ...]:
     with speaking(Language(language)):
         return pots_forms(labelled_pots(view))
 
@@ -108,7 +109,7 @@ def _called(committed: dict[str, int]) -> dict[str, int]:
     return {p: min(c, ordered[1]) for p, c in committed.items()}
 
 
-def _check_pot_line(view: dict[str, Any]) -> None:
+def _check_pot_line(view: View) -> None:
     """The pot line's parts sum to the pot; 사이드 is there iff a live player is all in for less
     than another player's matched total; 콜 대기 only beside a side or a carried pot."""
     pots = view.get("pots") or []

@@ -87,7 +87,7 @@ def test_who_sees_which_cards_and_keys(mode: str, size: tuple[int, int]) -> None
             order = [s["id"] for s in latest[nick].view["seats"]]
             i = order.index(nick)  # the next seats clockwise first, as at a real table
             assert [s.name for s in m.seats] == order[i + 1 :] + order[:i]
-            assert m.hand.cards == tuple(c["id"] for c in seat["cards"] if "id" in c)
+            assert m.hand.cards == tuple(c["id"] for c in seat["cards"] if "hidden" not in c)
             assert m.hand.cards and m.hand.places == cards
             assert all(not any(f is not None for f in s.faces) for s in m.seats)  # backs only
             assert text(m.me_line).startswith(nick)

@@ -245,7 +245,7 @@ def test_a_resumed_game_is_counted_from_its_whole_log(tmp_path: Path) -> None:
     m.join(room.id, "영희")
     people = [Person(m, room.id, n, i) for i, n in enumerate(("철수", "영희"))]
     m.start(room.id, "철수")
-    while (people[0].updates[-1].view or {}).get("handsPlayed", 0) < 3:
+    while (v["handsPlayed"] if (v := people[0].updates[-1].view) else 0) < 3:
         clock.advance(0.5)
         for person in people:
             person.maybe_act()

@@ -9,12 +9,13 @@ frame may hold another player's card unless the showdown revealed it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from engine import Game, Options
+from engine.types import View
 from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.history import GameHistory, Replay
@@ -62,7 +63,7 @@ class Played:
 
     def __init__(self, manager: RoomManager, journal: Journal, key: str, wall: WallClock) -> None:
         self.manager, self.journal, self.key, self.wall = manager, journal, key, wall
-        self.pushed: dict[str, list[dict[str, Any]]] = {}
+        self.pushed: dict[str, list[View]] = {}
         self.history = GameHistory(journal)
 
 
@@ -79,7 +80,7 @@ def played_game(tmp_path: Path, seed: int = 11, timeouts: bool = True) -> Iterat
     manager.watch(room.id, WATCHER)
     played = Played(manager, journal, f"{room.id}-1", wall)
 
-    pushed: dict[str, list[dict[str, Any]]] = {}
+    pushed: dict[str, list[View]] = {}
 
     def keep(nick: str) -> Any:
         def callback(update: RoomUpdate) -> None:
@@ -117,16 +118,16 @@ def played_game(tmp_path: Path, seed: int = 11, timeouts: bool = True) -> Iterat
         manager.close()
 
 
-def _frames(replay: Replay) -> list[dict[str, Any]]:
+def _frames(replay: Replay) -> list[View]:
     return [replay.view(i) for i in range(len(replay.frames))]
 
 
-def _is_subsequence(frames: list[dict[str, Any]], pushed: list[dict[str, Any]]) -> bool:
+def _is_subsequence(frames: list[View], pushed: list[View]) -> bool:
     it = iter(pushed)
     return all(any(frame == view for view in it) for frame in frames)
 
 
-def assert_no_hidden_card(view: dict[str, Any], viewer: str | None) -> None:
+def assert_no_hidden_card(view: Mapping[str, Any], viewer: str | None) -> None:
     """Others' cards are placeholders unless revealed at this showdown; the own are real."""
     revealed = {h["player"]: [c["id"] for c in h["cards"]] for h in view.get("showdown") or []}
     for seat in view["seats"]:
@@ -300,7 +301,7 @@ def _assert_seats_follow(screen: ReplayScreen, me: str | None = PLAYERS[0]) -> N
             assert all(face is None for face in info.faces), info
     own = next((s for s in view["seats"] if s["id"] == me), None)
     shown = [c.id for c in screen.query_one(HandCards).cards]
-    assert shown == ([c["id"] for c in own["cards"]] if own and own.get("inHand") else [])
+    assert shown == ([c.get("id") for c in own["cards"]] if own and own.get("inHand") else [])
 
 
 async def test_a_spectator_replays_what_spectators_saw(tmp_path: Path) -> None:

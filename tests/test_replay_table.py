@@ -11,7 +11,7 @@ replays of the same frames) appear only once the showdown revealed them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,13 +132,13 @@ def _held(replay: Replay, index: int) -> set[int]:
     seat = next((s for s in view["seats"] if s["id"] == replay.viewer), None)
     if seat is None:
         return set()
-    held = {c["id"] for c in seat.get("cards", []) if "id" in c}
+    held = {c["id"] for c in seat.get("cards", []) if "hidden" not in c}
     if seat.get("discardedId") is not None:
         held.add(seat["discardedId"])
     return held
 
 
-def _hidden(view: dict[str, Any], others: list[set[int]]) -> set[int]:
+def _hidden(view: Mapping[str, Any], others: list[set[int]]) -> set[int]:
     """What the other players held at this frame, less what the showdown revealed."""
     revealed = {c["id"] for h in view.get("showdown") or [] for c in h["cards"]}
     return set().union(*others) - revealed

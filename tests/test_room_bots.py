@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
 from engine import Options
+from engine.types import View
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms import bots as bot_rules
 from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
@@ -46,7 +48,7 @@ def run_until_over(m: RoomManager, clock: FakeClock, room_id: str, limit: float 
         clock.advance(0.5)
 
 
-def hidden_leak(view: dict[str, Any], viewer: str) -> bool:
+def hidden_leak(view: Mapping[str, Any], viewer: str) -> bool:
     for seat in view["seats"]:
         if seat["id"] != viewer and any(c != {"hidden": True} for c in seat.get("cards", [])):
             return True
@@ -157,14 +159,14 @@ def test_one_human_and_three_bots_play_to_the_end(monkeypatch: pytest.MonkeyPatc
 
 def test_bots_only_ever_see_their_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[tuple[str, RoomUpdate]] = []
-    decided: list[tuple[str, dict[str, Any]]] = []
+    decided: list[tuple[str, View]] = []
     real_update = BotPlayer.on_update
 
     def watch(self: BotPlayer, update: RoomUpdate) -> None:
         received.append((self.nick, update))
         real_update(self, update)
 
-    def spy_decide(level: str, view: dict[str, Any], options: Options, seed: Any = 0) -> Any:
+    def spy_decide(level: str, view: View, options: Options, seed: Any = 0) -> Any:
         decided.append((str(seed), view))
         return decide(level, view, options, seed)
 
@@ -206,7 +208,7 @@ def journal_of(
     for _ in range(150):
         clock.advance(0.5)
         if human_moves and "사람" in game.pending()["players"] and not game.finished:
-            view = cast(dict[str, Any], game.view("사람"))  # as RoomUpdate.view carries it
+            view = game.view("사람")  # as RoomUpdate.view carries it
             action = decide("random", view, game.options, "사람")
             assert action is not None
             m.act(room.id, "사람", action)

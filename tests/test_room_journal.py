@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine import Game, Options
+from engine.types import View
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock, LoopClock
@@ -46,7 +47,7 @@ class Inbox:
             self.timeline.append(("push", self.nick))
 
     @property
-    def view(self) -> dict[str, Any]:
+    def view(self) -> View:
         view = self.updates[-1].view
         assert view is not None
         return view
@@ -191,7 +192,7 @@ def test_finished_games_keep_their_records_and_room_ids_do_not_repeat(tmp_path: 
 # ---------------------------------------------------------------- resume
 
 
-def views_of(m: RoomManager, room_id: str, nicks: str) -> dict[str, dict[str, Any]]:
+def views_of(m: RoomManager, room_id: str, nicks: str) -> dict[str, View]:
     out = {}
     for nick in nicks:
         inbox = Inbox(nick)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from engine import DECK, Options, OptionsError
+from engine.types import View
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 
@@ -28,7 +30,7 @@ class Inbox:
         return self.updates[-1]
 
     @property
-    def view(self) -> dict[str, Any]:
+    def view(self) -> View:
         assert self.last.view is not None
         return self.last.view
 
@@ -61,7 +63,7 @@ def game_of(manager: RoomManager, room_id: str):  # test-only peek at the server
     return manager.live_game(room_id)
 
 
-def hidden_leak(view: dict[str, Any], viewer: str | None) -> bool:
+def hidden_leak(view: Mapping[str, Any], viewer: str | None) -> bool:
     """True if ``view`` shows any card of a seat other than the viewer's (outside a showdown)."""
     for seat in view["seats"]:
         if seat["id"] == viewer:
@@ -318,7 +320,7 @@ def test_reconnect_within_grace_cancels_and_restores_cards() -> None:
     assert fresh.last.snapshot and fresh.last.viewer == "b"
     own = next(s for s in fresh.view["seats"] if s["id"] == "b")
     assert own["cards"] == cards_before
-    assert all(DECK[c["id"]].month == c["month"] for c in own["cards"])
+    assert all("hidden" not in c and DECK[c["id"]].month == c["month"] for c in own["cards"])
     assert any(e["type"] == "dealt" for e in fresh.last.events)  # the log came along
     clock.advance(120)
     assert not any(e["type"] == "disconnect" for e in inboxes["a"].events())

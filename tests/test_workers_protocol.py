@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalAction, Options
+from engine import Game, IllegalAction, Options
 from seotda_tui.cluster import calls
 from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.calls import ROOM_CALLS
@@ -60,7 +60,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
     update = RoomUpdate(
         room=summary,
         viewer="영희",
-        view={"players": [{"id": "영희", "cards": [1, 2]}], "pot": 30},
+        view=Game.new(Options(), ["영희", "철수"], 1).view("영희"),  # a real view, own cards
         events=({"type": "bet", "player": "영희", "amount": 10},),
         deadline=12.5,
         result=None,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 from engine import IllegalAction, Options
-from engine.types import Action, GameResult, RefusalCode
+from engine.types import Action, GameResult, RefusalCode, View
 
 from ..i18n import N_, tr
 from .clock import Clock
@@ -159,7 +159,7 @@ class RoomUpdate:
 
     room: RoomSummary
     viewer: str | None  # whose view this is; None = the spectator view
-    view: dict[str, Any] | None  # None before the first game starts
+    view: View | None  # None before the first game starts
     events: tuple[RoomEvent, ...]  # public events of this change (the whole log if snapshot)
     deadline: float | None  # seconds left before the game acts for whoever it waits for
     result: GameResult | None  # the last finished game's result

@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from engine.types import GameResult
+from engine.types import GameResult, View
 
 from ..i18n import N_
 from . import bots
@@ -70,7 +70,7 @@ def bot_salt(seed: str) -> str:
     return hashlib.sha256(f"seotda-bot:{seed}".encode()).hexdigest()[:16]
 
 
-def _turn_key(view: dict[str, Any]) -> tuple[Any, ...]:
+def _turn_key(view: View) -> tuple[Any, ...]:
     """What identifies one question to the bot; a new key means a new decision to make."""
     pending = view.get("pending") or {}
     return (

@@ -22,9 +22,9 @@ from typing import Any
 
 from engine import DECK, Options, best_two
 from engine.hands import hand_table
+from engine.types import LegalAction, View
 
 Action = dict[str, Any]
-View = dict[str, Any]
 Policy = Callable[[View, Options, random.Random], Action]
 
 LEVELS: dict[str, str] = {"cautious": "신중한 봇", "strong": "강한 봇", "random": "무작위 봇"}
@@ -102,10 +102,10 @@ def situation_rng(view: View, salt: str) -> random.Random:
 
 def _own_cards(view: View) -> list[int]:
     me = next(s for s in view["seats"] if s["id"] == view["viewer"])
-    return [c["id"] for c in me.get("cards", []) if "id" in c]
+    return [c["id"] for c in me.get("cards", []) if "hidden" not in c]
 
 
-def _pick(legal: list[Action], *preferences: str) -> Action:
+def _pick(legal: list[LegalAction], *preferences: str) -> Action:
     by_type = {a["type"]: a for a in legal}
     for kind in preferences:
         if kind in by_type:
@@ -113,14 +113,16 @@ def _pick(legal: list[Action], *preferences: str) -> Action:
     return _as_action(legal[0])
 
 
-def _as_action(legal: Action) -> Action:
+def _as_action(legal: LegalAction) -> Action:
     action: Action = {"type": legal["type"]}
     if "accept" in legal:
         action["accept"] = legal["accept"]
     return action
 
 
-def _non_betting(view: View, options: Options, legal: list[Action], keen: bool) -> Action | None:
+def _non_betting(
+    view: View, options: Options, legal: list[LegalAction], keen: bool
+) -> Action | None:
     kinds = {a["type"] for a in legal}
     if "choose" in kinds:
         a, b = best_two([DECK[i] for i in _own_cards(view)], options)
@@ -135,7 +137,7 @@ def _non_betting(view: View, options: Options, legal: list[Action], keen: bool) 
     return None
 
 
-def _table_facts(view: View, legal: list[Action]) -> tuple[int, int, int, bool]:
+def _table_facts(view: View, legal: list[LegalAction]) -> tuple[int, int, int, bool]:
     """(opponents still in, chips to call, pot, acting last this street)."""
     opponents = sum(
         1
@@ -212,12 +214,11 @@ _RAISES = {"ddadang", "quarter", "half", "full"}
 
 
 def _facing_raise(view: View) -> bool:
-    return any(
-        s["id"] != view["viewer"]
-        and not s.get("folded")
-        and (s.get("lastAction") or {}).get("type") in _RAISES
-        for s in view["seats"]
-    )
+    for s in view["seats"]:
+        last = s.get("lastAction")
+        if s["id"] != view["viewer"] and not s.get("folded") and last and last["type"] in _RAISES:
+            return True
+    return False
 
 
 def random_bot(view: View, options: Options, rng: random.Random) -> Action:

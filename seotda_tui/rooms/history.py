@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from engine import Game, Options
+from engine.types import View
 
 from .journal import Journal
 
@@ -75,9 +76,9 @@ class Replay:
         )
         self._log = log
         self._hand_states = hand_states
-        self._views: dict[int, list[dict[str, Any]]] = {}
+        self._views: dict[int, list[View]] = {}
 
-    def view(self, index: int) -> dict[str, Any]:
+    def view(self, index: int) -> View:
         """The view the viewer was sent at frame ``index``."""
         hand = self.frames[index].hand
         views = self._views.get(hand)
@@ -85,17 +86,17 @@ class Replay:
             views = self._views[hand] = self._hand_views(hand)
         return views[index - self.hand_starts[hand]]
 
-    def _hand_views(self, hand: int) -> list[dict[str, Any]]:
+    def _hand_views(self, hand: int) -> list[View]:
         first = self.hand_starts[hand]
         end = self.hand_starts[hand + 1] if hand + 1 < len(self.hand_starts) else len(self.frames)
         game = Game.from_dict(self._hand_states[hand])
-        views = [cast(dict[str, Any], game.view(self.viewer))]
+        views = [game.view(self.viewer)]
         step = self.frames[first].step
         for frame in self.frames[first + 1 : end]:
             for _ in Game.replay_steps(game, self._log[step : frame.step]):
                 pass
             step = frame.step
-            views.append(cast(dict[str, Any], game.view(self.viewer)))
+            views.append(game.view(self.viewer))
         return views
 
     def next_hand(self, index: int) -> int:

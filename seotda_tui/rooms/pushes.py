@@ -14,7 +14,9 @@ import dataclasses
 import itertools
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
+
+from engine.types import View
 
 from .. import metrics
 from .clock import Clock
@@ -93,7 +95,7 @@ class Pushes:
         events: Events,
         snapshot: bool = False,
         closed: bool = False,
-        cache: dict[str | None, dict[str, Any]] | None = None,
+        cache: dict[str | None, View] | None = None,
     ) -> RoomUpdate:
         """``nick``'s update: their own view (shared with the same viewer's via ``cache``)."""
         viewer = room.viewer_for(nick)
@@ -103,7 +105,7 @@ class Pushes:
                 view = cache[viewer]
             else:
                 # shares nothing with the state: no copy needed
-                view = cast(dict[str, Any], room.game.view(viewer))
+                view = room.game.view(viewer)
                 if cache is not None:
                     cache[viewer] = view
         deadline = None
@@ -124,7 +126,7 @@ class Pushes:
 
     def push(self, room: Room, events: Events) -> None:
         """Every subscriber of the room its update of this change."""
-        cache: dict[str | None, dict[str, Any]] = {}
+        cache: dict[str | None, View] = {}
         for nick, callback in list(room.subscribers.values()):
             self.call(callback, self.update(room, nick, events, cache=cache))
 

@@ -7,12 +7,11 @@ each put in this deal (``committed``), so what is in the middle beyond that was 
 
 from __future__ import annotations
 
-from typing import Any
+from engine.types import PotDict, PotResult, View
 
 from ...i18n import N_, _
 from ..widgets.texts import chips
 
-View = dict[str, Any]
 Labelled = tuple[tuple[str, int], ...]
 
 #: The labels are msgids: compared as they are, translated where shown.
@@ -25,7 +24,7 @@ MAIN, SIDE, CARRIED, NEW_BETS, UNCALLED = (
 )
 
 
-def _uncalled(view: View, pot: dict[str, Any]) -> bool:
+def _uncalled(view: View, pot: PotDict) -> bool:
     """A pot only its one eligible player's excess is in: nobody matched that bet (yet)."""
     eligible = pot.get("eligible") or []
     if len(eligible) != 1:
@@ -84,11 +83,11 @@ def pots_forms(pots: Labelled) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+def merged_results(results: list[PotResult]) -> list[tuple[PotResult, str]]:
     """The hand's results, one per winner group (a rematch's carried pot and its new bets won by
     the same player are one win), each with its pot's label (translated) when there is more
     than one. The engine settles the side pots first and the main pot last (§6.5)."""
-    merged: list[tuple[dict[str, Any], bool]] = []
+    merged: list[tuple[PotResult, bool]] = []
     for i, r in enumerate(results):
         last = i == len(results) - 1
         key = (r.get("type"), r.get("winners"), r.get("reason"))
@@ -104,7 +103,7 @@ def merged_results(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], 
                 merged[j] = ({**m, "amount": m["amount"] + r["amount"], "net": net}, main or last)
                 break
         else:
-            merged.append((dict(r), last))
+            merged.append((r.copy(), last))
     if len(merged) < 2:
         return [(m, "") for m, _main in merged]
     return [

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.cells import cell_len
+
+from engine.types import LegalAction, SeatView, View
 
 from ...i18n import Language, _, speaking
 from ...rooms import PLAYING, RoomSummary, RoomUpdate
@@ -27,7 +28,6 @@ from .fit import fit_parts, fit_ranking, text_rows
 from .shape import Layout, log_visible, table_layout
 from .text import (
     FIRST_TIP_HANDS,
-    View,
     banner_parts,
     mine_parts,
     pot_values,
@@ -88,9 +88,9 @@ class TableModel:
     gauge_ascii: bool | None = None  # the countdown bar in ASCII; None: leave it
     #: the live table's own rows (the replay has none): the prompts and the action bar
     prompts: tuple[Prompt, ...] = ()
-    actions: tuple[dict[str, Any], ...] = ()  # the bet actions the bar offers
+    actions: tuple[LegalAction, ...] = ()  # the bet actions the bar offers
     action_bar: bool = False  # the bar is shown (to a player in a game)
-    legal: tuple[dict[str, Any], ...] = ()
+    legal: tuple[LegalAction, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,19 +119,19 @@ def game_view(update: RoomUpdate) -> View | None:
     return update.view if update.room.status == PLAYING else None
 
 
-def legal_actions(update: RoomUpdate) -> list[dict[str, Any]]:
+def legal_actions(update: RoomUpdate) -> list[LegalAction]:
     view = game_view(update)
     if view is None or update.viewer is None or update.paused:
         return []
     return list(view["legalActions"])
 
 
-def choosing(view: View, legal: Sequence[dict[str, Any]]) -> bool:
+def choosing(view: View, legal: Sequence[LegalAction]) -> bool:
     """The 3-card choice is this player's to make now."""
     return any(a["type"] == "choose" for a in legal) and view.get("handPhase") == "choose"
 
 
-def own_seat(view: View, me: str) -> dict[str, Any] | None:
+def own_seat(view: View, me: str) -> SeatView | None:
     return next((s for s in view["seats"] if s["id"] == me), None)
 
 
@@ -234,13 +234,11 @@ def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -
     return ((title, "bold"),)
 
 
-def own_hand(
-    seat: dict[str, Any] | None, size: str, cards: int, selected: Sequence[int]
-) -> HandModel:
+def own_hand(seat: SeatView | None, size: str, cards: int, selected: Sequence[int]) -> HandModel:
     """The own cards as the table draws them: places kept for cards not dealt yet, the 3-card
     choice's thrown card marked, a folded hand dimmed."""
-    ids = tuple(int(c["id"]) for c in (seat or {}).get("cards", []) if "id" in c)
-    chosen = (seat or {}).get("chosenIds")
+    ids = tuple(int(c["id"]) for c in (seat.get("cards", []) if seat else []) if "hidden" not in c)
+    chosen = seat.get("chosenIds") if seat else None
     thrown = frozenset(i for i in ids if chosen is not None and i not in chosen)
     dimmed = frozenset(ids) if seat is not None and seat.get("folded") else thrown
     places = 0 if seat is None else cards
@@ -292,19 +290,20 @@ def _game_prompts(
     room: RoomSummary,
     view: View,
     me: str,
-    legal: list[dict[str, Any]],
+    legal: list[LegalAction],
     selected: list[int],
     picking: bool,
 ) -> list[Prompt]:
     prompts: list[Prompt] = []
     kinds = {a["type"]: a for a in legal}
     if picking:
-        seat = own_seat(view, me) or {}
-        for i, card in enumerate(c for c in seat.get("cards", []) if "id" in c):
+        seat = own_seat(view, me)
+        own = seat.get("cards", []) if seat else []
+        for i, card in enumerate(c for c in own if "hidden" not in c):
             mark = "*" if card["id"] in selected else ""
             prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_short(card)}", True))
         prompts.append(("confirm", _("Enter 확정"), len(selected) == 2))
-        if view.get("myHand") and view["myHand"].get("recommended"):
+        if (hand := view.get("myHand")) and hand.get("recommended"):
             prompts.append(("recommend", _("r 추천"), True))
     elif "rejoin" in kinds:
         accept = next((a for a in legal if a["type"] == "rejoin" and a["accept"]), None)

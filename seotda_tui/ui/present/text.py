@@ -8,11 +8,12 @@ parts it is given differ from the last ones.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypedDict
 
 from engine import DECK, Options, evaluate
 from engine.hands import plain_value
-from engine.types import GameResult
+from engine.types import GameResult, LegalAction, PotResult, SeatView, ShownHand, View
 
 from ...i18n import N_, _
 from ...rooms import FINISHED, RoomSummary
@@ -33,7 +34,6 @@ from ..widgets.texts import (
 from .pots import labelled_pots, merged_results, pots_forms
 
 Part = tuple[str, str]
-View = dict[str, Any]
 
 
 def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
@@ -151,7 +151,7 @@ def grace_badge(room: RoomSummary, nick: str, now: float | None) -> str:
 
 
 def _badges(
-    seat: dict[str, Any], room: RoomSummary, view: View, winners: set[str], now: float | None
+    seat: SeatView, room: RoomSummary, view: View, winners: set[str], now: float | None
 ) -> list[str]:
     nick = seat["id"]
     if seat["status"] == "eliminated":  # out of the game: whether they are connected is moot
@@ -180,7 +180,16 @@ def _badges(
 NO_WINNER = frozenset({"rematch", "refund"})
 
 
-def showdown_name(entry: dict[str, Any], results: list[dict[str, Any]], options: Options) -> str:
+class Outcome(TypedDict):
+    """What naming a showdown hand reads of a pot's result: the view's ``PotResult``, a ``pot``
+    event's outcome, or a payout read as a win (:func:`showdown_results`)."""
+
+    type: str
+    winners: list[str]
+    reason: str
+
+
+def showdown_name(entry: ShownHand, results: Sequence[Outcome], options: Options) -> str:
     """A revealed hand's name, given the showdown's ``results`` (the view's, or
     :func:`showdown_results` of the events). A special that did not take effect (땡잡이 against
     장땡, 구사 against 세륙) plays as its plain value (§6.2), so it is named by that value: "망통
@@ -207,12 +216,12 @@ def showdown_name(entry: dict[str, Any], results: list[dict[str, Any]], options:
 _NEXT_DEAL = frozenset({"showdown", "handStart", "rematchStart", "gameStart"})
 
 
-def showdown_results(events: Any) -> list[dict[str, Any]]:
+def showdown_results(events: Any) -> list[Outcome]:
     """The results of a showdown, from the events that follow its ``showdown`` event (the
     engine emits them in the same change): each payout as a win, each pot kept for a rematch
     as its outcome — the shapes of the view's ``results``, for a log line written before (or
     long after) the view shows them."""
-    results: list[dict[str, Any]] = []
+    results: list[Outcome] = []
     for event in events:
         kind = event.get("type")
         if kind in _NEXT_DEAL:
@@ -222,11 +231,11 @@ def showdown_results(events: Any) -> list[dict[str, Any]]:
                 {"type": "win", "winners": [event["player"]], "reason": event.get("reason")}
             )
         elif kind == "pot" and event.get("outcome"):
-            results.append(dict(event["outcome"]))
+            results.append(event["outcome"].copy())
     return results
 
 
-def from_viewer(seats: list[dict[str, Any]], me: str) -> list[dict[str, Any]]:
+def from_viewer(seats: list[SeatView], me: str) -> list[SeatView]:
     """The seats as the viewer sits: the viewer, then the next seats clockwise (the neighbours
     first, as at a real table). A spectator sees the engine's seat order."""
     mine = next((i for i, s in enumerate(seats) if s["id"] == me), 0)
@@ -253,12 +262,12 @@ def seat_infos(
         shown_action = last and last["type"] != "die" and last["type"] in ACTION_NAMES
         action = action_name(last["type"]) if last and shown_action else ""
         faces: tuple[int | None, ...] = ()
-        if s.get("revealed"):
-            cards = " ".join(card_short(c) for c in s["revealed"])
-            faces = tuple(int(c["id"]) for c in s["revealed"])
+        if revealed := s.get("revealed"):
+            cards = " ".join(card_short(c) for c in revealed)
+            faces = tuple(int(c["id"]) for c in revealed)
         elif s.get("inHand"):
             cards = " ".join(card_short(c) for c in s.get("cards", []))
-            faces = tuple(int(c["id"]) if "id" in c else None for c in s.get("cards", []))
+            faces = tuple(int(c["id"]) if "hidden" not in c else None for c in s.get("cards", []))
         else:
             cards = ""
         infos.append(
@@ -323,8 +332,8 @@ def banner_parts(view: View) -> list[Part]:
             if why:
                 parts.append((f" {_(why)}", "bold red"))
             parts.append(("  ", ""))
-    elif phase == "rejoin" and view.get("rejoin"):
-        cost = chips(view["rejoin"]["cost"])
+    elif phase == "rejoin" and (rejoin := view.get("rejoin")):
+        cost = chips(rejoin["cost"])
         parts.append((_("재참가를 기다려요 (재참가 비용 {n}칩)").format(n=cost), ""))
     if view.get("phase") == "rebuy":
         who = ", ".join(view.get("rebuyPending", []))
@@ -348,7 +357,7 @@ def cut_text(view: View) -> str:
     )
 
 
-def status_parts(view: View, me: str, legal: list[dict[str, Any]], choosing: bool) -> list[Part]:
+def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) -> list[Part]:
     """Whose turn it is, or what the game waits for; "내 차례" stands out."""
     pending = view.get("pending") or {}
     phase = pending.get("phase")
@@ -405,7 +414,7 @@ FIRST_TIP_HANDS = 2
 
 def mine_parts(
     view: View,
-    seat: dict[str, Any] | None,
+    seat: SeatView | None,
     options: Options,
     choosing: bool,
     selected: list[int],
@@ -465,8 +474,8 @@ def mine_parts(
         explain = str(hint.get("hint") or "").partition(" - ")[2]
         if explain and seat.get("discardedId") is None:
             parts.append((f"\n{_(explain)}", ""))
-    if seat.get("discardedId") is not None and not choosing:  # 3장: the card left out
-        card = card_name(DECK[seat["discardedId"]])
+    if (thrown := seat.get("discardedId")) is not None and not choosing:  # 3장: the card left out
+        card = card_name(DECK[thrown])
         parts.append(("\n" + _("버린 패: {card} (나만 봐요)").format(card=card), "dim"))
     if payout:
         parts.append(("\n" + _("승리! +{n}칩").format(n=chips(payout)), "bold green"))
@@ -511,7 +520,7 @@ def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str 
     return "  ".join(texts) or None
 
 
-def result_net(result: dict[str, Any]) -> int:
+def result_net(result: PotResult) -> int:
     """A won pot's figure for the table (issue 32): the winners' net — the pot less what they
     put into it — when it is one figure for all of them (else, and for results made before
     the net existed, the pot)."""

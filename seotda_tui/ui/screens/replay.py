@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -21,6 +21,8 @@ from textual import events
 from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widget import Widget
+
+from engine.types import View
 
 from ...i18n import N_, _
 from ...rooms.history import PastGame, Replay
@@ -184,7 +186,7 @@ class ReplayScreen(BaseScreen):
         self._draw()
 
     @property
-    def frame_view(self) -> dict[str, Any]:
+    def frame_view(self) -> View:
         return self.replay.view(self.index)
 
     @property

@@ -29,6 +29,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from engine import Options
+from engine.types import LegalAction, SeatView, View
 
 from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
@@ -43,6 +44,7 @@ from ..present.table import (
     present,
 )
 from ..present.text import (
+    Outcome,
     cut_text,
     flash_for,
     showdown_name,
@@ -93,9 +95,7 @@ class TableScreen(TableActions):
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
         self._cut_timer: Any = None
         #: The hand log's events (and a showdown's results), to write it again after ``L``.
-        self._logged: deque[tuple[dict[str, Any], list[dict[str, Any]] | None]] = deque(
-            maxlen=LOG_LINES
-        )
+        self._logged: deque[tuple[dict[str, Any], list[Outcome] | None]] = deque(maxlen=LOG_LINES)
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -261,7 +261,7 @@ class TableScreen(TableActions):
         return self.latest.room if self.latest else None
 
     @property
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> View | None:
         """The game view, while a game runs (a finished game shows the waiting room + result)."""
         if self.latest is None or self.latest.room.status != PLAYING:
             return None
@@ -280,7 +280,7 @@ class TableScreen(TableActions):
         """The room waits for its journal (:mod:`seotda_tui.rooms.pause`): nothing can be done."""
         return self.latest is not None and self.latest.paused
 
-    def legal(self) -> list[dict[str, Any]]:
+    def legal(self) -> list[LegalAction]:
         return legal_actions(self.latest) if self.latest is not None else []
 
     @property
@@ -291,8 +291,9 @@ class TableScreen(TableActions):
     def help_context(self) -> tuple[Options, str | None]:
         """For the help screen: this room's options and the own hand's name (to highlight)."""
         options = self.room.options if self.room else self.manager.room_defaults
-        hint = (self.view or {}).get("myHand") if self.in_game else None
-        return options, (hint or {}).get("name")
+        view = self.view if self.in_game else None
+        hint = view.get("myHand") if view else None
+        return options, hint["name"] if hint else None
 
     def _write_log(self, update: RoomUpdate) -> None:
         log = self.query_one("#log", HandLog)
@@ -314,7 +315,7 @@ class TableScreen(TableActions):
         self,
         log: HandLog,
         event: dict[str, Any],
-        results: list[dict[str, Any]] | None,
+        results: list[Outcome] | None,
         options: Options,
     ) -> None:
         names = None
@@ -352,8 +353,8 @@ class TableScreen(TableActions):
         table.apply(model)
         room, view = self.latest.room, self.view
         if table.jokbo_shown:  # §9 "PC: 족보표 상시 표시": on a big terminal, beside the table
-            hint = (view or {}).get("myHand") if self.in_game else None
-            table.show_jokbo(*jokbo_side_parts(room.options, (hint or {}).get("name")))
+            hint = view.get("myHand") if view and self.in_game else None
+            table.show_jokbo(*jokbo_side_parts(room.options, hint["name"] if hint else None))
         self.query_one("#title", Line).show(*model.title)
         self.query_one(PromptBar).set_prompts(list(model.prompts))
         self.fit_message()
@@ -364,7 +365,7 @@ class TableScreen(TableActions):
             self._ring(view, list(model.legal))
         self._tick()
 
-    def _ring(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+    def _ring(self, view: View, legal: list[LegalAction]) -> None:
         """The bell once when it becomes this player's turn (§9 "your turn")."""
         turn = (
             view.get("handNo"),
@@ -378,10 +379,10 @@ class TableScreen(TableActions):
         elif not legal:
             self._turn_key = None
 
-    def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None:
+    def _own_seat(self, view: View) -> SeatView | None:
         return own_seat(view, self.nickname)
 
-    def _choosing(self, view: dict[str, Any]) -> bool:
+    def _choosing(self, view: View) -> bool:
         return choosing(view, self.legal())
 
     def tick(self) -> None:

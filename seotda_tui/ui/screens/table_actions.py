@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from textual.binding import BindingType
 
 from engine import Options
+from engine.types import LegalAction, SeatView, View
 
 from ...i18n import N_, _
 from ...rooms import PLAYING, RoomError, RoomUpdate
@@ -100,7 +101,7 @@ class TableActions(ChatScreen):
     # Provided by TableScreen (declared here so the handlers below type-check).
     @property
     @abstractmethod
-    def view(self) -> dict[str, Any] | None: ...
+    def view(self) -> View | None: ...
 
     @property
     @abstractmethod
@@ -115,13 +116,13 @@ class TableActions(ChatScreen):
     def paused(self) -> bool: ...
 
     @abstractmethod
-    def legal(self) -> list[dict[str, Any]]: ...
+    def legal(self) -> list[LegalAction]: ...
 
     @abstractmethod
-    def _choosing(self, view: dict[str, Any]) -> bool: ...
+    def _choosing(self, view: View) -> bool: ...
 
     @abstractmethod
-    def _own_seat(self, view: dict[str, Any]) -> dict[str, Any] | None: ...
+    def _own_seat(self, view: View) -> SeatView | None: ...
 
     @abstractmethod
     def _redraw(self) -> None: ...
@@ -181,12 +182,22 @@ class TableActions(ChatScreen):
         street, and whether it is this player's turn (for a spectator: whose turn it is).
         When it changes, the message's moment has passed (a reminder to pick two cards must
         not stay into the betting)."""
-        view = self.view or {}
+        view = self.view
         status = self.latest.room.status if self.latest else None
-        keys = ("phase", "handNo", "rematchNo", "street", "handPhase")
+        where: tuple[object, ...] = (None,) * 5
+        if view:
+            where = (
+                view["phase"],
+                view.get("handNo"),
+                view.get("rematchNo"),
+                view.get("street"),
+                view.get("handPhase"),
+            )
         watching = self.latest is not None and self.nickname in self.latest.room.spectators
-        turn = view.get("actor") if watching else None  # a spectator's "not while watching"
-        return (status, *(view.get(k) for k in keys), bool(self.legal()), turn)
+        turn = (
+            view.get("actor") if view and watching else None
+        )  # a spectator's "not while watching"
+        return (status, *where, bool(self.legal()), turn)
 
     def _feedback(self, update: RoomUpdate) -> None:
         """On each push: clear a message whose moment has passed, then tell this player
@@ -251,8 +262,8 @@ class TableActions(ChatScreen):
         view = self.view
         if view is None or event.card is None or not self._choosing(view):
             return
-        seat = self._own_seat(view) or {}
-        ids = [c["id"] for c in seat.get("cards", []) if "id" in c]
+        seat = self._own_seat(view)
+        ids = [c["id"] for c in (seat.get("cards", []) if seat else []) if "hidden" not in c]
         if event.card.id in ids:
             self.action_num(ids.index(event.card.id) + 1)
 
@@ -263,8 +274,8 @@ class TableActions(ChatScreen):
         if view is None or not self.in_game:
             return
         if self._choosing(view):
-            seat = self._own_seat(view) or {}
-            cards = [c["id"] for c in seat.get("cards", []) if "id" in c]
+            seat = self._own_seat(view)
+            cards = [c["id"] for c in (seat.get("cards", []) if seat else []) if "hidden" not in c]
             if n <= len(cards):
                 card = cards[n - 1]
                 if card in self.selected:
@@ -297,9 +308,10 @@ class TableActions(ChatScreen):
         if self._watcher_refused():
             return
         view = self.view
-        if view is None or not self._choosing(view) or not view.get("myHand"):
+        hand = view.get("myHand") if view is not None else None
+        if view is None or not self._choosing(view) or not hand:
             return
-        self.selected = list(view["myHand"].get("recommended") or [])[:2]
+        self.selected = list(hand.get("recommended") or [])[:2]
         self._redraw()
 
     def action_answer(self, accept: bool) -> None:
@@ -436,8 +448,8 @@ class TableActions(ChatScreen):
             return
         view = self.view
         if self.in_game and view is not None:
-            seat = self._own_seat(view) or {}
-            self.seotda.confirm_leave(seat.get("status"), self._leave_confirmed)
+            seat = self._own_seat(view)
+            self.seotda.confirm_leave(seat["status"] if seat else None, self._leave_confirmed)
         else:
             self._leave_confirmed(True)
 

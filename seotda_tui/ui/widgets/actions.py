@@ -8,7 +8,7 @@ unless the legal actions changed.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -17,6 +17,8 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from engine.types import LegalAction
 
 from .textlines import TextLines
 from .texts import BET_ORDER, bet_label, bet_label_forms, first_fit
@@ -53,8 +55,8 @@ class ActionBar(TextLines):
         lambda: tuple((bet_label(kind), False) for kind in BET_ORDER), repaint=False
     )
 
-    def set_legal(self, legal: list[dict[str, Any]]) -> None:
-        by_kind = {a["type"]: a for a in legal}
+    def set_legal(self, legal: list[LegalAction]) -> None:
+        by_kind: dict[str, LegalAction] = {a["type"]: a for a in legal}
         places = []
         for kind in BET_ORDER:
             action = by_kind.get(kind)
