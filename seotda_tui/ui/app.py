@@ -14,7 +14,6 @@ context in ``on_load`` (see :mod:`seotda_tui.i18n` for why).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -28,6 +27,7 @@ from engine import Options
 from engine.types import GameResult
 
 from .. import i18n, metrics, tuning
+from ..clock import Clock
 from ..i18n import N_, _
 from ..rooms import PLAYING, RoomError, RoomService, RoomSummary
 from ..rooms.chat import ChatHub, ChatService
@@ -76,7 +76,7 @@ class SeotdaApp(App[None]):
         motd: str = "",
         *,
         chat: ChatService | None = None,
-        clock: Callable[[], float] | None = None,
+        clock: Clock | None = None,
         join_target: str | None = None,
         language: i18n.Language | str = i18n.KOREAN,
         remember_language: Callable[[str], None] | None = None,
@@ -89,8 +89,9 @@ class SeotdaApp(App[None]):
         self.nickname: str = identity.nickname
         self.motd = motd  # the operator's lobby notice (server setting ``motd``)
         self.chat: ChatService = chat if chat is not None else ChatHub()
-        #: Local time for countdowns; tests pass a fake clock's ``time`` so nothing moves.
-        self.clock: Callable[[], float] = clock or time.monotonic
+        #: Time for countdowns and timed lines: the rooms' own clock unless given, so a test's
+        #: fake clock moves the rooms' deadlines and the screens' countdowns alike.
+        self.clock: Clock = clock if clock is not None else manager.clock
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
         self.hands_dealt = 0
         #: The time from a key to the frame showing its action (the driver and the table tell).
@@ -361,7 +362,7 @@ def make_app_factory(
     motd: str = "",
     *,
     chat: ChatService | None = None,
-    clock: Callable[[], float] | None = None,
+    clock: Clock | None = None,
 ) -> Callable[[HasNickname, Any], SeotdaApp]:
     """The ``app_factory(identity, session_context)`` the SSH server calls once per session.
 

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from engine import Options
 from engine.types import GameResult
 
+from ...clock import Clock
 from ...metrics import ActionLatency
 from ...rooms import RoomService, RoomSummary
 from ...rooms.chat import ChatService
@@ -26,7 +27,7 @@ class ScreenHost(Protocol):
     chat: ChatService
     nickname: str
     motd: str
-    clock: Callable[[], float]
+    clock: Clock
     hands_dealt: int
     #: This session's key → screen timing (the table's actions; :mod:`seotda_tui.metrics`).
     action_latency: ActionLatency

@@ -228,7 +228,7 @@ class LobbyScreen(ChatScreen):
     def say(self, text: str) -> None:
         """Show a refusal for :data:`MESSAGE_SECONDS` (the room list it was about moves on)."""
         self.query_one("#lobby-message", Static).update(Text(text))  # may quote a room name
-        self._message_until = self.seotda.clock() + MESSAGE_SECONDS if text else None
+        self._message_until = self.seotda.clock.time() + MESSAGE_SECONDS if text else None
         if text and self._message_timer is None:
             self._message_timer = self.set_interval(1.0, self.tick)
         elif not text and self._message_timer is not None:
@@ -241,7 +241,7 @@ class LobbyScreen(ChatScreen):
 
     def tick(self) -> None:
         """Once a second (tests call it after moving their fake clock): clear an old message."""
-        if self._message_until is not None and self.seotda.clock() >= self._message_until:
+        if self._message_until is not None and self.seotda.clock.time() >= self._message_until:
             self.say("")
 
     def on_room_list_selected(self, event: RoomList.Selected) -> None:

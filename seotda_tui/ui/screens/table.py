@@ -340,7 +340,7 @@ class TableScreen(TableActions):
         assert self.latest is not None
         view = self.view
         if self.latest.deadline is not None and view is not None:
-            self._deadline_at = self.seotda.clock() + self.latest.deadline
+            self._deadline_at = self.seotda.clock.time() + self.latest.deadline
             self.query_one(StatusGauge).total = (view.get("pending") or {}).get("seconds")
         else:
             self._deadline_at = None
@@ -411,4 +411,4 @@ class TableScreen(TableActions):
         if self._deadline_at is None:
             gauge.seconds = None
             return
-        gauge.seconds = max(0, math.ceil(self._deadline_at - self.seotda.clock() - 0.001))
+        gauge.seconds = max(0, math.ceil(self._deadline_at - self.seotda.clock.time() - 0.001))
