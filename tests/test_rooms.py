@@ -11,6 +11,7 @@ from engine import DECK, Options, OptionsError
 from engine.types import View
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.events import RoomEvent
 
 from .gamekit import refusal
 from .refusals import refused
@@ -34,7 +35,7 @@ class Inbox:
         assert self.last.view is not None
         return self.last.view
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[RoomEvent]:
         return [e for u in self.updates for e in u.events]
 
 

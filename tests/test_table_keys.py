@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine import Options
+from engine.types import BetEvent
 from seotda_tui.testing import Table
 
 from .gamekit import busted_at_rebuy
 
 
-def bets(t: Table) -> list[dict[str, object]]:
+def bets(t: Table) -> list[BetEvent]:
     return [e for e in t.manager.log(t.room_id) if e["type"] == "bet"]
 
 

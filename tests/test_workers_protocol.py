@@ -61,7 +61,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
         room=summary,
         viewer="영희",
         view=Game.new(Options(), ["영희", "철수"], 1).view("영희"),  # a real view, own cards
-        events=({"type": "bet", "player": "영희", "amount": 10},),
+        events=({"type": "bet", "player": "영희", "action": "call", "amount": 10, "allIn": False},),
         deadline=12.5,
         result=None,
         snapshot=True,

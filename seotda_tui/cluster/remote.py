@@ -24,9 +24,9 @@ from engine.types import Action
 
 from ..i18n import N_
 from ..rooms import RoomError, RoomService, RoomSummary, RoomUpdate
-from ..rooms.api import RoomEvent
 from ..rooms.chat import ChatMessage, ChatService
 from ..rooms.clock import LoopClock
+from ..rooms.events import RoomEvent
 from . import protocol as wire
 from .calls import ROOM_CALLS
 from .link import HubDown, HubLink, as_text, safely

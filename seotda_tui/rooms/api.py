@@ -18,13 +18,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
+from typing import TYPE_CHECKING, Literal, Protocol, get_args
 
 from engine import IllegalAction, Options
 from engine.types import Action, GameResult, RefusalCode, View
 
 from ..i18n import N_, tr
 from .clock import Clock
+from .events import RoomEvent
 
 if TYPE_CHECKING:
     from .history import GameHistory
@@ -32,11 +33,6 @@ if TYPE_CHECKING:
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 STATUS_LABELS = {WAITING: N_("대기 중"), PLAYING: N_("게임 중"), FINISHED: N_("종료")}
-
-#: One public event of a room's log: the engine's (``engine.types.Event``) and the manager's own
-#: (``roomOpen``, ``join``, ``host``, …). Still a plain dict: the manager's events have no
-#: TypedDicts yet, and the screens read both kinds through one ``event.get("type")``.
-RoomEvent = dict[str, Any]
 
 
 #: Why a room operation was refused: stable, for callers and tests to branch on (the engine's

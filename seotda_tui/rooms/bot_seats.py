@@ -28,6 +28,7 @@ from engine.types import GameResult, View
 from ..i18n import N_
 from . import bots
 from .clock import Cancellable, Clock
+from .events import RoomEvent
 from .model import PLAYING, Room, RoomCallback, RoomError, RoomUpdate
 
 log = logging.getLogger("seotda.rooms")
@@ -99,7 +100,7 @@ class BotTable(Protocol):
 
 
 #: A manager-originated engine change for a seat (journaled; waits while the room is paused).
-EngineChange = Callable[[Room, str, dict[str, Any]], list[dict[str, Any]]]
+EngineChange = Callable[[Room, str, dict[str, Any]], list[RoomEvent]]
 
 
 class BotPlayer:
@@ -194,7 +195,7 @@ class BotSeats:
         self._clock = clock
         self._engine = engine
 
-    def add(self, room: Room, nick: str, level: str) -> tuple[str, list[dict[str, Any]]]:
+    def add(self, room: Room, nick: str, level: str) -> tuple[str, list[RoomEvent]]:
         """The host seats a bot (before a game starts): its nickname, e.g. ``봇1(신중)``, and
         the events. Start its driver (:meth:`start`) once the change is pushed."""
         if level not in BOT_TAGS:
@@ -212,7 +213,7 @@ class BotSeats:
         room.bots[bot] = level
         return bot, [{"type": "join", "player": bot, "bot": level}]
 
-    def remove(self, room: Room, nick: str, bot: str | None) -> tuple[str, list[dict[str, Any]]]:
+    def remove(self, room: Room, nick: str, bot: str | None) -> tuple[str, list[RoomEvent]]:
         """The host takes a bot's seat away (``None`` = the last bot added): its name and the
         events."""
         if nick != room.host:
@@ -267,12 +268,12 @@ class BotSeats:
             result["reason"] = BOTS_ONLY
         return None if result is None else result.copy()
 
-    def humans_gone(self, room: Room) -> list[dict[str, Any]]:
+    def humans_gone(self, room: Room) -> list[RoomEvent]:
         """Bots never keep a game going alone: with no human still in it, disconnect the bots."""
         game = room.game
         if game is None or game.finished or not self._no_human_in_play(room):
             return []
-        events: list[dict[str, Any]] = []
+        events: list[RoomEvent] = []
         for pid in game.players:
             if (
                 pid in room.bots

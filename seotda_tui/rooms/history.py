@@ -13,13 +13,13 @@ the list, and a game nobody may see (not played or watched by that nickname) nev
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from engine import Game, Options
-from engine.types import View
+from engine.types import Event, View
 
+from .events import RoomEvent
 from .journal import Journal
 
 #: How many past games the list shows.
@@ -48,7 +48,7 @@ class Frame:
     """One step of the replay: the public events that led to it (the view is :meth:`Replay.view`)."""
 
     step: int  # journal entries applied (0 = the first deal)
-    events: tuple[dict[str, Any], ...]
+    events: tuple[RoomEvent, ...]
     hand: int  # index in :attr:`Replay.hand_starts`
 
 
@@ -131,8 +131,8 @@ def _past_game(row: dict[str, Any], nick: str) -> PastGame:
     )
 
 
-def _starts_hand(events: list[dict[str, Any]]) -> bool:
-    return any(e.get("type") in ("handStart", "rematchStart") for e in events)
+def _starts_hand(events: list[Event]) -> bool:
+    return any(e["type"] in ("handStart", "rematchStart") for e in events)
 
 
 class GameHistory:
@@ -154,15 +154,15 @@ class GameHistory:
             return None
         row, saved = found
         game = Game.new(saved.options, saved.players, saved.seed)
-        first: list[dict[str, Any]] = [{"type": "gameStart", "players": game.players}]
-        first += cast(list[dict[str, Any]], game.last_events)
+        first: list[RoomEvent] = [{"type": "gameStart", "players": game.players}]
+        first += game.last_events
         frames = [Frame(0, tuple(first), 0)]
         states = [game.to_dict()]
-        waiting: list[dict[str, Any]] = []  # quiet events, for the next frame
+        waiting: list[RoomEvent] = []  # quiet events, for the next frame
         steps = Game.replay_steps(game, saved.log)
-        for step, events in enumerate(cast(Iterator[list[dict[str, Any]]], steps), 1):
+        for step, events in enumerate(steps, 1):
             waiting += events
-            if all(e.get("type") in QUIET_EVENTS for e in events) and step < len(saved.log):
+            if all(e["type"] in QUIET_EVENTS for e in events) and step < len(saved.log):
                 continue
             hand = frames[-1].hand
             if _starts_hand(events):

@@ -132,6 +132,7 @@ from engine.types import Action, GameResult, View
 from .api import RoomService
 from .bot_seats import DEFAULT_LEVEL
 from .clock import Clock, LoopClock
+from .events import RoomEvent
 from .history import GameHistory
 from .journal import Journal
 from .model import LobbyCallback, RoomCallback, RoomSummary, SeatDriver
@@ -257,7 +258,7 @@ class RoomManager:
     def room_of(self, nick: str) -> str | None:
         return self._registry.where.get(nick)
 
-    def log(self, room_id: str) -> list[dict[str, Any]]:
+    def log(self, room_id: str) -> list[RoomEvent]:
         room = self._registry.rooms.get(room_id)
         return copy.deepcopy(list(room.log)) if room else []
 

@@ -10,11 +10,11 @@ through its journal like any engine change, so a restart replays it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engine import Refusal
 
 from ..i18n import N_
+from .events import RoomEvent
 from .model import Room, RoomError
 
 #: What the table says beside the own place until the hand starts (the whole of it)...
@@ -39,13 +39,13 @@ def refused(refusal: Refusal, room: Room) -> RoomError:
     return RoomError("game_running", N_("게임이 이미 시작됐어요. 관전은 할 수 있어요"))
 
 
-def seat_joined(room: Room, events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def seat_joined(room: Room, events: Iterable[RoomEvent]) -> list[RoomEvent]:
     """Spectators the engine just seated become the room's players (the first person seated
     in a room without a human host hosts it); returns the room's own events for that."""
     events = list(events)
-    out: list[dict[str, Any]] = []
+    out: list[RoomEvent] = []
     for event in events:
-        if event.get("type") != "seated":
+        if event["type"] != "seated":
             continue
         nick = event["player"]
         if nick in room.spectators:

@@ -28,6 +28,7 @@ from .api import (
     RoomUpdate,
 )
 from .clock import Cancellable
+from .events import RoomEvent
 from .private import Privacy
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class Room:
     offline: dict[str, Cancellable | None] = field(default_factory=dict)  # None = grace over
     grace_ends: dict[str, float] = field(default_factory=dict)  # clock time each grace ends
     left: list[str] = field(default_factory=list)
-    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
+    log: deque[RoomEvent] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
     result: GameResult | None = None
     timer: Cancellable | None = None
     timer_seq: int = 0
@@ -152,7 +153,7 @@ class Room:
         self.pending_key = None
         self.pending_players = frozenset()
 
-    def fix_host(self) -> list[dict[str, Any]]:
+    def fix_host(self) -> list[RoomEvent]:
         """A human host again if the host left (or was never one): the first online human."""
         if self.host in self.players and self.host not in self.bots:
             return []

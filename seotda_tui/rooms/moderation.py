@@ -30,12 +30,11 @@ it after a restart keeps them (a waiting room is not journaled: it does not surv
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine import Options, OptionsError
 from engine.options import SPECS
 
 from ..i18n import N_
+from .events import OptionsChangedEvent, RoomEvent
 from .model import PLAYING, Room, RoomError
 
 NOT_HOST = N_("방장만 할 수 있어요")
@@ -85,7 +84,7 @@ def check_remove(room: Room, host: str, target: str) -> None:
         raise RoomError("mid_hand", "판이 진행 중이에요. 이 판이 끝난 뒤에 내보낼 수 있어요")
 
 
-def lock(room: Room, host: str, locked: bool) -> list[dict[str, Any]]:
+def lock(room: Room, host: str, locked: bool) -> list[RoomEvent]:
     check_host(room, host)
     if room.locked == locked:
         return []
@@ -93,7 +92,7 @@ def lock(room: Room, host: str, locked: bool) -> list[dict[str, Any]]:
     return [{"type": "locked" if locked else "unlocked", "by": host}]
 
 
-def hand_host(room: Room, host: str, target: str) -> list[dict[str, Any]]:
+def hand_host(room: Room, host: str, target: str) -> list[RoomEvent]:
     check_host(room, host)
     if target == host:
         raise RoomError("already_host", "이미 방장이에요")
@@ -111,7 +110,7 @@ def check_code_change(room: Room, host: str) -> None:
         raise RoomError("not_private", NOT_PRIVATE)
 
 
-def readmit(room: Room, host: str) -> list[dict[str, Any]]:
+def readmit(room: Room, host: str) -> list[RoomEvent]:
     check_host(room, host)
     if not room.barred:
         return []
@@ -120,8 +119,8 @@ def readmit(room: Room, host: str) -> list[dict[str, Any]]:
     return [{"type": "readmitted", "players": players, "by": host}]
 
 
-def change_options(room: Room, host: str, options: Options) -> list[dict[str, Any]]:
-    """The host's new rules for the next game; the event lists each change as
+def change_options(room: Room, host: str, options: Options) -> OptionsChangedEvent | None:
+    """The host's new rules for the next game (None: nothing changed); the event lists each change as
     ``[field, old, new]`` so every session can say it in its own language."""
     check_host(room, host)
     if room.status == PLAYING:
@@ -131,12 +130,12 @@ def change_options(room: Room, host: str, options: Options) -> list[dict[str, An
             options.check_players(len(room.players))
     except OptionsError as exc:
         raise RoomError("player_count", exc.template, **exc.values) from exc
-    changes = [
+    changes: list[list[object]] = [
         [spec.field, getattr(room.options, spec.field), getattr(options, spec.field)]
         for spec in SPECS
         if getattr(room.options, spec.field) != getattr(options, spec.field)
     ]
     if not changes:
-        return []
+        return None
     room.options = options
-    return [{"type": "optionsChanged", "by": host, "changes": changes}]
+    return {"type": "optionsChanged", "by": host, "changes": changes}

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from engine import Game, IllegalAction
 
 from ..i18n import N_
 from ..logs import log_event
 from .clock import Cancellable, Clock
+from .events import RoomEvent
 from .model import Room
 from .recording import GameRecorder
 
@@ -45,7 +46,7 @@ PAUSED_NOTICE = N_("저장 공간 문제로 게임을 잠시 멈췄어요 · 다
 #: What the host hears when the game's start cannot be written.
 START_REFUSED = N_("저장 공간 문제로 게임을 시작하지 못했어요. 잠시 뒤에 다시 해 주세요")
 
-Events = list[dict[str, Any]]
+Events = list[RoomEvent]
 Change = tuple[str | None, dict[str, Any]]  # (player, action); player None = the timeout
 
 
@@ -91,9 +92,9 @@ class StorageFaults:
         game = room.game
         assert game is not None
         if self._recorder is None or room.journal_key is None:
-            return cast(Events, game.timeout() if nick is None else game.apply(nick, action))
+            return [*(game.timeout() if nick is None else game.apply(nick, action))]
         snapshot = game.to_dict()
-        events = cast(Events, game.timeout() if nick is None else game.apply(nick, action))
+        events: Events = [*(game.timeout() if nick is None else game.apply(nick, action))]
         if self._recorder.record(room.journal_key, nick, action):
             return events
         # back in place, the same object: whoever holds the game (a loop over its seats) sees it

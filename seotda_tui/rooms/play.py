@@ -26,6 +26,7 @@ from ..logs import log_event
 from . import mid_join
 from .bot_seats import BotSeats, BotTable
 from .clock import Clock
+from .events import RoomEvent
 from .journal import GameRecord
 from .model import FINISHED, PLAYING, Room, RoomError
 from .pause import PAUSED_REASON, START_REFUSED, StorageFaults
@@ -41,7 +42,7 @@ _MANAGER_ONLY = frozenset({"leave", "disconnect", "reconnect"})
 #: The kinds of action a session sends, as the metrics count them (anything else: "other").
 _COUNTED_KINDS = frozenset({*BET_ACTIONS, "choose", "rejoin", "rebuy", "ready", "join"})
 
-Events = list[dict[str, Any]]
+Events = list[RoomEvent]
 
 
 class GameDriver:
@@ -123,7 +124,7 @@ class GameDriver:
             players=len(room.players),
             bots=len(room.bots),
         )
-        events = [{"type": "gameStart", "players": room.game.players}]
+        events: Events = [{"type": "gameStart", "players": room.game.players}]
         events += list(getattr(room.game, "last_events", []))
         self.changed(room, events)
 

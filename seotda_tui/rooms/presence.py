@@ -10,10 +10,9 @@ first in every call). The manager's module docstring has the full rules.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import mid_join
 from .clock import Cancellable, Clock
+from .events import RoomEvent
 from .model import PLAYING, Room
 from .play import GameDriver
 from .pushes import Pushes
@@ -59,7 +58,7 @@ class Presence:
             return None
         if nick in room.offline:
             timer = room.offline.pop(nick)
-            events: list[dict[str, Any]] = [{"type": "online", "player": nick}]
+            events: list[RoomEvent] = [{"type": "online", "player": nick}]
             if timer is not None:
                 timer.cancel()  # back within the grace: the engine never knew
             elif room.game is not None and not room.game.finished:
@@ -139,7 +138,7 @@ class Presence:
             for bot in room.bots:
                 self._play.bots.start(room, bot)
             # spectators queued for the next hand are gone with the old process (issue 32)
-            events: list[dict[str, Any]] = []
+            events: list[RoomEvent] = []
             for nick in mid_join.queued(room):
                 events += self._play.engine(room, nick, {"type": "leave"})
             self._play.changed(room, events, force=True)

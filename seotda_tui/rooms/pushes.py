@@ -20,6 +20,7 @@ from engine.types import View
 
 from .. import metrics
 from .clock import Clock
+from .events import RoomEvent
 from .model import (
     FINISHED,
     PLAYING,
@@ -38,7 +39,7 @@ log = logging.getLogger("seotda.rooms")
 #: The states the rooms gauge reports, each every time (zeros too).
 _ROOM_STATES = (WAITING, PLAYING, "paused", FINISHED)
 
-Events = tuple[dict[str, Any], ...]
+Events = tuple[RoomEvent, ...]
 
 
 class Pushes:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Literal
 
 from engine import Options
 
 from ..i18n import N_
 from ..logs import log_event
 from . import mid_join, moderation
+from .events import LeftEvent, RoomEvent
 from .model import PLAYING, Room, RoomError, RoomSummary
 from .play import GameDriver
 from .pushes import Pushes
@@ -135,11 +136,10 @@ class Seating:
 
     def leave_room(self, room: Room, nick: str, by: str | None = None) -> None:
         """``nick`` leaves (``by`` the host who removed them, if so); see :meth:`leave`."""
-        removed = {"by": by} if by else {}
-        events: list[dict[str, Any]] = []
+        events: list[RoomEvent] = []
         if nick in room.spectators:
             room.spectators.remove(nick)
-            events.append({"type": "unwatch", "player": nick, **removed})
+            events.append(_left("unwatch", nick, by))
             if nick in mid_join.queued(room):  # no seat at the next hand for someone gone
                 events += self._play.engine(room, nick, {"type": "leave"})
         elif nick in room.players:
@@ -147,7 +147,7 @@ class Seating:
             if timer is not None:
                 timer.cancel()
             room.players.remove(nick)
-            events.append({"type": "leaveRoom", "player": nick, **removed})
+            events.append(_left("leaveRoom", nick, by))
             if room.status == PLAYING and room.game is not None and nick in room.game.players:
                 room.left.append(nick)
                 events += self._play.engine(room, nick, {"type": "leave"})
@@ -216,13 +216,21 @@ class Seating:
         room = self._registry.get(room_id)
         if not isinstance(options, Options):
             options = Options.from_dict(options)
-        events = moderation.change_options(room, host, options)
-        if events:
-            fields = ",".join(str(change[0]) for change in events[0]["changes"])
+        event = moderation.change_options(room, host, options)
+        if event is not None:
+            fields = ",".join(str(change[0]) for change in event["changes"])
             log_event(log, "options_changed", room=room.id, host=host, fields=fields)
-            self._play.changed(room, events)
+            self._play.changed(room, [event])
 
     def _journal_room(self, room: Room) -> None:
         """A running game's room keeps its code, bars and lock across a restart."""
         if self._registry.recorder is not None:
             self._registry.recorder.room_changed(room)  # (may fail: logged, the room goes on)
+
+
+def _left(kind: Literal["unwatch", "leaveRoom"], nick: str, by: str | None) -> LeftEvent:
+    """``nick`` stopped watching or left a seat (``by``: the host who removed them)."""
+    event: LeftEvent = {"type": kind, "player": nick}
+    if by:
+        event["by"] = by
+    return event

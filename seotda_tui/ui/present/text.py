@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from engine import DECK, Options, evaluate
 from engine.hands import plain_value
@@ -17,6 +17,7 @@ from engine.types import GameResult, LegalAction, PotResult, SeatView, ShownHand
 
 from ...i18n import N_, _
 from ...rooms import FINISHED, RoomSummary
+from ...rooms.events import RoomEvent
 from ..geometry import SeatInfo
 from ..widgets.texts import (
     ACTION_NAMES,
@@ -216,21 +217,20 @@ def showdown_name(entry: ShownHand, results: Sequence[Outcome], options: Options
 _NEXT_DEAL = frozenset({"showdown", "handStart", "rematchStart", "gameStart"})
 
 
-def showdown_results(events: Any) -> list[Outcome]:
+def showdown_results(events: Sequence[RoomEvent]) -> list[Outcome]:
     """The results of a showdown, from the events that follow its ``showdown`` event (the
     engine emits them in the same change): each payout as a win, each pot kept for a rematch
     as its outcome — the shapes of the view's ``results``, for a log line written before (or
     long after) the view shows them."""
     results: list[Outcome] = []
     for event in events:
-        kind = event.get("type")
-        if kind in _NEXT_DEAL:
+        if event["type"] in _NEXT_DEAL:
             break
-        if kind == "payout":
+        if event["type"] == "payout":
             results.append(
-                {"type": "win", "winners": [event["player"]], "reason": event.get("reason")}
+                {"type": "win", "winners": [event["player"]], "reason": event.get("reason", "")}
             )
-        elif kind == "pot" and event.get("outcome"):
+        elif event["type"] == "pot" and event.get("outcome"):
             results.append(event["outcome"].copy())
     return results
 
@@ -502,16 +502,15 @@ FLASH_REMATCHES = {
 FLASH_REFUND = N_("사구 파토")
 
 
-def flash_for(events: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str | None:
+def flash_for(events: Sequence[RoomEvent]) -> str | None:
     """The banner text for a change's events, if a special outcome happened in it."""
     texts: list[str] = []
     for event in events:
-        kind = event.get("type")
-        if kind == "payout" and event.get("reason") in FLASH_WINS:
+        if event["type"] == "payout" and event["reason"] in FLASH_WINS:
             text = _(FLASH_WINS[event["reason"]])
-        elif kind == "rematch" and event.get("reason") in FLASH_REMATCHES:
+        elif event["type"] == "rematch" and event["reason"] in FLASH_REMATCHES:
             text = _(FLASH_REMATCHES[event["reason"]])
-        elif kind == "pot" and event["outcome"].get("type") == "refund":
+        elif event["type"] == "pot" and event["outcome"]["type"] == "refund":
             text = _(FLASH_REFUND)
         else:
             continue
@@ -528,15 +527,16 @@ def result_net(result: PotResult) -> int:
     return nets.pop() if len(nets) == 1 else int(result["amount"])
 
 
-def track_payouts(payouts: dict[str, int], events: Any) -> bool:
+def track_payouts(payouts: dict[str, int], events: Sequence[RoomEvent]) -> bool:
     """Add this change's payouts per player; a new hand or rematch clears them. True if changed."""
     changed = False
     for event in events:
-        kind = event.get("type")
-        if kind in ("handStart", "rematchStart", "gameStart"):
+        if event["type"] in ("handStart", "rematchStart", "gameStart"):
             changed = changed or bool(payouts)
             payouts.clear()
-        elif kind == "payout":  # the net (issue 32): the pot less the winner's own chips in it
+        elif (
+            event["type"] == "payout"
+        ):  # the net (issue 32): the pot less the winner's own chips in it
             won = int(event.get("net", event["amount"]))
             payouts[event["player"]] = payouts.get(event["player"], 0) + won
             changed = True

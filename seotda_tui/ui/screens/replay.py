@@ -229,7 +229,7 @@ class ReplayScreen(BaseScreen):
             events = replay.frames[i].events
             for n, event in enumerate(events):
                 names = None
-                if event.get("type") == "showdown":  # named as the table's log names them
+                if event["type"] == "showdown":  # named as the table's log names them
                     results = showdown_results(events[n + 1 :])
                     names = {
                         h["player"]: showdown_name(h, results, replay.options)

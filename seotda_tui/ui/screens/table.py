@@ -33,6 +33,7 @@ from engine.types import LegalAction, SeatView, View
 
 from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
+from ...rooms.events import RoomEvent
 from ..present.shape import Shape, log_visible
 from ..present.table import (
     Seen,
@@ -95,7 +96,7 @@ class TableScreen(TableActions):
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
         self._cut_timer: Any = None
         #: The hand log's events (and a showdown's results), to write it again after ``L``.
-        self._logged: deque[tuple[dict[str, Any], list[Outcome] | None]] = deque(maxlen=LOG_LINES)
+        self._logged: deque[tuple[RoomEvent, list[Outcome] | None]] = deque(maxlen=LOG_LINES)
 
     # ------------------------------------------------------------------ layout
     def compose_body(self) -> Iterable[Widget]:
@@ -314,12 +315,12 @@ class TableScreen(TableActions):
     def _log_event(
         self,
         log: HandLog,
-        event: dict[str, Any],
+        event: RoomEvent,
         results: list[Outcome] | None,
         options: Options,
     ) -> None:
         names = None
-        if results is not None:
+        if results is not None and event["type"] == "showdown":
             names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
         for line in event_lines(event, names):
             log.write(Text(line))
