@@ -8,7 +8,7 @@ words (action and hand names) are translated here by msgid.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -19,6 +19,7 @@ from engine.betting import BET_ACTIONS
 from engine.options import SPEC_BY_FIELD
 
 from ...i18n import KOREAN, N_, _, language_code, ngettext
+from ...rooms.events import RoomEvent
 
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
 BET_ORDER = BET_ACTIONS
@@ -172,7 +173,7 @@ def card_short(card: Mapping[str, Any]) -> str:
     return _("{month}{kind}").format(month=c.month, kind=kind)
 
 
-def cards_label(cards: list[Mapping[str, Any]]) -> str:
+def cards_label(cards: Sequence[Mapping[str, Any]]) -> str:
     return " + ".join(card_label(c) for c in cards)
 
 
@@ -220,86 +221,85 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None = None) -> list[str]:
+def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -> list[str]:
     """A public event as hand-log lines (most bookkeeping events print nothing).
     ``hand_names``: a showdown's hands as the table names them (an unfired special by its
     plain value, ``present.text.showdown_name``); without it, the engine's names."""
-    kind = event.get("type")
     p = event.get("player", "")
-    if kind == "roomOpen":
+    if event["type"] == "roomOpen":
         return [_("{p}님이 방을 만들었어요").format(p=event["host"])]
-    if kind == "join":
+    if event["type"] == "join":
         return [_("{p}님이 앉았어요").format(p=p)]
-    if kind == "watch":
+    if event["type"] == "watch":
         return [_("{p}님이 관전해요").format(p=p)]
-    if kind == "joinQueued":
+    if event["type"] == "joinQueued":
         return [_("{p}님이 다음 판부터 앉아요").format(p=p)]
-    if kind == "joinCancel":
+    if event["type"] == "joinCancel":
         return [_("{p}님이 다음 판에 앉지 않아요").format(p=p)]
-    if kind == "seated":
+    if event["type"] == "seated":
         return [_("{p}님이 {n}칩으로 앉았어요").format(p=p, n=chips(event["stack"]))]
-    if kind in ("unwatch", "leaveRoom") and event.get("by"):
+    if event["type"] in ("unwatch", "leaveRoom") and event.get("by"):
         return [_("{p}님이 방장에게 내보내졌어요").format(p=p)]
-    if kind == "unwatch":
+    if event["type"] == "unwatch":
         return [_("{p}님이 관전을 그만뒀어요").format(p=p)]
-    if kind == "leaveRoom":
+    if event["type"] == "leaveRoom":
         return [_("{p}님이 방을 나갔어요").format(p=p)]
-    if kind == "host" and event.get("by"):
+    if event["type"] == "host" and event.get("by"):
         return [_("{by}님이 {p}님에게 방장을 넘겼어요").format(by=event["by"], p=p)]
-    if kind == "host":
+    if event["type"] == "host":
         return [_("{p}님이 방장이 됐어요").format(p=p)]
-    if kind == "locked":
+    if event["type"] == "locked":
         return [_("방장이 방을 잠갔어요. 새로 앉거나 관전할 수 없어요")]
-    if kind == "unlocked":
+    if event["type"] == "unlocked":
         return [_("방장이 방 잠금을 풀었어요")]
-    if kind == "codeChanged":
+    if event["type"] == "codeChanged":
         return [_("방장이 방 코드를 바꿨어요")]
-    if kind == "optionsChanged":  # each change as ``[field, old, new]`` (rooms/moderation.py)
+    if event["type"] == "optionsChanged":  # each change: [field, old, new] (rooms/moderation)
         return [_("방장이 방 규칙을 바꿨어요 (i 자세히)")] + [
             option_change(str(field), old, new) for field, old, new in event.get("changes", ())
         ]
-    if kind == "readmitted":
+    if event["type"] == "readmitted":
         return [_("방장이 {p}님을 다시 받아요").format(p=", ".join(event.get("players", ())))]
-    if kind == "offline":
+    if event["type"] == "offline":
         return [_("{p}님의 연결이 끊겼어요").format(p=p)]
-    if kind == "online":
+    if event["type"] == "online":
         return [_("{p}님이 다시 들어왔어요").format(p=p)]
-    if kind == "gameStart":
+    if event["type"] == "gameStart":
         return [_("게임 시작! {n}명").format(n=len(event["players"]))]
-    if kind == "handStart":
+    if event["type"] == "handStart":
         return [
             _("── {n}판 · 선 {dealer} · 학교 {school} ──").format(
                 n=event["handNo"], dealer=event["dealer"], school=chips(event["baseUnit"])
             )
         ]
-    if kind == "round" and event.get("street") == 1:
+    if event["type"] == "round" and event.get("street") == 1:
         return [_("2차 베팅")]
-    if kind == "bet":
+    if event["type"] == "bet":
         text = f"{p} {action_name(event['action'])}"
         if event.get("amount"):
             text += f" {chips(event['amount'])}"
         return [text + (" " + _("(올인)") if event.get("allIn") else "")]
-    if kind == "fold":
+    if event["type"] == "fold":
         return [f"{p} {action_name('die')}" + (" " + _("(자동)") if event.get("auto") else "")]
-    if kind == "timeout":
+    if event["type"] == "timeout":
         return [_("{p} 시간 초과").format(p=p)]  # the automatic action follows as its own event
-    if kind == "away":
+    if event["type"] == "away":
         return [(_("{p} 자리 비움") if event.get("away") else _("{p} 돌아왔어요")).format(p=p)]
-    if kind == "chosen":
+    if event["type"] == "chosen":
         return [_("{p} 카드 선택 완료").format(p=p)]
-    if kind == "showdown":
+    if event["type"] == "showdown":
         names = hand_names or {}
         return [
             f"{h['player']}: {cards_label(h['cards'])} = "
             + names.get(h["player"], hand_name(h["name"]))
             for h in event["hands"]
         ]
-    if kind == "payout":
+    if event["type"] == "payout":
         why = WIN_REASONS.get(event.get("reason", ""), "")
         # the net (issue 32): what the winner gained, not the pot they took back their own from
         text = _("{p} +{n}칩").format(p=p, n=chips(event.get("net", event["amount"])))
         return [text + (f" ({_(why)})" if why else "")]
-    if kind == "rematch":
+    if event["type"] == "rematch":
         reason = REMATCH_REASONS.get(event.get("reason", ""), "")
         return [
             _("재경기 {n}회차 - {reason}: {players}").format(
@@ -308,42 +308,42 @@ def event_lines(event: Mapping[str, Any], hand_names: Mapping[str, str] | None =
                 players=", ".join(event["participants"]),
             )
         ]
-    if kind == "rematchStart":
+    if event["type"] == "rematchStart":
         return [
             _("── 재경기 {n}회차 · 선 {dealer} ──").format(
                 n=event["rematchNo"], dealer=event["dealer"]
             )
         ]
-    if kind == "rejoinOpen":
+    if event["type"] == "rejoinOpen":
         return [_("재참가를 물어요 (재참가 비용 {n}칩)").format(n=chips(event["cost"]))]
-    if kind == "rejoin":
+    if event["type"] == "rejoin":
         return [(_("{p} 재참가") if event.get("accept") else _("{p} 재참가 안 함")).format(p=p)]
-    if kind == "pot" and event["outcome"].get("type") == "refund":
+    if event["type"] == "pot" and event["outcome"].get("type") == "refund":
         reason = REMATCH_REASONS.get(event["outcome"].get("reason", ""), N_("구사"))
         return [
             _("{reason} 파토: 판돈 {n}칩을 낸 만큼 돌려줘요").format(
                 reason=_(reason), n=chips(event["amount"])
             )
         ]
-    if kind == "return":
+    if event["type"] == "return":
         return [_("{p}에게 {n}칩 돌려줌").format(p=p, n=chips(event["amount"]))]
-    if kind == "busted":
+    if event["type"] == "busted":
         return [_("{p} 칩이 다 떨어졌어요").format(p=p)]
-    if kind == "rebuyOpen":
+    if event["type"] == "rebuyOpen":
         return [_("리바이를 물어요: {players}").format(players=", ".join(event["players"]))]
-    if kind == "rebuy":
+    if event["type"] == "rebuy":
         return [(_("{p} 리바이") if event.get("accept") else _("{p} 그만하기")).format(p=p)]
-    if kind == "eliminated":
+    if event["type"] == "eliminated":
         return [_("{p} 탈락").format(p=p)]
-    if kind == "leave":
+    if event["type"] == "leave":
         return [_("{p} 퇴장 (이후 자동 다이)").format(p=p)]
-    if kind == "disconnect":
+    if event["type"] == "disconnect":
         return [_("{p} 연결 끊김 (자동 행동)").format(p=p)]
-    if kind == "reconnect":
+    if event["type"] == "reconnect":
         return [_("{p} 다시 접속").format(p=p)]
-    if kind == "schoolUp":
+    if event["type"] == "schoolUp":
         return [_("학교가 {n}칩으로 올랐어요").format(n=chips(event["baseUnit"]))]
-    if kind == "gameEnd":
+    if event["type"] == "gameEnd":
         return [_("게임 끝! {summary}").format(summary=game_summary(event))]
     return []
 
