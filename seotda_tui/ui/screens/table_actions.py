@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from textual.binding import BindingType
 
 from engine import Options
-from engine.types import LegalAction, SeatView, View
+from engine.types import Action, LegalAction, SeatView, View
 
 from ...i18n import N_, _
 from ...rooms import PLAYING, RoomError, RoomUpdate
@@ -237,7 +237,7 @@ class TableActions(ChatScreen):
         self.say(_(WATCHER_JOIN if room.joinable else line))
         return True
 
-    def _act(self, action: dict[str, Any]) -> None:
+    def _act(self, action: Action) -> None:
         latency = self.seotda.action_latency
         latency.sent()
         try:
