@@ -157,9 +157,9 @@ class TableActions(ChatScreen):
         prompts) takes the middle prompts' cells too for its moment: the bar keeps its first
         prompts that fit and always ``q 나가기``."""
         width = self.size.width - 2  # the row's padding (app.tcss #prompt-row); known at a resize
-        if width <= 0:
-            return
         bar, line = self.query_one(PromptBar), self.query_one("#message", Line)
+        if width <= 0 or not line.plain:  # (no message: its width is moot, and a new one each
+            return  # phase would lay the screen out at every hand's start, tests/test_repaint)
         room = width - bar.needed - PromptBar.GAP
         padding = line.styles.padding
         wanted = cell_len(line.plain) + padding.left + padding.right
