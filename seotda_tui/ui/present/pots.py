@@ -29,7 +29,7 @@ def _uncalled(view: View, pot: PotDict) -> bool:
     eligible = pot.get("eligible") or []
     if len(eligible) != 1:
         return False
-    committed = {s["id"]: int(s.get("committed") or 0) for s in view.get("seats", [])}
+    committed = {s["id"]: int(s.get("committed") or 0) for s in view["seats"]}
     mine = committed.get(eligible[0], 0)
     others = max((c for p, c in committed.items() if p != eligible[0]), default=0)
     return mine - others == int(pot["amount"]) > 0
@@ -41,7 +41,7 @@ def labelled_pots(view: View) -> Labelled:
     pots = view.get("pots") or []
     if len(pots) < 2:
         return ()
-    committed = sum(int(s.get("committed") or 0) for s in view.get("seats", []))
+    committed = sum(int(s.get("committed") or 0) for s in view["seats"])
     carried = int(view.get("pot", 0)) - committed
     out: list[tuple[str, int]] = []
     fresh = 0

@@ -189,7 +189,7 @@ def _present(
         seen.payouts.get(me, 0),
         first_hands=seen.first_hands,
     )
-    if seat is None and me in view.get("joining", ()):  # a seat at the next hand (issue 32)
+    if seat is None and me in view["joining"]:  # a seat at the next hand (issue 32)
         me_line = [(_(QUEUED), "bold green")]
     # the own row keeps the height the layout counted (else it grows over the pot, §issue
     # 32 item 7): a me line that wraps takes its extra rows from the texts below it
@@ -315,7 +315,7 @@ def _game_prompts(
         prompts.append(("answer(False)", _("n 그만하기"), True))
     elif "ready" in kinds:
         prompts.append(("ready", _("Space 준비"), True))
-    joining = view.get("joining", ())
+    joining = view["joining"]
     free = len(view["seats"]) + len(joining) < room.max_players
     watching = me in room.spectators and room.options.mid_join
     # a seat at the next hand (issue 32; j asks the engine): greyed once asked for

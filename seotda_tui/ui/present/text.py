@@ -126,7 +126,7 @@ def result_parts(result: GameResult | None, options: Options) -> list[Part]:
         )
         if by_score:  # §6.6 score = chips - starting chips × rebuys
             line += "  " + _("손익 {n:+,}").format(n=row["score"] - options.starting_chips)
-        if row.get("rebuys"):
+        if row["rebuys"]:
             line += "  " + _("리바이 {n}번").format(n=row["rebuys"])
         parts.append((line, ""))
     return parts
@@ -265,7 +265,7 @@ def seat_infos(
         if revealed := s.get("revealed"):
             cards = " ".join(card_short(c) for c in revealed)
             faces = tuple(int(c["id"]) for c in revealed)
-        elif s.get("inHand"):
+        elif s["inHand"]:
             cards = " ".join(card_short(c) for c in s.get("cards", []))
             faces = tuple(int(c["id"]) if "hidden" not in c else None for c in s.get("cards", []))
         else:
@@ -335,8 +335,8 @@ def banner_parts(view: View) -> list[Part]:
     elif phase == "rejoin" and (rejoin := view.get("rejoin")):
         cost = chips(rejoin["cost"])
         parts.append((_("재참가를 기다려요 (재참가 비용 {n}칩)").format(n=cost), ""))
-    if view.get("phase") == "rebuy":
-        who = ", ".join(view.get("rebuyPending", []))
+    if view["phase"] == "rebuy":
+        who = ", ".join(view["rebuyPending"])
         parts.append((_("리바이를 기다려요: {players}").format(players=who), ""))
     return parts
 
@@ -344,7 +344,7 @@ def banner_parts(view: View) -> list[Part]:
 def cut_text(view: View) -> str:
     """§5.1 기리: the player on the dealer's right cuts the deck (shown only; the server's RNG
     really shuffles). The dealer's right is the seat before the dealer in the clockwise deal."""
-    seated = [s["id"] for s in view["seats"] if s.get("inHand")]
+    seated = [s["id"] for s in view["seats"] if s["inHand"]]
     dealer = view.get("dealer")
     if dealer not in seated or len(seated) < 2:
         return ""
@@ -359,8 +359,8 @@ def cut_text(view: View) -> str:
 
 def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) -> list[Part]:
     """Whose turn it is, or what the game waits for; "내 차례" stands out."""
-    pending = view.get("pending") or {}
-    phase = pending.get("phase")
+    pending = view["pending"]
+    phase = pending["phase"]
     if phase == "finished":
         return [(_("게임이 끝났어요"), "bold")]
     if phase == "betting":
@@ -368,17 +368,17 @@ def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) 
         if actor == me:
             return [(_("내 차례예요!"), "bold reverse"), (" " + _("1~8 키"), "")]
         return [(_("{p}님 차례").format(p=actor), "")]
-    waiting = ", ".join(pending.get("players", []))
+    waiting = ", ".join(pending["players"])
     if phase == "choose":
         if choosing:
             return [(_("카드 2장을 고르세요: 1·2·3 키, Enter 확정"), "bold reverse")]
         return [(_("카드를 고르는 중: {players}").format(players=waiting), "")]
     if phase == "rejoin":
-        if me in pending.get("players", []):
+        if me in pending["players"]:
             return [(_("구사 재경기에 다시 참가할까요? y/n"), "bold reverse")]
         return [(_("재참가 여부를 기다려요: {players}").format(players=waiting), "")]
     if phase == "rebuy":
-        if me in pending.get("players", []):
+        if me in pending["players"]:
             return [(_("칩이 떨어졌어요. 칩을 다시 받을까요? y/n"), "bold reverse")]
         return [(_("리바이 여부를 기다려요: {players}").format(players=waiting), "")]
     if phase == "handEnd":
@@ -426,7 +426,7 @@ def mine_parts(
     if seat is None:
         return [[(_("관전 중이에요"), "dim")]]
     me: list[Part] = [(seat["id"], "bold")]
-    if seat.get("dealer"):
+    if seat["dealer"]:
         me.append((" " + _("선"), "bold cyan"))
     me.append((" · " + _("{n}칩").format(n=chips(seat["stack"])), ""))
     if view.get("handPhase") == "betting" and seat.get("bet"):
@@ -434,13 +434,13 @@ def mine_parts(
     for badge, on in (
         (N_("다이"), seat.get("folded")),
         (N_("올인"), seat.get("allIn")),
-        (N_("자리 비움"), seat.get("away")),
+        (N_("자리 비움"), seat["away"]),
         (N_("파산"), seat["status"] == "busted"),
         (N_("탈락"), seat["status"] == "eliminated"),
     ):
         if on:
             me.append((f" [{_(badge)}]", "bold"))
-    if not seat.get("inHand"):
+    if not seat["inHand"]:
         return [me]
     parts: list[Part] = []
     hint = view.get("myHand")

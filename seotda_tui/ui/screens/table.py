@@ -342,7 +342,7 @@ class TableScreen(TableActions):
         view = self.view
         if self.latest.deadline is not None and view is not None:
             self._deadline_at = self.seotda.clock.time() + self.latest.deadline
-            self.query_one(StatusGauge).total = (view.get("pending") or {}).get("seconds")
+            self.query_one(StatusGauge).total = view["pending"]["seconds"]
         else:
             self._deadline_at = None
 
