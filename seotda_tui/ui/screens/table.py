@@ -34,6 +34,7 @@ from engine.types import LegalAction, SeatView, View
 from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ...rooms.events import RoomEvent
+from ..geometry import SeatInfo
 from ..present.shape import Shape, log_visible
 from ..present.table import (
     Seen,
@@ -285,7 +286,7 @@ class TableScreen(TableActions):
         return legal_actions(self.latest) if self.latest is not None else []
 
     @property
-    def shown_seats(self) -> dict[str, Any]:
+    def shown_seats(self) -> dict[str, SeatInfo]:
         """Nickname → the ``SeatInfo`` on screen, whichever layout is in use (for tests)."""
         return self.query_one(TableView).shown_seats
 
