@@ -18,13 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
 
 from engine import DECK, Options, best_two
 from engine.hands import hand_table
 from engine.types import LegalAction, View
 
-Action = dict[str, Any]
+Action = dict[str, object]  # what a bot sends (Game.act checks it like a person's)
 Policy = Callable[[View, Options, random.Random], Action]
 
 LEVELS: dict[str, str] = {"cautious": "신중한 봇", "strong": "강한 봇", "random": "무작위 봇"}
