@@ -71,7 +71,7 @@ def bot_salt(seed: str) -> str:
     return hashlib.sha256(f"seotda-bot:{seed}".encode()).hexdigest()[:16]
 
 
-def _turn_key(view: View) -> tuple[Any, ...]:
+def _turn_key(view: View) -> tuple[object, ...]:
     """What identifies one question to the bot; a new key means a new decision to make."""
     pending = view.get("pending") or {}
     return (
@@ -96,7 +96,7 @@ class BotTable(Protocol):
         self, room_id: str, nick: str, callback: RoomCallback
     ) -> Callable[[], None]: ...
 
-    def act(self, room_id: str, nick: str, action: Mapping[str, Any]) -> None: ...
+    def act(self, room_id: str, nick: str, action: Mapping[str, object]) -> None: ...
 
 
 #: A manager-originated engine change for a seat (journaled; waits while the room is paused).
@@ -122,7 +122,7 @@ class BotPlayer:
         self.level = level
         self._salt = salt
         self._timer: Cancellable | None = None
-        self._key: tuple[Any, ...] | None = None
+        self._key: tuple[object, ...] | None = None
         self._update: RoomUpdate | None = None
         self._stopped = False
         self.errors = 0  # refused actions (should stay 0; counted for tests and logs)
