@@ -17,7 +17,7 @@ from ...i18n import N_, _
 from ...tuning.paint_now import paint_now
 
 if TYPE_CHECKING:
-    from ...rooms import RoomService
+    from ...rooms import RoomService, RoomSummary, RoomUpdate
     from .host import ScreenHost
 
 TOO_SMALL = N_("창을 키워 주세요\n(80×24 이상이어야 해요)")
@@ -26,7 +26,7 @@ TOO_SMALL = N_("창을 키워 주세요\n(80×24 이상이어야 해요)")
 class Pushed(Message):
     """A manager push, re-posted onto this screen's own task (see ``BaseScreen.deliver``)."""
 
-    def __init__(self, payload: Any) -> None:
+    def __init__(self, payload: RoomUpdate | list[RoomSummary]) -> None:
         super().__init__()
         self.payload = payload
 
@@ -140,7 +140,7 @@ class BaseScreen(DismissOnce, Screen[Any]):
     def nickname(self) -> str:
         return self.seotda.nickname
 
-    def deliver(self, payload: Any) -> None:
+    def deliver(self, payload: RoomUpdate | list[RoomSummary]) -> None:
         """Manager callback: may run on another session's task, so only queue a message."""
         self.post_message(Pushed(payload).set_sender(self))
 

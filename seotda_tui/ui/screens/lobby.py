@@ -189,7 +189,9 @@ class LobbyScreen(ChatScreen):
         return super().check_action(action, parameters)
 
     def on_pushed(self, message: Pushed) -> None:
-        self.show_rooms(message.payload)
+        rooms = message.payload
+        assert isinstance(rooms, list)  # (the lobby subscribes to the room list only)
+        self.show_rooms(rooms)
         self.paint_now()
 
     def show_rooms(self, rooms: list[RoomSummary]) -> None:

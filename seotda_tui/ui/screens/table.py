@@ -180,7 +180,8 @@ class TableScreen(TableActions):
 
     # ------------------------------------------------------------------ pushes
     def on_pushed(self, message: Pushed) -> None:
-        update: RoomUpdate = message.payload
+        update = message.payload
+        assert isinstance(update, RoomUpdate)  # (a table subscribes to its room's updates only)
         self.seotda.action_latency.drawn()  # the next frame written shows this update
         if update.closed:
             self._unsubscribe = None
