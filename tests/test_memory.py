@@ -501,7 +501,9 @@ async def test_a_session_that_ends_is_freed_without_a_full_collection(tmp_path: 
     worker manager, logger and driver held each other: ~650 KB a session until a full
     collection), so someone connecting again and again does not grow the server."""
     manager = RoomManager()
-    async with ssh_server(tmp_path, make_app_factory(manager)) as server:
+    # (make soak's 50 new nicknames from one address, back to back: past the default limits)
+    many = {"connect_burst": 100, "registrations_per_ip": 100}
+    async with ssh_server(tmp_path, make_app_factory(manager), **many) as server:
         with server_gc():
             for n in range(sized(3, 50)):
                 async with server.connect(f"철수{n}", size=SIZE) as client:
