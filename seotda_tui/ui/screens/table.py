@@ -170,7 +170,7 @@ class TableScreen(TableActions):
         )
         size = (self.app.size.width, self.app.size.height)
         style = str(getattr(self.app, "card_style", "box"))
-        now = self.manager.clock.time()
+        now = self.seotda.clock.time()  # (the countdown reads the same clock: _arm_countdown)
         return present(self.latest, now, size, style, None, self.selected, seen)
 
     def _layout(self) -> None:
@@ -226,7 +226,7 @@ class TableScreen(TableActions):
         self._end_cut()
         self._cut = text
         if text:
-            self._cut_timer = self.manager.clock.call_later(CUT_SECONDS, self._cut_over_later)
+            self._cut_timer = self.seotda.clock.call_later(CUT_SECONDS, self._cut_over_later)
 
     def _cut_over_later(self) -> None:
         """Manager clock callback (maybe outside this app's task): only queue a message."""
