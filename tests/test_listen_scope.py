@@ -65,13 +65,14 @@ def start_up_lines(tmp_path: Path, *flags: str) -> list[str]:
     lines: list[str] = []
     watch = selectors.DefaultSelector()
     watch.register(server.stderr, selectors.EVENT_READ)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # (a start under make test's full load took ~30 s)
     try:
         while not any("event=listen_scope" in line for line in lines):
+            if watch.select(timeout=0.5) and (line := server.stderr.readline()):
+                lines.append(line)  # (a line waiting is read before the deadline counts)
+                continue
             assert time.monotonic() < deadline, lines
             assert server.poll() is None, (server.returncode, lines)
-            if watch.select(timeout=0.5):
-                lines.append(server.stderr.readline())
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=15)
