@@ -59,17 +59,23 @@ def start_up_lines(tmp_path: Path, *flags: str) -> list[str]:
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEOTDA_")}
     server = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     assert server.stderr is not None
+    # Raw reads, not readline: a buffered reader may take two lines out of the pipe and hand
+    # back one, and select() then waits on an empty pipe for the line already read (under
+    # make test's load, 'listening' and 'listen_scope' arrive in one chunk).
+    fd = server.stderr.fileno()
     lines: list[str] = []
+    pending = b""
     watch = selectors.DefaultSelector()
-    watch.register(server.stderr, selectors.EVENT_READ)
-    deadline = time.monotonic() + 60  # (a start under make test's full load took ~30 s)
+    watch.register(fd, selectors.EVENT_READ)
+    deadline = time.monotonic() + 60
     try:
         while not any("event=listen_scope" in line for line in lines):
-            if watch.select(timeout=0.5) and (line := server.stderr.readline()):
-                lines.append(line)  # (a line waiting is read before the deadline counts)
+            if watch.select(timeout=0.5) and (chunk := os.read(fd, 65536)):
+                *done, pending = (pending + chunk).split(b"\n")
+                lines += [line.decode() + "\n" for line in done]
                 continue
             assert time.monotonic() < deadline, lines
             assert server.poll() is None, (server.returncode, lines)
