@@ -19,7 +19,7 @@ from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ssh.admission import PendingLogins, RefusalLog
 from seotda_tui.ssh.auth import Identity
-from seotda_tui.ssh.server import ServerState
+from seotda_tui.ssh.server_state import ServerState
 from seotda_tui.ssh.state import SessionContext
 from seotda_tui.ui.app import make_app_factory
 

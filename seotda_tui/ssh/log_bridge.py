@@ -1,5 +1,5 @@
 """asyncssh's own log, into ours: its refusals as ``refused`` events (counted per connection,
-see ``_PlayerConnection._refused``), its warnings as ``seotda.ssh``.
+see ``PlayerConnection._refused``), its warnings as ``seotda.ssh``.
 
 asyncssh refuses some requests itself (no callback of ours runs) and says so only in its debug
 log, which also carries what clients send (environment variables): the bridge keeps the
