@@ -43,12 +43,12 @@ from engine.types import View
 from seotda_tui import tuning
 from seotda_tui.config import load_settings
 from seotda_tui.rooms import RoomManager
-from seotda_tui.ssh.auth import (
+from seotda_tui.ssh.auth import Identity
+from seotda_tui.ssh.keyless import (
     CONFIRM_PROMPT,
     NEW_PASSPHRASE_PROMPT,
     PASSPHRASE_PROMPT,
     SERVER_PASSWORD_PROMPT,
-    Identity,
 )
 from seotda_tui.ssh.limits import AuthJail
 from seotda_tui.ssh.login_limits import LocalLimits

@@ -30,7 +30,8 @@ from engine import Options
 from seotda_tui import i18n
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
-from seotda_tui.ssh.auth import AuthPolicy, KeylessLogin
+from seotda_tui.ssh.auth import AuthPolicy
+from seotda_tui.ssh.keyless import KeylessLogin
 from seotda_tui.ssh.store import NicknameStore
 from seotda_tui.testing import Table, screen_text
 from seotda_tui.ui.app import SeotdaApp, make_app_factory

@@ -50,8 +50,9 @@ from ..clock import Cancellable
 from ..logs import log_event
 from ..sanitize import clean_text
 from .admission import RefusedSession
-from .auth import KeylessLogin, Proof, Verdict
+from .auth import Proof, Verdict
 from .bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY
+from .keyless import KeylessLogin
 from .log_bridge import attribute_log_context
 from .server_state import PendingLogin, ServerState
 from .session import GameSession
@@ -315,7 +316,7 @@ class PlayerConnection(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
         self._key_fp = None
-        self._keyless = self._state.policy.keyless_login(username, self.peer_ip)
+        self._keyless = KeylessLogin(self._state.policy, username, self.peer_ip)
         first = self._keyless.start()
         if self._keyless.refusal is not None and self._conn is not None:
             # Said, then hung up: asked again, a client would only be told again.
