@@ -171,7 +171,7 @@ class Table:
             deck.rig(_plan(deal))  # the next match dealt: the first, when the game starts
         if start:
             manager.start(room.id, players[0])
-        factory = make_app_factory(manager, chat=hub, clock=clock)
+        factory = make_app_factory(manager, chat=hub)
 
         def session() -> SimpleNamespace | None:
             return None if language is None else SimpleNamespace(language=Language(language))

@@ -220,7 +220,7 @@ async def test_rejoin_phase() -> None:
 
 async def test_lobby_refusal_to_join_a_started_game() -> None:
     async with Table.open(LONG[:2], seed=3) as t:
-        app = make_app_factory(t.manager, chat=t.chat, clock=t.clock)(
+        app = make_app_factory(t.manager, chat=t.chat)(
             SimpleNamespace(nickname=LONG[5]), None
         )
         async with app.run_test(size=(80, 24)) as pilot:

@@ -52,7 +52,7 @@ def snap(
 
 def app_in(lang: str, manager: RoomManager, nick: str) -> SeotdaApp:
     session = SimpleNamespace(language=i18n.Language(lang))
-    return make_app_factory(manager, clock=FakeClock(1000.0))(
+    return make_app_factory(manager)(
         SimpleNamespace(nickname=nick), session
     )
 

@@ -41,7 +41,7 @@ async def lobby(
     t: Table, nick: str, language: str, size: tuple[int, int]
 ) -> AsyncIterator[tuple[SeotdaApp, Pilot[None]]]:
     """Another session of the same server, in the lobby."""
-    factory = make_app_factory(t.manager, chat=t.chat, clock=t.clock)
+    factory = make_app_factory(t.manager, chat=t.chat)
     app = factory(SimpleNamespace(nickname=nick), SimpleNamespace(language=Language(language)))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

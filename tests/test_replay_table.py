@@ -102,7 +102,7 @@ def journaled_game(
 
 def _app(manager: RoomManager, nick: str, lang: str) -> SeotdaApp:
     session = SimpleNamespace(language=i18n.Language(lang))
-    return make_app_factory(manager, clock=FakeClock(1000.0))(
+    return make_app_factory(manager)(
         SimpleNamespace(nickname=nick), session
     )
 

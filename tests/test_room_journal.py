@@ -241,7 +241,7 @@ def test_resume_restores_rooms_seats_stacks_cards_and_turn(
     assert views_of(m2, room_id, "abc") == seen
     inbox = Inbox("a")
     m2.subscribe_room(room_id, "a", inbox)
-    assert inbox.updates[-1].deadline == seconds
+    assert inbox.updates[-1].seconds_left(clock2.time()) == seconds
     assert any(e.get("type") == "resumed" for e in inbox.updates[-1].events)
     # and the game goes on from there, journaled on top of the old log
     play_randomly(m2, clock2, room_id, 10, seed + 100)
@@ -313,13 +313,13 @@ def test_removing_a_bot_arms_resumed_rooms_like_every_other_call(tmp_path: Path)
     m.start(room_id, "a")
     m2 = RoomManager(journal=Journal(tmp_path / "g.sqlite3"), reconnect_grace=60)
     summary = m2.room(room_id)
-    assert summary is not None and summary.grace == ()  # nothing armed without a loop
+    assert summary is not None and summary.grace_ends == ()  # nothing armed without a loop
 
     async def inside() -> None:
         with refused("room_gone"):
             m2.remove_bot("no-such-room", "a")  # the first call from inside the loop
         summary = m2.room(room_id)
-        assert summary is not None and {nick for nick, _ in summary.grace} == {"a", "b"}
+        assert summary is not None and {nick for nick, _ in summary.grace_ends} == {"a", "b"}
         m2.close()
 
     asyncio.run(inside())

@@ -90,7 +90,7 @@ def test_a_write_that_fails_is_not_applied_pauses_the_room_and_resumes_later(
         assert str(info.value) == PAUSED_REASON
         assert game(m, room_id).state_hash() == before  # not applied
         for inbox in inboxes.values():  # every seat and the spectator is told; no countdown
-            assert inbox.last.paused and inbox.last.deadline is None
+            assert inbox.last.paused and inbox.last.deadline_at is None
         with refused("paused"):  # refused while paused
             m.act(room_id, nick, action)
         clock.advance(300)  # no timeout while paused (the turn was 20 s), only retries
@@ -105,7 +105,10 @@ def test_a_write_that_fails_is_not_applied_pauses_the_room_and_resumes_later(
         conn.full = False
         clock.advance(RETRY_STEPS[-1])
     assert not inboxes["a"].last.paused and not inboxes["s"].last.paused
-    assert inboxes["a"].last.deadline == game(m, room_id).pending()["seconds"]  # a fresh turn
+    deadline = inboxes["a"].last.deadline_at
+    assert deadline is not None
+    armed = deadline - game(m, room_id).pending()["seconds"]
+    assert conn.failed_at()[-1] < armed <= clock.time()  # a fresh turn, from the resume
     m.act(room_id, nick, action)
     assert journaled(tmp_path).state_hash() == game(m, room_id).state_hash()
     events = [record_fields(r).get("event") for r in caplog.records]
@@ -224,7 +227,7 @@ def test_when_the_bots_disconnect_cannot_be_written_no_timer_runs_until_it_is(
     conn.which = lambda sql, params: "disconnect" in str(params)
     m.leave(room.id, "a")  # written; then no human is left: the bots' disconnects fail
     assert m.paused(room.id) and m.deadline(room.id) is None
-    assert watcher.last.paused and watcher.last.deadline is None
+    assert watcher.last.paused and watcher.last.deadline_at is None
     waiting = m.waiting_changes(room.id)
     assert sorted(waiting) == sorted((bot, {"type": "disconnect"}) for bot in bots)
     clock.advance(60)

@@ -300,7 +300,7 @@ async def test_a_late_watchers_log_names_earlier_showdowns_the_same_way() -> Non
         await play_to_showdown(t)
         t.play_until(lambda g: g.view(None).get("handNo") == 2)
         await t.settle()
-        app = make_app_factory(t.manager, chat=t.chat, clock=t.clock)(
+        app = make_app_factory(t.manager, chat=t.chat)(
             SimpleNamespace(nickname="c"), None
         )
         async with app.run_test(size=(120, 30)) as pilot:

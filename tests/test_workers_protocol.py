@@ -4,6 +4,7 @@ answers to what a worker may send, with a real hub on a unix socket in this proc
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import subprocess
 import sys
@@ -39,6 +40,10 @@ def test_one_process_never_imports_the_cluster() -> None:
 
 
 def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
+    """Equal, with their moments (a grace's end, a deadline) moved onto the receiver's clock:
+    the wire carries seconds left (rooms/api.py's convention), the hub's clock and a worker's
+    share no reference point. Here the hub's reads 1000, the worker's 40."""
+    hub_now, worker_now = 1000.0, 40.0
     summary = RoomSummary(
         id="r1",
         name="영희의 방",
@@ -51,7 +56,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
         left=(),
         options=Options.from_dict({"starting_chips": 2000, "amhaeng": False}),
         bots=("봇1(신중)",),
-        grace=(("철수", 1234.5),),
+        grace_ends=(("철수", 1034.5),),  # 34.5 s of grace left
         locked=True,
         barred=("길동",),
         private=True,
@@ -62,7 +67,7 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
         viewer="영희",
         view=Game.new(Options(), ["영희", "철수"], 1).view("영희"),  # a real view, own cards
         events=({"type": "bet", "player": "영희", "action": "call", "amount": 10, "allIn": False},),
-        deadline=12.5,
+        deadline_at=1012.5,  # the turn ends in 12.5 s
         result=None,
         snapshot=True,
         paused=True,
@@ -75,8 +80,8 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
     data = b"".join(
         wire.frame(m)
         for m in (
-            wire.summary_to_wire(summary),
-            wire.update_to_wire(update),
+            wire.summary_to_wire(summary, hub_now),
+            wire.update_to_wire(update, hub_now),
             wire.chat_to_wire(message),
             wire.chat_to_wire(quick),
         )
@@ -85,8 +90,12 @@ def test_summaries_updates_and_chat_lines_come_back_equal() -> None:
     got: list[dict[str, Any]] = []
     for i in range(len(data)):
         got += reader.feed(data[i : i + 1])
-    assert wire.summary_from_wire(got[0]) == summary
-    assert wire.update_from_wire(got[1]) == update
+    on_worker = dataclasses.replace(summary, grace_ends=(("철수", 74.5),))
+    assert wire.summary_from_wire(got[0], worker_now) == on_worker
+    back = wire.update_from_wire(got[1], worker_now)
+    assert back == dataclasses.replace(update, room=on_worker, deadline_at=52.5)
+    assert back.seconds_left(worker_now) == update.seconds_left(hub_now) == 12.5
+    assert wire.summary_from_wire(got[0], hub_now) == summary  # one clock: the same moments
     assert wire.chat_from_wire(got[2]) == message
     assert wire.chat_from_wire(got[3]) == quick  # a quick-chat line stays canned
 

@@ -10,12 +10,17 @@ codec knows (then importing this module fails, naming it).
 
 A callback parameter (``subscribe_room``, ``subscribe_lobby``) travels as the worker's
 subscription id: the hub serves those calls itself (its pushes name that id).
+
+An answer may carry moments (a :class:`RoomSummary`'s grace ends): its codec takes ``now``, the
+sender's clock when encoding and the receiver's when decoding (the wire carries seconds left,
+:mod:`.protocol`). Arguments carry none (a method taking a summary fails at import).
 """
 
 from __future__ import annotations
 
 import collections.abc
 import inspect
+import math
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -27,16 +32,18 @@ from ..rooms import RoomSummary
 from ..rooms.api import room_calls
 from . import protocol as wire
 
-#: How one value crosses: (to the wire, from the wire); ``None`` = as it is (JSON keeps it).
-Codec = tuple[Callable[[Any], object], Callable[[Any], object]] | None
+#: How one value crosses: (to the wire, from the wire), each given the value and ``now`` (the
+#: clock time its moments are counted from); ``None`` = as it is (JSON keeps it).
+Codec = tuple[Callable[[Any, float], object], Callable[[Any, float], object]] | None
+_NO_NOW = math.nan  # what an argument's codecs are given: arguments carry no moments
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def _options_to_wire(options: Options | Mapping[str, object]) -> dict[str, object]:
+def _options_to_wire(options: Options | Mapping[str, object], _now: float) -> dict[str, object]:
     return dict(options.to_dict() if isinstance(options, Options) else options)
 
 
-def _options_from_wire(data: object) -> object:
+def _options_from_wire(data: object, _now: float) -> object:
     """The manager reads the dict itself (``Options.from_dict``: its refusal is the player's)."""
     if not isinstance(data, dict):
         raise OptionsError("방 설정이 잘못됐어요")
@@ -46,14 +53,14 @@ def _options_from_wire(data: object) -> object:
 def _plain(kind: type) -> Codec:
     """Plain values go as they are, but one of another type is a bad call (not a bad worker)."""
     if kind is bool:
-        return (lambda v: v, bool)  # (JSON keeps booleans; a worker's 0/1 meant the same)
+        return (lambda v, _: v, lambda d, _: bool(d))  # (JSON keeps booleans; 0/1 meant the same)
 
-    def checked(value: object) -> object:
+    def checked(value: object, _now: float) -> object:
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
         return value
 
-    return (lambda v: v, checked)
+    return (lambda v, _: v, checked)
 
 
 def _maybe(inner: Codec) -> Codec:
@@ -61,14 +68,17 @@ def _maybe(inner: Codec) -> Codec:
         return None
     to_wire, from_wire = inner
     return (
-        lambda v: None if v is None else to_wire(v),
-        lambda d: None if d is None else from_wire(d),
+        lambda v, now: None if v is None else to_wire(v, now),
+        lambda d, now: None if d is None else from_wire(d, now),
     )
 
 
-def codec(hint: object) -> Codec:
-    """The codec of a type hint of the room API (``TypeError`` for one it cannot carry)."""
+def codec(hint: object, *, moments: bool = True) -> Codec:
+    """The codec of a type hint of the room API (``TypeError`` for one it cannot carry;
+    ``moments=False``: for an argument, which is sent with no clock to count from)."""
     if hint is RoomSummary:
+        if not moments:
+            raise TypeError("a RoomSummary argument (its grace ends need the clock's now)")
         return (wire.summary_to_wire, wire.summary_from_wire)
     if hint in _PLAIN:
         return _plain(hint)
@@ -80,18 +90,21 @@ def codec(hint: object) -> Codec:
         if all(_json_object(a) for a in present):  # e.g. the engine's Action (TypedDicts)
             return None
         if len(present) == 1:
-            optional = codec(present[0])
+            optional = codec(present[0], moments=moments)
             if present[0] in _PLAIN:  # str | None: None, or a str
                 assert optional is not None
                 check = optional[1]
-                return (lambda v: v, lambda d: None if d is None else check(d))
+                return (lambda v, _: v, lambda d, now: None if d is None else check(d, now))
             return _maybe(optional)
     if origin is list and len(args) == 1:
-        item = codec(args[0])
+        item = codec(args[0], moments=moments)
         if item is None:
             return None
         to_item, from_item = item
-        return (lambda v: [to_item(x) for x in v], lambda d: [from_item(x) for x in d])
+        return (
+            lambda v, now: [to_item(x, now) for x in v],
+            lambda d, now: [from_item(x, now) for x in d],
+        )
     if _json_object(hint):  # events, a game action: JSON objects
         return None
     raise TypeError(f"no wire codec for {hint!r}")
@@ -113,7 +126,7 @@ class RoomCall:
             bound = self.signature.bind(None, *args, **kwargs)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())[1:]
-        return [v if c is None else c[0](v) for v, c in zip(args, self.codecs)]
+        return [v if c is None else c[0](v, _NO_NOW) for v, c in zip(args, self.codecs)]
 
     def from_wire(self, data: list[object]) -> tuple[list[object], dict[str, object]]:
         """The method's arguments from a frame's (positional, keyword-only); a count its
@@ -123,25 +136,29 @@ class RoomCall:
         positional: list[object] = []
         keywords: dict[str, object] = {}
         for param, value, conv in zip(self.params, data, self.codecs):
-            value = value if conv is None else conv[1](value)
+            value = value if conv is None else conv[1](value, _NO_NOW)
             if param.kind is inspect.Parameter.KEYWORD_ONLY:
                 keywords[param.name] = value
             else:
                 positional.append(value)
         return positional, keywords
 
-    def answer_to_wire(self, value: object) -> object:
-        return value if self.answer is None else self.answer[0](value)
+    def answer_to_wire(self, value: object, now: float) -> object:
+        """The answer as the hub sends it (``now``: the hub's clock)."""
+        return value if self.answer is None else self.answer[0](value, now)
 
-    def answer_from_wire(self, data: object) -> object:
-        return data if self.answer is None else self.answer[1](data)
+    def answer_from_wire(self, data: object, now: float) -> object:
+        """The answer as the worker reads it (``now``: the worker's clock)."""
+        return data if self.answer is None else self.answer[1](data, now)
 
 
 def _call(name: str, method: Callable[..., object]) -> RoomCall:
     hints = get_type_hints(method)
     signature = inspect.signature(method)
     params = tuple(signature.parameters.values())[1:]
-    codecs = tuple(None if _callback(hints[p.name]) else codec(hints[p.name]) for p in params)
+    codecs = tuple(
+        None if _callback(hints[p.name]) else codec(hints[p.name], moments=False) for p in params
+    )
     answer = None if _callback(hints["return"]) else codec(hints["return"])  # (unsubscribe)
     return RoomCall(name, params, codecs, answer, signature)
 

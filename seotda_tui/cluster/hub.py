@@ -216,15 +216,16 @@ class Hub:
     # ------------------------------------------------------------------ subscriptions
     def _subscribe_room(self, link: WorkerLink, sub: int, room_id: str, nick: str) -> None:
         def push(update: Any) -> None:
-            link.send({"t": "p", "s": sub, "k": "room", "v": wire.update_to_wire(update)})
+            now = self.manager.clock.time()
+            link.send({"t": "p", "s": sub, "k": "room", "v": wire.update_to_wire(update, now)})
 
         link.subs[sub] = self.manager.subscribe_room(room_id, nick, push)
 
     def _subscribe_lobby(self, link: WorkerLink, sub: int) -> None:
         def push(rooms: Any) -> None:
-            link.send(
-                {"t": "p", "s": sub, "k": "lobby", "v": [wire.summary_to_wire(r) for r in rooms]}
-            )
+            now = self.manager.clock.time()
+            data = [wire.summary_to_wire(r, now) for r in rooms]
+            link.send({"t": "p", "s": sub, "k": "lobby", "v": data})
 
         link.subs[sub] = self.manager.subscribe_lobby(push)
 
@@ -392,7 +393,8 @@ def _room_op(call: RoomCall) -> Callable[..., Any]:
 
     def handler(hub: Hub, _link: WorkerLink, *args: object) -> object:
         positional, keywords = call.from_wire(list(args))
-        return call.answer_to_wire(getattr(hub.manager, name)(*positional, **keywords))
+        answer = getattr(hub.manager, name)(*positional, **keywords)
+        return call.answer_to_wire(answer, hub.manager.clock.time())
 
     return handler
 

@@ -41,8 +41,9 @@ from ..rooms.chat import ChatMessage
 #: 4: a room refusal carries its code (``RoomError.code``); 5: quick chat (``chat_quick``, a chat
 #: message's ``canned``); 6: ``act`` refuses with a RoomError like every call (``illegal``
 #: carries the engine's code in ``r``); 7: a room update carries the private room's code for its
-#: viewer (``RoomUpdate.code``; the ``room_code`` call is gone)
-VERSION = 7
+#: viewer (``RoomUpdate.code``; the ``room_code`` call is gone); 8: times cross as seconds left
+#: at sending (``deadline_in``, ``grace_in``; were a deadline relative and grace ends absolute)
+VERSION = 8
 #: A frame larger than this is a bug or an attack: the connection is dropped.
 MAX_FRAME = 16 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -96,7 +97,14 @@ def check_hello(message: dict[str, Any]) -> int:
 
 
 # ----------------------------------------------------------------------- the rooms' plain data
-def summary_to_wire(summary: RoomSummary) -> dict[str, Any]:
+# Times: the rooms API gives moments on its own clock (``RoomUpdate.deadline_at``,
+# ``RoomSummary.grace_ends``, see rooms/api.py); the wire carries seconds left at sending
+# (``…_in``), since the hub's clock and a worker's share no reference point (Python's monotonic
+# clock has none across processes; a test's hub runs on a fake one). ``now`` is the sender's
+# clock when encoding and the receiver's when decoding, so a moment arrives on the receiver's.
+
+
+def summary_to_wire(summary: RoomSummary, now: float) -> dict[str, Any]:
     return {
         "id": summary.id,
         "name": summary.name,
@@ -109,7 +117,7 @@ def summary_to_wire(summary: RoomSummary) -> dict[str, Any]:
         "left": list(summary.left),
         "options": summary.options.to_dict(),
         "bots": list(summary.bots),
-        "grace": [list(pair) for pair in summary.grace],
+        "grace_in": [[nick, ends - now] for nick, ends in summary.grace_ends],
         "locked": summary.locked,
         "barred": list(summary.barred),
         "private": summary.private,
@@ -117,7 +125,7 @@ def summary_to_wire(summary: RoomSummary) -> dict[str, Any]:
     }
 
 
-def summary_from_wire(data: dict[str, Any]) -> RoomSummary:
+def summary_from_wire(data: dict[str, Any], now: float) -> RoomSummary:
     return RoomSummary(
         id=data["id"],
         name=data["name"],
@@ -130,7 +138,7 @@ def summary_from_wire(data: dict[str, Any]) -> RoomSummary:
         left=tuple(data["left"]),
         options=_options(data["options"]),
         bots=tuple(data["bots"]),
-        grace=tuple((nick, float(end)) for nick, end in data["grace"]),
+        grace_ends=tuple((nick, now + float(left)) for nick, left in data["grace_in"]),
         locked=data["locked"],
         barred=tuple(data["barred"]),
         private=data["private"],
@@ -154,17 +162,14 @@ def _options(data: dict[str, Any]) -> Options:
     return found
 
 
-def maybe_summary(data: dict[str, Any] | None) -> RoomSummary | None:
-    return summary_from_wire(data) if data is not None else None
-
-
-def update_to_wire(update: RoomUpdate) -> dict[str, Any]:
+def update_to_wire(update: RoomUpdate, now: float) -> dict[str, Any]:
+    deadline = update.deadline_at
     return {
-        "room": summary_to_wire(update.room),
+        "room": summary_to_wire(update.room, now),
         "viewer": update.viewer,
         "view": update.view,
         "events": list(update.events),
-        "deadline": update.deadline,
+        "deadline_in": None if deadline is None else deadline - now,
         "result": update.result,
         "snapshot": update.snapshot,
         "closed": update.closed,
@@ -176,13 +181,14 @@ def update_to_wire(update: RoomUpdate) -> dict[str, Any]:
     }
 
 
-def update_from_wire(data: dict[str, Any]) -> RoomUpdate:
+def update_from_wire(data: dict[str, Any], now: float) -> RoomUpdate:
+    left = data["deadline_in"]
     return RoomUpdate(
-        room=summary_from_wire(data["room"]),
+        room=summary_from_wire(data["room"], now),
         viewer=data["viewer"],
         view=data["view"],
         events=tuple(data["events"]),
-        deadline=data["deadline"],
+        deadline_at=None if left is None else now + float(left),
         result=data["result"],
         snapshot=data["snapshot"],
         closed=data["closed"],

@@ -56,8 +56,9 @@ class RemoteRoomManager:
     """The room API (:class:`~seotda_tui.rooms.RoomService`), served by the hub.
 
     ``records`` and ``history`` are the worker's own read connections to the same SQLite files
-    (the hub writes them); ``clock`` is the worker's loop clock (the same monotonic clock as the
-    hub's, so a summary's grace end reads the same here).
+    (the hub writes them); ``clock`` is the worker's loop clock: the moments in what the hub
+    sends (a deadline, a grace's end) arrive as seconds left and are put on it as they are
+    decoded (rooms/api.py's convention), so they never depend on the hub's clock.
     """
 
     def __init__(
@@ -95,7 +96,7 @@ class RemoteRoomManager:
             data = self.link.call(call.name, *call.to_wire(*args, **kwargs))
         except HubDown as exc:
             raise RoomError("hub_down", MSG_HUB_DOWN) from exc
-        return cast(R, call.answer_from_wire(data))
+        return cast(R, call.answer_from_wire(data, self.clock.time()))
 
     def _call_or(
         self,
@@ -108,7 +109,9 @@ class RemoteRoomManager:
         own, e.g. the room of an idle session, must not fail on that)."""
         call = ROOM_CALLS[method.__name__]
         data = self.link.call_or(_DOWN, call.name, *call.to_wire(*args, **kwargs))
-        return default if data is _DOWN else cast(R, call.answer_from_wire(data))
+        if data is _DOWN:
+            return default
+        return cast(R, call.answer_from_wire(data, self.clock.time()))
 
     def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
         found = self._call_or(None, RoomService.rooms, unlisted=unlisted)
@@ -225,7 +228,8 @@ class RemoteRoomManager:
         return unsubscribe
 
     def _lobby_push(self, data: Any) -> None:
-        self._lobby_rooms = [wire.summary_from_wire(r) for r in data]
+        now = self.clock.time()
+        self._lobby_rooms = [wire.summary_from_wire(r, now) for r in data]
         for callback in list(self._lobby.values()):
             safely(callback, list(self._lobby_rooms))
 
@@ -235,7 +239,7 @@ class RemoteRoomManager:
         entry = _RoomSub(room_id, nick, callback)
 
         def push(data: Any) -> None:
-            entry.last = wire.update_from_wire(data)
+            entry.last = wire.update_from_wire(data, self.clock.time())
             callback(entry.last)
 
         sub = self.link.add_sub(push)

@@ -11,6 +11,15 @@ Every call is synchronous (call it from the event loop's thread) and reports a r
 it raises :class:`RoomError` (its ``code`` says why; the text is Korean, ``shown()`` translates).
 The data it takes and gives is plain and frozen (:class:`RoomSummary`, :class:`RoomUpdate`).
 The full contract (room life, disconnects, the journal, bots) is the manager's module docstring.
+
+Times have one convention here: a moment (a turn's deadline, a reconnect grace's end) is an
+absolute time on the service's own :attr:`RoomService.clock`, named ``…_at`` / ``…_ends``. Why
+absolute: a screen draws it again and again (every second, on a resize) and must count from one
+fixed moment, and a summary is compared to skip unchanged lobby pushes (a "seconds left" changes
+with every reading). The receiver's clock, not the sender's: a worker's remote converts at its
+boundary (the wire carries seconds left at sending, ``cluster/protocol.py``, since two
+processes' monotonic clocks share no reference point), so a caller of either service reads the
+moment against ``service.clock.time()`` and nothing else.
 """
 
 from __future__ import annotations
@@ -133,8 +142,8 @@ class RoomSummary:
     left: tuple[str, ...]  # players who left the running game (the engine auto-dies for them)
     options: Options
     bots: tuple[str, ...] = ()  # the seated players that are bots (also in ``players``)
-    #: (nick, the manager clock's time its reconnect grace ends) for offline seats still in it
-    grace: tuple[tuple[str, float], ...] = ()
+    #: (nick, the time on the service's clock its reconnect grace ends) for offline seats in it
+    grace_ends: tuple[tuple[str, float], ...] = ()
     locked: bool = False  # the host locked it: nobody new sits or watches (rooms/moderation.py)
     barred: tuple[str, ...] = ()  # nicknames the host removed; they may not come back yet
     private: bool = False  # joining or watching needs the code (which no summary carries)
@@ -157,7 +166,8 @@ class RoomUpdate:
     viewer: str | None  # whose view this is; None = the spectator view
     view: View | None  # None before the first game starts
     events: tuple[RoomEvent, ...]  # public events of this change (the whole log if snapshot)
-    deadline: float | None  # seconds left before the game acts for whoever it waits for
+    #: the time on the service's clock the game acts for whoever it waits for (None: no wait)
+    deadline_at: float | None
     result: GameResult | None  # the last finished game's result
     snapshot: bool = False  # first push after subscribing
     closed: bool = False  # the room is gone
@@ -171,6 +181,10 @@ class RoomUpdate:
     #: it on); None for a public room, a closed one, and anyone not in the room. Per viewer, so
     #: a redraw needs no call to learn it (:class:`RoomSummary`, shared by all, never carries it)
     code: str | None = None
+
+    def seconds_left(self, now: float) -> float | None:
+        """Seconds from ``now`` (the service's clock) to the deadline; None without one."""
+        return None if self.deadline_at is None else max(0.0, self.deadline_at - now)
 
     def notice_shown(self) -> str | None:
         """``notice`` in the current session's language."""
@@ -194,7 +208,8 @@ class RoomService(Protocol):
     # ------------------------------------------------------------------ read locally
     @property
     def clock(self) -> Clock:
-        """The rooms' time: a summary's grace end and a deadline are on this clock."""
+        """The rooms' time as this process reads it: ``RoomSummary.grace_ends`` and
+        ``RoomUpdate.deadline_at`` are moments on this clock (see the module doc)."""
         ...
 
     @property

@@ -70,7 +70,7 @@ the private codes' guess limits (:class:`~.private.CodeGuesses`).
 
 Disconnects: a spectator or a not-yet-playing player who drops simply leaves. A player in a running
 game keeps the seat until the game ends, marked offline (``RoomSummary.offline``) at once, with the
-grace's end in ``RoomSummary.grace`` (the table counts it down); the engine hears
+grace's end in ``RoomSummary.grace_ends`` (the table counts it down); the engine hears
 ``{"type": "disconnect"}`` only when ``reconnect_grace`` passes (from then on the seat no longer
 counts as present for §6.6's end). Its turns time out as anyone's do (§8.5: the normal deadline,
 then the automatic action). Reconnecting within the grace cancels it; after it the engine gets
@@ -186,7 +186,7 @@ class RoomManager:
         self._registry = RoomRegistry(
             lambda: self.clock.time(), max_rooms, max_rooms_per_address, recorder, records
         )
-        self._pushes = Pushes(self._registry, self.clock)
+        self._pushes = Pushes(self._registry)
         # (deal/stacks: Game.new's deal hook and starting stacks for every game started here;
         # seotda_tui.testing rigs cards and stacks through them)
         self._play = GameDriver(

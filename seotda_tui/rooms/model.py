@@ -123,7 +123,7 @@ class Room:
             left=tuple(self.left),
             options=self.options,
             bots=tuple(p for p in self.players if p in self.bots),
-            grace=tuple(
+            grace_ends=tuple(
                 (p, self.grace_ends[p])
                 for p in self.players
                 if self.offline.get(p) is not None and p in self.grace_ends

@@ -19,7 +19,6 @@ from typing import Any
 from engine.types import View
 
 from .. import metrics
-from .clock import Clock
 from .events import RoomEvent
 from .model import (
     FINISHED,
@@ -45,9 +44,8 @@ Events = tuple[RoomEvent, ...]
 class Pushes:
     """The lobby's and the rooms' subscribers, and the updates they are pushed."""
 
-    def __init__(self, registry: RoomRegistry, clock: Clock) -> None:
+    def __init__(self, registry: RoomRegistry) -> None:
         self._registry = registry
-        self._clock = clock
         self._lobby_subs: dict[int, LobbyCallback] = {}
         self._sub_ids = itertools.count(1)
         self._last_lobby: tuple[RoomSummary, ...] | None = None
@@ -109,15 +107,12 @@ class Pushes:
                 view = room.game.view(viewer)
                 if cache is not None:
                     cache[viewer] = view
-        deadline = None
-        if room.deadline_at is not None:
-            deadline = max(0.0, room.deadline_at - self._clock.time())
         return RoomUpdate(
             room=room.summary(),
             viewer=viewer,
             view=view,
             events=copy.deepcopy(events) if snapshot else events,
-            deadline=deadline,
+            deadline_at=room.deadline_at,  # (a moment on the rooms' clock: rooms/api.py)
             result=room.result,
             snapshot=snapshot,
             closed=closed,

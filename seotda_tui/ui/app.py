@@ -76,7 +76,6 @@ class SeotdaApp(App[None]):
         motd: str = "",
         *,
         chat: ChatService | None = None,
-        clock: Clock | None = None,
         join_target: str | None = None,
         language: i18n.Language | str = i18n.KOREAN,
         remember_language: Callable[[str], None] | None = None,
@@ -89,9 +88,6 @@ class SeotdaApp(App[None]):
         self.nickname: str = identity.nickname
         self.motd = motd  # the operator's lobby notice (server setting ``motd``)
         self.chat: ChatService = chat if chat is not None else ChatHub()
-        #: Time for countdowns and timed lines: the rooms' own clock unless given, so a test's
-        #: fake clock moves the rooms' deadlines and the screens' countdowns alike.
-        self.clock: Clock = clock if clock is not None else manager.clock
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
         self.hands_dealt = 0
         #: The time from a key to the frame showing its action (the driver and the table tell).
@@ -105,6 +101,12 @@ class SeotdaApp(App[None]):
         self.language = language if isinstance(language, i18n.Language) else i18n.Language(language)
         #: Keeps a switch for the identity (a login that proved it), if the server can.
         self.remember_language = remember_language
+
+    @property
+    def clock(self) -> Clock:
+        """Time for countdowns and timed lines: the rooms' own clock, the one their deadlines
+        and grace ends are moments on (rooms/api.py), so a test's fake clock moves both."""
+        return self.manager.clock
 
     def on_load(self) -> None:
         """Runs in the app's own task before any widget's task starts: they all inherit it."""
@@ -362,7 +364,6 @@ def make_app_factory(
     motd: str = "",
     *,
     chat: ChatService | None = None,
-    clock: Clock | None = None,
 ) -> Callable[[HasNickname, Any], SeotdaApp]:
     """The ``app_factory(identity, session_context)`` the SSH server calls once per session.
 
@@ -384,7 +385,6 @@ def make_app_factory(
             identity=identity,
             motd=motd,
             chat=hub,
-            clock=clock,
             join_target=target if isinstance(target, str) else None,
             language=language if isinstance(language, i18n.Language) else i18n.KOREAN,
             remember_language=remember if callable(remember) else None,

@@ -142,7 +142,7 @@ GRACE_STEP = 5
 def grace_badge(room: RoomSummary, nick: str, now: float | None) -> str:
     """ "끊김 25초" while a dropped player's seat waits for them (the reconnect grace), then
     "연결 끊김": their turns are played for them (check, else die) until they come back."""
-    ends = dict(room.grace).get(nick)
+    ends = dict(room.grace_ends).get(nick)
     if ends is None or now is None:
         return _("연결 끊김")
     left = max(0.0, ends - now)

@@ -27,10 +27,14 @@ class ScreenHost(Protocol):
     chat: ChatService
     nickname: str
     motd: str
-    clock: Clock
     hands_dealt: int
     #: This session's key → screen timing (the table's actions; :mod:`seotda_tui.metrics`).
     action_latency: ActionLatency
+
+    @property
+    def clock(self) -> Clock:
+        """The rooms' clock (``manager.clock``): countdowns count to its moments."""
+        ...
 
     def open_table(self, room_id: str) -> None:
         """The table of ``room_id`` replaces the current screen."""

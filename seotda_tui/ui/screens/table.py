@@ -338,12 +338,12 @@ class TableScreen(TableActions):
             self._log_event(log, event, results, self.latest.room.options)
 
     def _arm_countdown(self) -> None:
-        """Fix the turn's deadline when an update arrives: the update says how many seconds
-        were left when it was sent, so a redraw (resize, restyle) must not count from now."""
+        """Take the turn's deadline when an update arrives: a moment on the rooms' clock (the
+        one ``self.seotda.clock`` is), so every tick and redraw counts to the same moment."""
         assert self.latest is not None
         view = self.view
-        if self.latest.deadline is not None and view is not None:
-            self._deadline_at = self.seotda.clock.time() + self.latest.deadline
+        if self.latest.deadline_at is not None and view is not None:
+            self._deadline_at = self.latest.deadline_at
             self.query_one(StatusGauge).total = view["pending"]["seconds"]
         else:
             self._deadline_at = None
@@ -396,7 +396,7 @@ class TableScreen(TableActions):
         changed = gauge.seconds != before  # most ticks change nothing
         room, view = self.room, self.view
         seats = False
-        if room is not None and room.grace and view is not None:
+        if room is not None and room.grace_ends and view is not None:
             table = self.query_one(TableView)
             shown = table.shown_seats
             table.show_seats(self._present())  # a grace countdown moves in 5 s steps
