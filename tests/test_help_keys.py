@@ -22,6 +22,7 @@ from seotda_tui.testing import Table
 from seotda_tui.ui import keys
 from seotda_tui.ui.screens.help import HelpScreen
 from seotda_tui.ui.screens.help_text import KEY_SECTIONS, KeySection
+from seotda_tui.ui.widgets import chatline
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 HANGUL_KEY = re.compile(r"^[\u3131-\u318e]$")  # a key as a Korean input method sends it
@@ -157,3 +158,25 @@ def test_english_key_descriptions_start_in_lower_case_as_the_readme_writes_them(
         if word[0].isupper() and word not in {"ASCII", "Die"}  # 1–8: the bets' names
     }
     assert not capitalised, capitalised
+
+
+def test_the_chat_lines_hints_name_the_key_maps_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chat line's hints and its input's placeholder take their keys from the one key map,
+    as help's keys column does: a key moved there moves in the hints (they were literal text,
+    which nothing kept in step with the bindings). The wording is as before in both languages."""
+    hints = chatline.hint_text(chatline.KEYS_TABLE)
+    assert hints == "? 도움말 · t 채팅 · l 기록 · a ASCII · L English"
+    assert chatline.placeholder() == "채팅: Enter 보내기 · Esc 닫기"
+    with i18n.speaking(i18n.Language(i18n.ENGLISH)):
+        lobby = chatline.hint_text(chatline.KEYS_LOBBY)
+        assert lobby == "h past games · r records · ? help · t chat · a ASCII · L 한국어"
+        assert chatline.placeholder() == "Chat: Enter send · Esc close"
+    monkeypatch.setitem(keys.KEYS, "toggle_log", ("o",))
+    monkeypatch.setitem(keys.KEYS, "cancel", ("f2",))
+    assert chatline.hint_text(chatline.KEYS_TABLE) == hints.replace("l 기록", "o 기록")
+    shorter = chatline.SHORTER_KEYS[chatline.KEYS_TABLE]
+    assert [chatline.hint_text(h) for h in shorter] == [
+        "? 도움말 · o 기록 · L English",
+        "o 기록 · L English",
+    ]
+    assert chatline.placeholder() == "채팅: Enter 보내기 · f2 닫기"

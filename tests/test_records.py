@@ -431,14 +431,14 @@ async def test_the_lobby_opens_the_records_screen_at_80x24(tmp_path: Path) -> No
     from seotda_tui.testing import screen_text
     from seotda_tui.ui.app import make_app_factory
     from seotda_tui.ui.screens.records import RATING_HELP, RecordsScreen
-    from seotda_tui.ui.widgets.chatline import KEYS_LOBBY
+    from seotda_tui.ui.widgets.chatline import KEYS_LOBBY, hint_text
 
     tuning.install()
     m = RoomManager(clock=FakeClock(), records=filled_records(tmp_path))
     app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert "r 전적" in KEYS_LOBBY and "r 전적" in screen_text(app)
+        assert "r 전적" in hint_text(KEYS_LOBBY) and "r 전적" in screen_text(app)
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, RecordsScreen)

@@ -12,7 +12,7 @@ import pytest
 
 from seotda_tui.rooms import RoomManager
 from seotda_tui.ui.app import make_app_factory
-from seotda_tui.ui.widgets.chatline import KEYS_LOBBY
+from seotda_tui.ui.widgets.chatline import KEYS_LOBBY, hint_text
 
 from .ssh_harness import ProbeFactory, SSHClient, SSHHarness, ssh_server
 
@@ -75,11 +75,11 @@ async def test_skin_tone_chat_leaves_the_rest_of_the_line_intact(tmp_path: Path)
         sent = "영희: 👍👋 1 end of line: 끝"
         for client in (a, b):
             await client.wait_for(sent, timeout=15)
-            await client.wait_for(KEYS_LOBBY)
+            await client.wait_for(hint_text(KEYS_LOBBY))
             # the chat bar: the latest message on the left, the key hints flush right;
             # a skin tone drawn 2 cells wider than laid out would push "글씨" off the edge
             bar = row_with(client, f"채팅 {sent}")
-            assert bar.endswith(KEYS_LOBBY)
+            assert bar.endswith(hint_text(KEYS_LOBBY))
             assert len(client.screen.buffer[client.text.splitlines().index(bar)]) == SIZE[0]
         assert "🏽".encode() not in bytes(b.output) and "🇰".encode() not in bytes(b.output)
 

@@ -23,21 +23,51 @@ from textual.widgets import Input, Static
 from ...i18n import N_, _
 from ...rooms.chat import MAX_CELLS, ChatMessage
 from ...sanitize import BIDI_CONTROLS, emoji_bases, strip_escapes, truncate_cells
+from ..keys import Intent, shown
 
-#: The key hints; each names the other language's key in that language ("L English"), so a
-#: player who cannot read this one still finds it. b (big text) is left to help's key list: at
-#: 80 columns the chat line needs room for the latest message beside the hints.
-KEYS_TABLE = N_("? 도움말 · t 채팅 · l 기록 · a ASCII · L English")
-KEYS_LOBBY = N_("h 지난 게임 · r 전적 · ? 도움말 · t 채팅 · a ASCII · L English")
+#: A key hint: the intent whose main key it names (:mod:`..keys`, the one key map, written as
+#: help writes it) and a msgid saying what it does, with ``{key}`` where the key goes.
+Hint = tuple[Intent, str]
+Hints = tuple[Hint, ...]
+
+_HELP: Hint = ("help", N_("{key} 도움말"))
+_CHAT: Hint = ("chat", N_("{key} 채팅"))
+_LOG: Hint = ("toggle_log", N_("{key} 기록"))
+_ASCII: Hint = ("ascii", N_("{key} ASCII"))
+#: Names the other language in that language ("L English"), so a player who cannot read this
+#: one still finds it.
+_LANGUAGE: Hint = ("language", N_("{key} English"))
+
+#: The key hints. b (big text) is left to help's key list: at 80 columns the chat line needs
+#: room for the latest message beside the hints.
+KEYS_TABLE: Hints = (_HELP, _CHAT, _LOG, _ASCII, _LANGUAGE)
+KEYS_LOBBY: Hints = (
+    ("history", N_("{key} 지난 게임")),
+    ("records", N_("{key} 전적")),
+    _HELP,
+    _CHAT,
+    _ASCII,
+    _LANGUAGE,
+)
 #: Shorter hints, tried in turn when the latest message (or a refusal's reason) would be cut
 #: beside the whole list: at 80 columns the full list left a message ~12 cells (issue 32 item 6). The last one also
 #: drops the "채팅" label; ``l`` opens the log, where a line cut even then is whole.
-SHORTER_KEYS: dict[str, tuple[str, ...]] = {
-    KEYS_TABLE: (N_("? 도움말 · l 기록 · L English"), N_("l 기록 · L English")),
+SHORTER_KEYS: dict[Hints, tuple[Hints, ...]] = {
+    KEYS_TABLE: ((_HELP, _LOG, _LANGUAGE), (_LOG, _LANGUAGE)),
 }
 
 
-PLACEHOLDER = N_("채팅: Enter 보내기 · Esc 닫기")
+def hint_text(hints: Hints) -> str:
+    """``hints`` in the session's language: "? 도움말 · t 채팅", each key from the key map."""
+    return " · ".join(_(label).format(key=shown((intent,))) for intent, label in hints)
+
+
+#: The input's placeholder: the keys that send (Enter) and close (Esc) it, from the key map.
+PLACEHOLDER = N_("채팅: {send} 보내기 · {close} 닫기")
+
+
+def placeholder() -> str:
+    return _(PLACEHOLDER).format(send=shown(("confirm",)), close=shown(("cancel",)))
 
 
 def safe_typed(text: str) -> str:
@@ -96,7 +126,7 @@ class ChatShow(Widget):
     """
 
     last: reactive[ChatMessage | None] = reactive(None)
-    keys: reactive[str] = reactive(KEYS_TABLE)
+    keys: reactive[Hints] = reactive(KEYS_TABLE)
     notice: reactive[str] = reactive("")
 
     def render(self) -> Text:
@@ -104,7 +134,7 @@ class ChatShow(Widget):
         shorter = SHORTER_KEYS.get(self.keys, ())
         choices = [(self.keys, True), *((k, k != shorter[-1]) for k in shorter)]
         for hints, label in choices:  # the richest hints beside which the message is whole
-            keys = Text(_(hints), style="dim")
+            keys = Text(hint_text(hints), style="dim")
             left = self._left(label)
             room = width - keys.cell_len - 2
             if left.cell_len <= room:
@@ -139,7 +169,7 @@ class ChatLine(Horizontal):
     ChatLine.-typing > ChatShow { display: none; }
     """
 
-    def __init__(self, keys: str = KEYS_TABLE, **kwargs: object) -> None:
+    def __init__(self, keys: Hints = KEYS_TABLE, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._keys = keys
         self._draft = ""
@@ -155,7 +185,7 @@ class ChatLine(Horizontal):
         found = self.query(ChatInput)
         if found:
             return found.first()
-        chat_input = ChatInput(placeholder=_(PLACEHOLDER), max_length=400, compact=True)
+        chat_input = ChatInput(placeholder=placeholder(), max_length=400, compact=True)
         self.mount(chat_input)
         self.mount(Static(id="chat-count", markup=False))
         self._count("")
@@ -176,7 +206,7 @@ class ChatLine(Horizontal):
         """The session's language changed: the key hints and the input's placeholder follow."""
         self.query_one(ChatShow).refresh()
         for chat_input in self.query(ChatInput):
-            chat_input.placeholder = _(PLACEHOLDER)
+            chat_input.placeholder = placeholder()
             self._count(chat_input.value)
 
     @property
