@@ -167,6 +167,16 @@ def _list_of(item: Callable[[str], str]) -> Callable[[Any], tuple[str, ...]]:
     return parse
 
 
+def _origin(text: str) -> str:
+    """A browser origin (``https://game.example.com``, ``http://host:8080``): scheme and host
+    (and port) only, lower-cased as browsers send it. ValueError if it is not one."""
+    value = text.strip().lower().rstrip("/")
+    scheme, sep, rest = value.partition("://")
+    if scheme not in ("http", "https") or not sep or not rest or "/" in rest or "@" in rest:
+        raise ValueError(f"http(s)://호스트[:포트] 형식이어야 해요 (an origin): {text!r}")
+    return value
+
+
 def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         if value not in choices:
@@ -214,6 +224,20 @@ KEYS: tuple[_Key, ...] = (
         N_("Prometheus 지표(/metrics)와 /healthz 를 줄 HTTP 포트 (0 = 끔)"),
     ),
     _Key("metrics", "metrics_host", _text, N_("지표 HTTP 포트가 들을 주소")),
+    _Key("web", "web_port", _port, N_("브라우저로 접속하는 웹 터미널의 HTTP 포트 (0 = 끔)")),
+    _Key("web", "web_host", _optional_text, N_("웹 포트가 들을 주소 (비우면 host 와 같음)")),
+    _Key(
+        "web",
+        "web_allowed_origins",
+        _list_of(_origin),
+        N_("웹소켓을 열 수 있는 다른 출처 목록 (https://example.com; 같은 호스트는 늘 허용)"),
+    ),
+    _Key(
+        "web",
+        "web_trusted_proxies",
+        _list_of(address_network),
+        N_("X-Forwarded-For 를 믿을 리버스 프록시 주소 목록 (IP, CIDR)"),
+    ),
     _Key("auth", "auth_mode", _choice("open", "password", "keys"), N_("인증 방식")),
     _Key("auth", "password", _optional_text, N_("공용 서버 비밀번호 (password 모드)")),
     _Key("auth", "authorized_keys", _optional_path, N_("허용 키 파일 (keys 모드)")),
@@ -324,6 +348,10 @@ class Settings:
     workers: int = 1  # ≥2: sessions in that many processes, rooms in one (seotda_tui/cluster/)
     metrics_port: int = 0  # off; seotda_tui/metrics.py (README "Metrics and health")
     metrics_host: str = "127.0.0.1"  # for the operator's Prometheus, not the players: see README
+    web_port: int = 0  # off; seotda_tui/web/ (README "Play in a browser")
+    web_host: str | None = None  # None: the SSH listener's host
+    web_allowed_origins: tuple[str, ...] = ()  # besides the page's own host
+    web_trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
     auth_mode: str = "open"
     password: str | None = None
     authorized_keys: Path | None = None

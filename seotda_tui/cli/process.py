@@ -13,6 +13,7 @@ import inspect
 import logging
 import os
 import signal
+import socket
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from ..ssh.server import ServerConfig, ServerHandle, start_server
 
 if TYPE_CHECKING:
     from ..metrics import Exporter
+    from ..web.server import WebServer
 
 log = logging.getLogger("seotda")
 
@@ -89,12 +91,33 @@ def health_of(exporter: Exporter) -> Callable[[ServerHandle], None]:
     return follow
 
 
+async def start_web_listener(
+    handle: ServerHandle, sock: socket.socket | None = None
+) -> WebServer | None:
+    """With ``web_port``: the browser's listener on the SSH listener's state (``sock``: a
+    worker's inherited one). aiohttp is imported only then."""
+    settings = handle.state.settings
+    if not settings.web_port and sock is None:
+        return None
+    from ..web.server import start_web
+
+    return await start_web(handle.state, sock)
+
+
 async def serve_until_signal(
-    config: ServerConfig, cleanup: Cleanup | None, exporter: Exporter | None = None
+    config: ServerConfig,
+    cleanup: Cleanup | None,
+    exporter: Exporter | None = None,
+    web_sock: socket.socket | None = None,
 ) -> None:
     if exporter is not None:  # (the rooms are in this process: up while it runs)
         config = dataclasses.replace(config, on_listening=health_of(exporter))
     handle = await start_server(config)
+    try:
+        web = await start_web_listener(handle, web_sock)
+    except BaseException:
+        await handle.close(timeout=1.0)
+        raise
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[float] = loop.create_future()
 
@@ -114,7 +137,11 @@ async def serve_until_signal(
         arm_watchdog(max(0.0, since + _WATCHDOG_AT - loop.time()))
         deadline = since + SHUTDOWN_SECONDS - _EXIT_MARGIN
         log_event(log, "signal", action="shutdown")
+        if web is not None:  # its sessions are the SSH listener's: closed with them
+            await web.stop_accepting()
         await handle.close(timeout=max(0.0, deadline - _CLEANUP_SLICE - loop.time()))
+        if web is not None:
+            await web.close()
         if cleanup is not None:
             try:
                 result = cleanup()

@@ -1,0 +1,379 @@
+"""One browser tab's WebSocket: a login like a keyless SSH login, then one player's session.
+
+The wire protocol (one WebSocket at ``/ws``; every frame at most :data:`MAX_MESSAGE` bytes, a
+larger one closes the socket with 1009):
+
+Login (text frames, JSON objects, before anything else):
+
+* browser → server, first: ``{"type": "login", "name": "철수", "room": "K7QX3",
+  "cols": 120, "rows": 40}``: the nickname, the room to go straight to (``?room=`` or ``#`` in
+  the page's address; optional), the terminal's size;
+* server → browser: ``{"type": "prompts", "message": "…", "prompts": ["닉네임 비밀번호 …", …]}``:
+  what a keyless SSH login's keyboard-interactive round asks (the nickname's passphrase; on
+  first use a new one, twice; in ``--password`` mode the server password first), with the
+  round's explanation; asked again after a wrong answer, at most three rounds;
+* browser → server: ``{"type": "answers", "answers": ["…", …]}``, one per prompt;
+* server → browser: ``{"type": "ready"}`` (logged in: the terminal starts) or
+  ``{"type": "refused", "message": "…"}`` followed by the close.
+
+Then the terminal:
+
+* binary frames, both ways: terminal bytes (UTF-8 text, escape sequences, mouse reports),
+  exactly what an SSH channel carries;
+* browser → server text frame ``{"type": "resize", "cols": 100, "rows": 30}``: a window change;
+  any other text frame is ignored.
+
+The server closes the socket when the session ends (its goodbye line is the last binary frame).
+Every check is the SSH one on the same objects (:class:`~seotda_tui.ssh.server_state.ServerState`):
+banned addresses, the connection rate and jail, the pending-login table, the passphrase
+dialogue (:class:`~seotda_tui.ssh.keyless.KeylessLogin`: its name lock, hash line and
+new-name limit), ``max_sessions``/``max_sessions_per_ip`` counted together with SSH logins. A
+nickname held by an SSH key is refused here: a browser has no key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from ..i18n import N_
+from ..sanitize import clean_text, split_login
+from ..ssh.auth import Proof
+from ..ssh.bans import MSG_BANNED_ADDRESS
+from ..ssh.keyless import KeylessLogin
+from ..ssh.player import PlayerSession
+from ..ssh.server_state import ServerState
+from ..ssh.state import SessionContext
+
+log = logging.getLogger("seotda.web")
+
+#: The largest frame either way before login or after (bytes): a key, a paste's piece, a
+#: mouse report, a login. Pastes arrive in pieces (xterm.js sends what it is given at once,
+#: and the input cap drops what is over ``input_burst`` anyway).
+MAX_MESSAGE = 64 * 1024
+#: Wrong passphrases on one socket, then it is closed (as an SSH connection's).
+MAX_FAILURES = 6
+_AUTH_FAIL_DELAY = 0.3
+#: What a browser's terminal is: xterm.js speaks xterm with 24-bit colour.
+TERM = "xterm-256color"
+ENV = {"TERM": TERM, "COLORTERM": "truecolor"}
+
+MSG_BUSY = N_(
+    "지금은 들어올 수 없어요 (접속이 너무 많거나 너무 자주 접속했어요). 잠시 뒤에 다시 해 주세요."
+)
+MSG_JAILED = N_("로그인 실패가 너무 많아서 이 주소는 잠시 막혔어요. 잠시 뒤에 다시 해 주세요.")
+MSG_KEY_ONLY_WEB = N_(
+    "'{name}' 닉네임은 SSH 키로 지켜지고 있어서 브라우저에서는 쓸 수 없어요. "
+    "그 키로 ssh 로 접속하거나 다른 닉네임을 써 주세요."
+)
+MSG_BAD_LOGIN = N_("로그인 정보를 읽을 수 없어요. 페이지를 새로 고친 뒤 다시 해 주세요.")
+MSG_LOGIN_TIMEOUT = N_("로그인을 제한 시간 안에 마치지 못했어요. 다시 해 주세요.")
+MSG_WRONG_TOO_OFTEN = N_("비밀번호가 여러 번 틀려서 접속을 끊어요.")
+MSG_REFUSED = N_("접속할 수 없어요.")
+
+
+class LoginFailed(Exception):
+    """The login ended without a player: ``reason`` for the log, ``message`` for the page."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass
+class Login:
+    """A logged-in browser: its nickname, the passphrase it proved, where it goes, its size."""
+
+    name: str
+    proof: Proof | None
+    room: str | None
+    size: tuple[int, int]
+
+
+def _size(data: dict[str, Any]) -> tuple[int, int]:
+    cols, rows = data.get("cols"), data.get("rows")
+    if not isinstance(cols, int) or not isinstance(rows, int) or isinstance(cols, bool):
+        return 80, 24
+    return cols, rows
+
+
+async def _message(
+    ws: web.WebSocketResponse, until: float, say: Callable[[str], str]
+) -> dict[str, Any]:
+    """The next JSON object from the browser before ``until`` (loop time)."""
+    left = until - asyncio.get_running_loop().time()
+    try:
+        msg = await asyncio.wait_for(ws.receive(), max(0.0, left))
+    except TimeoutError:
+        raise LoginFailed("login_timeout", say(MSG_LOGIN_TIMEOUT)) from None
+    if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+        raise LoginFailed("client_left", "")
+    if msg.type != WSMsgType.TEXT:
+        raise LoginFailed("bad_message", say(MSG_BAD_LOGIN))
+    try:
+        data = json.loads(msg.data)
+    except ValueError:
+        raise LoginFailed("bad_message", say(MSG_BAD_LOGIN)) from None
+    if not isinstance(data, dict):
+        raise LoginFailed("bad_message", say(MSG_BAD_LOGIN))
+    return data
+
+
+class PendingWebLogin:
+    """A browser not logged in yet, in the listener's pending-login table (shared with SSH)."""
+
+    def __init__(self, peer_ip: str, ws: web.WebSocketResponse) -> None:
+        self.peer_ip = peer_ip
+        self._ws = ws
+        self.stage = 1  # 1: connected, 2: answering the passphrase prompts
+
+    def progress(self) -> int:
+        return self.stage
+
+    def evict(self) -> None:
+        asyncio.get_running_loop().create_task(self._ws.close(code=1013))
+
+
+async def log_in(
+    ws: web.WebSocketResponse, state: ServerState, ip: str, pending: PendingWebLogin
+) -> Login:
+    """The login dialogue (see the module's protocol); raises :class:`LoginFailed`.
+
+    On success the login is counted against ``max_sessions``/``max_sessions_per_ip`` (the
+    caller gives its place back with ``state.limits.release(ip)``)."""
+    policy = state.policy
+    loop = asyncio.get_running_loop()
+    until = loop.time() + (state.settings.login_grace or 60.0)
+    first = await _message(ws, until, policy.say)
+    name = first.get("name")
+    if first.get("type") != "login" or not isinstance(name, str):
+        raise LoginFailed("bad_message", policy.say(MSG_BAD_LOGIN))
+    room = first.get("room")
+    name = name.strip()[:64]
+    room_text = clean_text(room.strip(), 64) if isinstance(room, str) else ""
+    nickname, target = split_login(f"{name}+{room_text}" if room_text else name)
+    holder = policy.name_state(nickname).holder
+    if holder is not None and holder.passphrase is None:
+        raise LoginFailed("key_only_web", policy.say(MSG_KEY_ONLY_WEB, name=nickname))
+    pending.stage = 2
+    keyless = KeylessLogin(policy, nickname, ip)
+    challenge = keyless.start()
+    if keyless.refusal is not None:
+        state.refused(ip, "name_locked", user=nickname)
+        raise LoginFailed("name_locked", keyless.refusal)
+    proof: Proof | None = None
+    failures = 0
+    while challenge is not True:
+        if challenge is False:
+            raise LoginFailed("keyless_auth", policy.say(MSG_REFUSED))
+        _name, _instructions, _lang, prompts = challenge
+        texts = [text for text, _echo in prompts]
+        message, _, first_prompt = texts[0].rpartition("\n") if texts else ("", "", "")
+        if texts:
+            texts[0] = first_prompt
+        await ws.send_json({"type": "prompts", "message": message, "prompts": texts})
+        reply = await _message(ws, until, policy.say)
+        answers = reply.get("answers")
+        if (
+            reply.get("type") != "answers"
+            or not isinstance(answers, list)
+            or not all(isinstance(a, str) for a in answers)
+        ):
+            raise LoginFailed("bad_message", policy.say(MSG_BAD_LOGIN))
+        verdict = await keyless.answer([a[:1024] for a in answers])
+        if verdict.accepted:
+            proof = verdict.proof
+            break
+        if verdict.failed:
+            failures += 1
+            if state.auth_failed(ip, nickname, "web-passphrase") or state.jail_remaining(ip) > 0:
+                raise LoginFailed("jailed", policy.say(MSG_JAILED))
+            await asyncio.sleep(_AUTH_FAIL_DELAY)
+        if verdict.retry is not None and failures < MAX_FAILURES and not verdict.hang_up:
+            challenge = verdict.retry
+            continue
+        reason = "password_guessing" if verdict.failed else "keyless_auth"
+        raise LoginFailed(reason, verdict.banner or policy.say(MSG_WRONG_TOO_OFTEN))
+    refusal = state.check_login(ip, nickname, None, proof)
+    if refusal is not None:
+        reason, text = refusal
+        state.refused(ip, reason, user=nickname)
+        raise LoginFailed(reason, text)
+    return Login(nickname, proof, target, _size(first))
+
+
+class WebSession(PlayerSession):
+    """A browser's session: the terminal bytes ride binary WebSocket frames."""
+
+    kind = "web"
+
+    def __init__(
+        self,
+        state: ServerState,
+        ws: web.WebSocketResponse,
+        login: Login,
+        peer_ip: str,
+        *,
+        language: str | None,
+        client: str,
+        abort: Callable[[], None],
+    ) -> None:
+        super().__init__(state, login.name, peer_ip, client=client)
+        self._ws = ws
+        self._proof = login.proof
+        self._room = login.room
+        self._abort_socket = abort
+        self._term = TERM
+        self._link.resize(*login.size)
+        if language is not None:
+            self.language.set(language)
+        self._out = bytearray()
+        self._wake = asyncio.Event()
+        self._closing = False
+
+    # -- the socket -----------------------------------------------------------------------
+
+    def _transport_write(self, data: bytes) -> None:
+        self._out += data
+        self._wake.set()
+
+    def _pending_output(self) -> int:
+        return len(self._out)
+
+    def _transport_closing(self) -> bool:
+        return self._closing or self._ws.closed
+
+    def _abort(self) -> None:
+        self._closing = True
+        self._abort_socket()
+
+    def _close(self, status: int) -> None:
+        self._closing = True
+        self._wake.set()
+
+    async def send_loop(self) -> None:
+        """Write what the app painted, as one frame per batch, until the session closes it."""
+        ws = self._ws
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if self._out and not ws.closed:
+                data = bytes(self._out)
+                self._out.clear()
+                try:
+                    await ws.send_bytes(data)
+                except (ConnectionError, RuntimeError):
+                    self.lost()
+                    return
+            if self._closing and not self._out:
+                await ws.close()
+                return
+
+    def control(self, text: str) -> None:
+        """A text frame after login: a resize; anything else is ignored."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(data, dict) and data.get("type") == "resize":
+            self.resized(*_size(data))
+
+    # -- admission -------------------------------------------------------------------------
+
+    async def _admit(self) -> SessionContext | None:
+        policy = self._state.policy
+        admission = policy.admit(self._username, None, self._peer_ip, self._proof)
+        if admission.identity is None:
+            await self._refuse(admission.refusal or self.say(MSG_REFUSED), admission.code or "")
+            return None
+        return await self._enter(admission.identity, dict(ENV), self._room)
+
+
+async def serve_socket(
+    ws: web.WebSocketResponse,
+    state: ServerState,
+    ip: str,
+    *,
+    language: str | None,
+    client: str,
+    abort: Callable[[], None],
+) -> None:
+    """One WebSocket from its first frame to its close: the login, then the session."""
+    policy = state.policy
+    reason = state.check_new_connection(ip)
+    bans = state.bans
+    network = bans.address_ban(ip) if bans is not None else None
+    if network is not None:
+        state.refused(ip, "banned_address", ban=network)
+        await _refuse(ws, policy.say(MSG_BANNED_ADDRESS))
+        return
+    pending = PendingWebLogin(ip, ws)
+    evicted = None
+    if reason is None:
+        reason, evicted = state.pending.admit(ip, pending)
+    if reason is not None:
+        state.refused(ip, reason)
+        await _refuse(ws, policy.say(MSG_JAILED if reason == "jailed" else MSG_BUSY))
+        return
+    if evicted is not None:
+        state.refused(evicted.peer_ip, "evicted", by=ip)
+        evicted.evict()
+    try:
+        login = await log_in(ws, state, ip, pending)
+    except LoginFailed as failed:
+        if failed.reason not in ("client_left",):
+            state.refused(ip, failed.reason)
+        await _refuse(ws, failed.message)
+        return
+    finally:
+        state.pending.discard(pending)
+    state.admitted += 1
+    try:
+        await _play(ws, state, login, ip, language=language, client=client, abort=abort)
+    finally:
+        state.admitted -= 1
+        state.limits.release(ip)
+
+
+async def _play(
+    ws: web.WebSocketResponse,
+    state: ServerState,
+    login: Login,
+    ip: str,
+    *,
+    language: str | None,
+    client: str,
+    abort: Callable[[], None],
+) -> None:
+    session = WebSession(state, ws, login, ip, language=language, client=client, abort=abort)
+    await ws.send_json({"type": "ready"})
+    sender = asyncio.get_running_loop().create_task(session.send_loop())
+    session.start()
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.BINARY:
+                session.received(msg.data)
+            elif msg.type == WSMsgType.TEXT:
+                session.control(msg.data)
+    finally:
+        session.lost()
+        sender.cancel()
+
+
+async def _refuse(ws: web.WebSocketResponse, message: str) -> None:
+    """Say why (if the socket is still open), then close it."""
+    if ws.closed:
+        return
+    try:
+        if message:
+            await ws.send_json({"type": "refused", "message": message})
+        await ws.close(code=1008 if message else 1000)
+    except (ConnectionError, RuntimeError):
+        pass
