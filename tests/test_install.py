@@ -27,6 +27,11 @@ from .test_i18n_ssh import ENGLISH_LOBBY, KOREAN_LOBBY
 from .test_resume_e2e import ROOT, server
 
 MO = "seotda_tui/locale/en/LC_MESSAGES/seotda.mo"
+WEB_FILES = [
+    f"seotda_tui/web/static/{name}"
+    for name in ("index.html", "app.js", "app.css", "vendor/xterm.js", "vendor/xterm.css")
+    + ("vendor/addon-fit.js", "vendor/LICENSE-xterm", "vendor/LICENSE-addon-fit")
+]
 PO = "seotda_tui/locale/en/LC_MESSAGES/seotda.po"
 #: What each language's player sees at the steps of a hand (the texts from the catalogue).
 TEXTS = {
@@ -74,6 +79,8 @@ def _built(tmp: Path) -> Path:
     assert PO in names and "setup.py" in names and MO not in names, names
     with zipfile.ZipFile(wheel) as archive:
         assert MO in archive.namelist()
+        # the browser's page and the vendored xterm.js with its licence (--web-port)
+        assert set(WEB_FILES) <= set(archive.namelist()), archive.namelist()
     return wheel
 
 
