@@ -113,9 +113,10 @@ class ChatInput(Input):
             self.call_after_refresh(self._follow_cursor)
 
     def _follow_cursor(self) -> None:
-        self.scroll_to_region(
-            Region(self._cursor_offset, 0, width=1, height=1), force=True, animate=False
-        )
+        # The cursor's cell as Input counts it (one past the end at the end), from public
+        # names (Input's own _cursor_offset is private; this input never holds a tab).
+        cell = cell_len(self.value[: self.cursor_position]) + int(self.cursor_at_end)
+        self.scroll_to_region(Region(cell, 0, width=1, height=1), force=True, animate=False)
 
 
 class ChatShow(Widget):
