@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import socket
 from contextlib import AsyncExitStack
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from seotda_tui.cluster.supervisor import WEB_FD
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import make_app_factory
@@ -27,14 +29,15 @@ from seotda_tui.web.session import MAX_MESSAGE
 
 from .ssh_harness import (
     ProbeFactory,
-    default_passphrase,
+    connect,
     key_pair,
     public_view,
     ssh_server,
     start_game,
     wait_until,
 )
-from .webkit import WebRefused, web_listener
+from .webkit import WebHarness, WebRefused, web_listener
+from .workerkit import cluster
 
 SIZE = (100, 30)
 
@@ -267,4 +270,50 @@ async def test_direct_join_by_code_and_a_wrong_code_lands_in_the_lobby(tmp_path:
         async with web.connect("민수", room=f"#{wrong}"[1:]) as lost:
             await lost.wait_for(f"'{wrong}' 방을 찾지 못했어요")
             assert rooms.room_of("민수") is None
-        assert default_passphrase("철수")  # (the same passphrases as the SSH tests use)
+
+
+async def test_a_shutdown_says_goodbye_to_the_browser_and_closes_its_socket(
+    tmp_path: Path,
+) -> None:
+    factory = ProbeFactory()
+    async with ssh_server(tmp_path, factory) as server, web_listener(server) as web:
+        browser = await web.log_in("영희")
+        await browser.wait_for("안녕 영희")
+        await server.stop()  # what SIGTERM does (cli/process.py), the web sessions with the rest
+        await browser.wait_for_output("서버 점검으로 잠시 후 종료돼요")
+        await browser.wait_closed()
+        assert factory.latest("영희").disconnects == ["server_shutdown"]
+        await browser.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_with_workers_browser_sessions_live_in_the_workers_at_the_same_rooms(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    async with cluster(tmp_path, 2, "--web-port", str(port)) as c:
+        assert f"event=web_listening addr=127.0.0.1:{port}" in c.text()
+        web = WebHarness(port)
+        try:
+            async with AsyncExitStack() as stack:
+                browser = await stack.enter_async_context(web.connect("영희", size=SIZE))
+                ssh = await stack.enter_async_context(connect(c.shared, "철수", size=SIZE))
+                await browser.wait_for("영희님 환영해요")
+                await ssh.wait_for("철수님 환영해요")
+                await start_game(browser, "영희", ssh)  # one table, through the rooms process
+                await c.wait_log(r"event=connect user=영희 .*via=web")
+                # the page's socket is the parent's, held by the workers alone (the parent runs
+                # no session, the rooms process has no socket): the session is in a worker
+                children = c.children()
+                assert len(children["worker"]) == 2
+                for role, pids in children.items():
+                    for pid in pids:
+                        environ = Path(f"/proc/{pid}/environ").read_bytes()
+                        assert (WEB_FD.encode() + b"=" in environ) == (role == "worker")
+        finally:
+            await web.http.close()

@@ -71,16 +71,13 @@ class WebClient(SSHClient):
 
 
 class WebHarness:
-    """The browser listener of a running :class:`SSHHarness`'s server (same state)."""
+    """Browsers for the listener on 127.0.0.1:``port`` (in-process, ``server``, or a
+    subprocess's, e.g. a ``--workers N`` cluster's)."""
 
-    def __init__(self, ssh: SSHHarness, server: WebServer) -> None:
-        self.ssh = ssh
+    def __init__(self, port: int, server: WebServer | None = None) -> None:
+        self.port = port
         self.server = server
         self.http = aiohttp.ClientSession()
-
-    @property
-    def port(self) -> int:
-        return self.server.port
 
     @property
     def url(self) -> str:
@@ -156,7 +153,7 @@ async def web_listener(ssh: SSHHarness) -> AsyncIterator[WebHarness]:
     ``--web-port`` starts it (cli/process.py); closed afterwards."""
     assert ssh.handle is not None
     server = await start_web(ssh.handle.state)
-    harness = WebHarness(ssh, server)
+    harness = WebHarness(server.port, server)
     try:
         yield harness
     finally:

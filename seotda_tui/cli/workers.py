@@ -113,10 +113,18 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
 
 
 def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
-    """A worker: SSH sessions and their apps on the inherited socket, rooms at the hub."""
+    """A worker: SSH sessions and their apps on the inherited socket (and browser sessions on
+    the inherited web one, with ``web_port``), rooms at the hub."""
     from ..cluster.link import HubLink
     from ..cluster.remote import RemoteChat, RemoteRoomManager
-    from ..cluster.supervisor import SOCKET, WORKER, exit_with_parent, inherited_listener, own_port
+    from ..cluster.supervisor import (
+        SOCKET,
+        WORKER,
+        exit_with_parent,
+        inherited_listener,
+        inherited_web_listener,
+        own_port,
+    )
     from ..cluster.worker_limits import ClusterRegistry, RemoteLimits
     from ..rooms.history import GameHistory
     from ..rooms.journal import Journal
@@ -146,7 +154,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
         orphaned = asyncio.create_task(exit_with_parent())
         await link.start()
         async with memory_sampling(settings, f"worker{env.get(WORKER, '0')}"):
-            await serve_until_signal(config, cleanup)
+            await serve_until_signal(config, cleanup, web_sock=inherited_web_listener(env))
         orphaned.cancel()
 
     tune_garbage_collector(settings.stock_textual)

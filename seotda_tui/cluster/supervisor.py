@@ -43,6 +43,7 @@ ROLE = "SEOTDA_CLUSTER_ROLE"  # "hub" | "worker"
 SOCKET = "SEOTDA_CLUSTER_SOCKET"  # the hub's unix socket
 WORKER = "SEOTDA_CLUSTER_WORKER"  # the worker's number, 0..N-1
 LISTEN_FD = "SEOTDA_CLUSTER_FD"  # the inherited listening socket's descriptor
+WEB_FD = "SEOTDA_CLUSTER_WEB_FD"  # the inherited browser listener's (with web_port)
 RESTARTED = "SEOTDA_CLUSTER_RESTARTED"  # set for a hub that replaces one that died
 #: Test-only: each worker also listens on 127.0.0.1:<this + its number> (0: a free port,
 #: logged as ``worker_port``), so a test can choose which worker a client lands on.
@@ -74,6 +75,13 @@ class Supervisor:
         self.socket_path = self.workdir / "hub.sock"
         self.listener = listening_socket(settings.host, settings.port)
         self.listener.set_inheritable(True)
+        #: ``web_port``: the browser's listening socket, made here too and inherited likewise
+        #: (every worker serves the page and its players' WebSockets, :mod:`seotda_tui.web`).
+        self.web_listener: socket.socket | None = None
+        if settings.web_port:
+            web_host = settings.web_host if settings.web_host is not None else settings.host
+            self.web_listener = listening_socket(web_host, settings.web_port)
+            self.web_listener.set_inheritable(True)
         self.hub: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes] | None] = [None] * settings.workers
         self.stop = threading.Event()
@@ -146,10 +154,14 @@ class Supervisor:
     def _start_worker(self, index: int) -> None:
         fd = self.listener.fileno()
         extra = {WORKER: str(index), LISTEN_FD: str(fd)}
+        fds: tuple[int, ...] = (fd,)
+        if self.web_listener is not None:
+            extra[WEB_FD] = str(self.web_listener.fileno())
+            fds += (self.web_listener.fileno(),)
         own = self.environ.get(OWN_PORTS)
         if own is not None:
             extra[OWN_PORTS] = str(int(own) + index) if int(own) else "0"
-        self.workers[index] = self._spawn("worker", extra, fds=(fd,))
+        self.workers[index] = self._spawn("worker", extra, fds=fds)
         self.started[f"worker{index}"] = time.monotonic()
 
     def _backoff(self, name: str) -> None:
@@ -168,6 +180,9 @@ class Supervisor:
             workers=self.settings.workers,
         )
         log_listen_scope(self.settings.host, self.port, [self.listener.getsockname()])
+        if self.web_listener is not None:
+            web_host, web_port = self.web_listener.getsockname()[:2]
+            log_event(log, "web_listening", addr=f"{web_host}:{web_port}")
         try:
             self._serve_metrics()
             if not self._start_hub():
@@ -222,6 +237,8 @@ class Supervisor:
         if self.exporter is not None:
             self.exporter.close()
         self.listener.close()
+        if self.web_listener is not None:
+            self.web_listener.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
         log_event(log, "stopped", seconds=round(time.monotonic() - began, 2))
 
@@ -339,6 +356,15 @@ def _wait(child: subprocess.Popen[bytes], until: float) -> None:
 def inherited_listener(environ: Mapping[str, str]) -> socket.socket:
     """The worker's end of the parent's listening socket."""
     sock = socket.socket(fileno=int(environ[LISTEN_FD]))
+    sock.setblocking(False)
+    return sock
+
+
+def inherited_web_listener(environ: Mapping[str, str]) -> socket.socket | None:
+    """The worker's end of the parent's browser listener (None: no ``web_port``)."""
+    if WEB_FD not in environ:
+        return None
+    sock = socket.socket(fileno=int(environ[WEB_FD]))
     sock.setblocking(False)
     return sock
 
