@@ -117,9 +117,9 @@ def test_journal_rebuilds_unfinished_games_exactly(tmp_path: Path) -> None:
 def test_finished_games_keep_their_result(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
     journal.start_game(GameRecord("r2", "방", "a", Options(), "s", ["a", "b"], {}))
-    journal.finish("r2", {"summary": "끝"})
+    journal.finish("r2", {"aborted": "roomClosed"})
     assert journal.open_games() == []
-    assert journal.finished_games()[0]["result"] == {"summary": "끝"}
+    assert journal.finished_games()[0]["result"] == {"aborted": "roomClosed"}
 
 
 def test_journal_file_is_private(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def play(journal: Journal, key: str, moves: int = 4, finish: bool = True) -> Gam
         game.timeout()
         journal.record(key, None, {})
     if finish:
-        journal.finish(key, {"summary": "끝"})
+        journal.finish(key, {"aborted": "roomClosed"})
     return game
 
 

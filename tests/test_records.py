@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from engine import Game, Options
+from engine.types import GameResult
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.bots import decide
@@ -356,14 +357,18 @@ def test_a_failed_write_is_retried_with_the_next_game_and_never_counts_twice(
     store = FlakyStore(tmp_path / "records.sqlite3")
     recs = GameRecords(store, REGISTERED.__contains__)
     tally = GameTally(OPTIONS, ["철수", "영희"])
-    result = {
+    result: GameResult = {
         "ranking": [
-            {"playerId": "철수", "rank": 1, "finalChips": 1500, "rebuys": 0},
-            {"playerId": "영희", "rank": 2, "finalChips": 500, "rebuys": 0},
+            {"playerId": "철수", "rank": 1, "score": 500, "finalChips": 1500, "rebuys": 0,
+             "eliminatedAtHand": None},
+            {"playerId": "영희", "rank": 2, "score": -500, "finalChips": 500, "rebuys": 0,
+             "eliminatedAtHand": None},
         ],
-        "stats": {"handsPlayed": 3},
+        "summary": "",
+        "stats": {"handsPlayed": 3, "rematches": 0, "bestHand": None,
+                  "biggestPot": {"handNo": 1, "amount": 0, "winners": []}},
         "reason": "hands",
-    }
+    }  # fmt: skip
     recs.game_finished("a-1", tally, result, [])  # fails: kept
     assert store.game_count() == 0
     assert any("records_error" in r.getMessage() for r in caplog.records)

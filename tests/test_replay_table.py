@@ -91,7 +91,7 @@ def journaled_game(
         action = _policy(game, nick)
         events += cast(list[dict[str, Any]], game.apply(nick, action))
         journal.record(key, nick, action)
-    journal.finish(key, game.view(None).get("result") or {"ranking": []})
+    journal.finish(key, game.result())
     manager = RoomManager(clock=FakeClock(0.0), journal=journal)
     try:
         yield Journaled(manager, GameHistory(journal), key, events)

@@ -15,7 +15,7 @@ from seotda_tui.rooms import bots as bot_rules
 from seotda_tui.rooms.bot_seats import BOT_DELAY, BotPlayer
 from seotda_tui.rooms.bots import decide
 from seotda_tui.rooms.clock import FakeClock
-from seotda_tui.rooms.journal import Journal
+from seotda_tui.rooms.journal import Entry, Journal
 from seotda_tui.sanitize import validate_nickname
 
 from .refusals import refused
@@ -194,9 +194,7 @@ def test_bots_only_ever_see_their_own_view(monkeypatch: pytest.MonkeyPatch) -> N
         assert not any(type(v).__name__ == "Game" for v in vars(driver).values())
 
 
-def journal_of(
-    tmp_path: Path, seed: str, human_moves: bool
-) -> list[tuple[str | None, dict[str, Any]]]:
+def journal_of(tmp_path: Path, seed: str, human_moves: bool) -> list[Entry]:
     m, clock = manager(tmp_path, seed=seed)
     m.session_connected("사람")
     room = m.create_room("사람", "x", Options(hand_limit=50))
@@ -273,7 +271,8 @@ def test_a_game_of_bots_ends_when_the_humans_are_gone(tmp_path: Path) -> None:
     assert m.room(room.id) is None  # the game ended, and with no human the room closed
     log = Journal(tmp_path / "g.sqlite3")
     assert log.open_games() == []
-    assert log.finished_games()[0]["result"]["reason"] == "botsOnly"  # not "1 connected"
+    result = log.finished_games()[0]["result"]
+    assert result and "ranking" in result and result["reason"] == "botsOnly"  # not "1 connected"
     assert clock.pending == []
 
 

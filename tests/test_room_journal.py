@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import Game, Options
-from engine.types import View
+from engine.types import Action, View
 from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomError, RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock, LoopClock
@@ -30,7 +30,7 @@ class TracingJournal(Journal):
         super().__init__(path)
         self.timeline = timeline
 
-    def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
+    def record(self, room_id: str, player: str | None, action: Action) -> None:
         super().record(room_id, player, action)
         self.timeline.append(("record", (player, action)))
 
@@ -179,7 +179,9 @@ def test_finished_games_keep_their_records_and_room_ids_do_not_repeat(tmp_path: 
     journal = Journal(tmp_path / "g.sqlite3")
     assert journal.open_games() == []
     (first,) = journal.finished_games()
-    assert first["roomId"] == f"{room_id}-1" and first["result"]["reason"] == "hands"
+    result = first["result"]
+    assert first["roomId"] == f"{room_id}-1" and result and "ranking" in result
+    assert result["reason"] == "hands"
     m.start(room_id, "a")  # the same room plays again: a new record, the old one stays
     (second,) = journal.open_games()
     assert second.room_id == f"{room_id}-2"
@@ -339,7 +341,9 @@ def test_a_journaled_game_that_had_ended_is_closed_not_resumed(tmp_path: Path) -
     m = manager_for(tmp_path, FakeClock())
     assert m.rooms() == []
     results = {g["roomId"]: g["result"] for g in Journal(tmp_path / "g.sqlite3").finished_games()}
-    assert results["old-1"]["reason"] == "hands" and results["bad-1"] == {"aborted": "replayFailed"}
+    old = results["old-1"]
+    assert old and "ranking" in old and old["reason"] == "hands"
+    assert results["bad-1"] == {"aborted": "replayFailed"}
 
 
 def test_room_and_game_lifecycle_is_logged_without_cards(

@@ -21,9 +21,9 @@ import hashlib
 import logging
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
-from engine.types import GameResult, View
+from engine.types import GameResult, PlainAction, View
 
 from ..i18n import N_
 from . import bots
@@ -100,7 +100,7 @@ class BotTable(Protocol):
 
 
 #: A manager-originated engine change for a seat (journaled; waits while the room is paused).
-EngineChange = Callable[[Room, str, dict[str, Any]], list[RoomEvent]]
+EngineChange = Callable[[Room, str, PlainAction], list[RoomEvent]]
 
 
 class BotPlayer:

@@ -13,14 +13,14 @@ the list, and a game nobody may see (not played or watched by that nickname) nev
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine import Game, Options
 from engine.types import Event, View
 
 from .events import RoomEvent
-from .journal import Journal
+from .journal import Entry, Journal, SeenRow
 
 #: How many past games the list shows.
 HISTORY_LIMIT = 30
@@ -65,9 +65,9 @@ class Replay:
         game: PastGame,
         options: Options,
         viewer: str | None,
-        log: list[tuple[str | None, dict[str, Any]]],
+        log: list[Entry],
         frames: list[Frame],
-        hand_states: list[dict[str, Any]],
+        hand_states: Sequence[Mapping[str, object]],  # Game.to_dict() at each hand's start
     ) -> None:
         self.game, self.options, self.viewer = game, options, viewer
         self.frames = tuple(frames)
@@ -115,10 +115,11 @@ class Replay:
         return self.hand_starts[hand - 1]
 
 
-def _past_game(row: dict[str, Any], nick: str) -> PastGame:
+def _past_game(row: SeenRow, nick: str) -> PastGame:
     players = tuple(str(p) for p in row["players"])
-    result = row["result"] or {}
-    own = next((r for r in result.get("ranking", []) if r.get("playerId") == nick), None)
+    result = row["result"]
+    ranking = result["ranking"] if result is not None and "ranking" in result else []
+    own = next((r for r in ranking if r["playerId"] == nick), None)
     return PastGame(
         key=row["key"],
         name=row["name"],
@@ -127,7 +128,7 @@ def _past_game(row: dict[str, Any], nick: str) -> PastGame:
         watched=nick not in players,
         rank=int(own["rank"]) if own else None,
         final_chips=int(own["finalChips"]) if own else None,
-        aborted="aborted" in result or not result,
+        aborted=not result or "aborted" in result,
     )
 
 

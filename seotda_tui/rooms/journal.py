@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, final
 
 from engine import Game, Options
+from engine.types import Action, GameResult
 
 from .. import metrics
 from ..dbcheck import refuse_newer_schema
@@ -88,6 +89,45 @@ MIGRATIONS = (Step(1, _version_1),)
 #: higher number and is refused.
 SCHEMA_VERSION = latest(MIGRATIONS)
 
+#: One journaled step: who (``None``: the timeout) and the action applied, as the engine's
+#: :data:`~engine.types.Action` (what a session sent, checked by ``Game.apply``; the manager's own
+#: ``{"type": "leave"}`` …; a timeout's ``{}``). Stored as its JSON, read back as it was written.
+Entry = tuple[str | None, Action]
+#: A room's extra state the journal keeps as JSON (a private room's code, the host's bars and
+#: lock): written from their TypedDicts (``private.PrivacyDict``, ``recording.ModerationDict``);
+#: read back untrusted (their readers check the shape).
+RoomState = Mapping[str, object]
+
+
+@final  # (so ``"ranking" in result`` tells it from a GameResult)
+class AbortedResult(TypedDict):
+    """What a game closed before its end records instead of its result (why)."""
+
+    aborted: str
+
+
+#: A finished game's ``result`` column: the engine's result, or why it was aborted.
+Finish = GameResult | AbortedResult
+
+
+class FinishedRow(TypedDict):
+    """One finished game (:meth:`Journal.finished_games`)."""
+
+    roomId: str
+    name: str
+    finishedAt: float
+    result: Finish | None
+
+
+class SeenRow(TypedDict):
+    """One game of a nickname's hand history (:meth:`Journal.games_seen_by`)."""
+
+    key: str
+    name: str
+    players: list[str]
+    finishedAt: float
+    result: Finish | None
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -102,16 +142,16 @@ class GameRecord:
     seed: str
     players: list[str]
     bots: dict[str, str]
-    privacy: dict[str, Any] | None = field(default=None, kw_only=True)  # rooms/private.py
+    privacy: RoomState | None = field(default=None, kw_only=True)  # rooms/private.py
     #: the host's bars and lock (rooms/moderation.py), so a restart keeps them with the room
-    moderation: dict[str, Any] | None = field(default=None, kw_only=True)
+    moderation: RoomState | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
 class JournaledGame(GameRecord):
     """An unfinished game as it was journaled; ``rebuild()`` replays it."""
 
-    log: list[tuple[str | None, dict[str, Any]]]
+    log: list[Entry]
     last_at: float
 
     def rebuild(self) -> Game:
@@ -138,7 +178,7 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
-    def _write(self, *statements: tuple[str, tuple[Any, ...]]) -> int:
+    def _write(self, *statements: tuple[str, tuple[object, ...]]) -> int:
         """Run ``statements`` in one transaction; on any error roll it back and raise.
 
         Returns the last statement's rowcount. A failed write (e.g. "database or disk is full")
@@ -229,7 +269,7 @@ class Journal:
         ]
 
     def room_changed(
-        self, room_id: str, privacy: dict[str, Any] | None, moderation: dict[str, Any] | None
+        self, room_id: str, privacy: RoomState | None, moderation: RoomState | None
     ) -> None:
         """A running game's room got a new code, bar or lock: a restart resumes it so."""
         self._write(
@@ -239,7 +279,7 @@ class Journal:
             )
         )
 
-    def record(self, room_id: str, player: str | None, action: dict[str, Any]) -> None:
+    def record(self, room_id: str, player: str | None, action: Action) -> None:
         """Append one applied action (``player=None`` = a timeout) in its own transaction."""
         seq = self._seq.get(room_id)
         if seq is None:
@@ -256,7 +296,7 @@ class Journal:
         )
         self._seq[room_id] = seq
 
-    def finish(self, room_id: str, result: Mapping[str, object] | None) -> None:
+    def finish(self, room_id: str, result: Finish | None) -> None:
         self._write(
             (
                 "UPDATE games SET finished_at = ?, result = ? WHERE room_id = ?",
@@ -330,7 +370,7 @@ class Journal:
             )
         return games
 
-    def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
+    def finished_games(self, limit: int = 50) -> list[FinishedRow]:
         rows = self._db.execute(
             "SELECT room_id, name, finished_at, result FROM games WHERE finished_at IS NOT NULL"
             " ORDER BY finished_at DESC LIMIT ?",
@@ -341,7 +381,7 @@ class Journal:
             for r, n, f, res in rows
         ]
 
-    def games_seen_by(self, nick: str, limit: int) -> list[dict[str, Any]]:
+    def games_seen_by(self, nick: str, limit: int) -> list[SeenRow]:
         """``nick``'s finished games (played or watched), newest first: the hand-history list."""
         rows = self._db.execute(
             f"SELECT {_SEEN_COLUMNS} FROM seen_by AS s JOIN games AS g ON g.room_id = s.room_id"
@@ -351,7 +391,7 @@ class Journal:
         ).fetchall()
         return [_seen_row(row) for row in rows]
 
-    def finished_game(self, key: str, nick: str) -> tuple[dict[str, Any], JournaledGame] | None:
+    def finished_game(self, key: str, nick: str) -> tuple[SeenRow, JournaledGame] | None:
         """One finished game (its list row, and the game with its log) if ``nick`` played or
         watched it; else None."""
         row = self._db.execute(
@@ -380,14 +420,14 @@ class Journal:
         )
 
 
-def _json_or_null(value: dict[str, Any] | None) -> str | None:
+def _json_or_null(value: RoomState | None) -> str | None:
     return json.dumps(value, ensure_ascii=False) if value is not None else None
 
 
 _SEEN_COLUMNS = "g.room_id, g.name, g.players, g.finished_at, g.result"
 
 
-def _seen_row(row: tuple[Any, ...]) -> dict[str, Any]:
+def _seen_row(row: tuple[str, str, str, float, str | None]) -> SeenRow:
     key, name, players, finished, result = row
     return {
         "key": key,

@@ -123,7 +123,6 @@ from __future__ import annotations
 import copy
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from engine import Game, Options
 from engine.dealing import DealHook
@@ -134,7 +133,7 @@ from .bot_seats import DEFAULT_LEVEL
 from .clock import Clock, LoopClock
 from .events import RoomEvent
 from .history import GameHistory
-from .journal import Journal
+from .journal import Entry, Journal
 from .model import LobbyCallback, RoomCallback, RoomSummary, SeatDriver
 from .play import GameDriver
 from .presence import Presence
@@ -306,7 +305,7 @@ class RoomManager:
         room = self._registry.rooms.get(room_id)
         return room is not None and room.paused
 
-    def waiting_changes(self, room_id: str) -> list[tuple[str | None, dict[str, Any]]]:
+    def waiting_changes(self, room_id: str) -> list[Entry]:
         """The engine changes a paused room holds back until its journal can be written
         (``(player, action)``; ``None`` = a timeout), in the order they will be applied."""
         room = self._registry.rooms.get(room_id)

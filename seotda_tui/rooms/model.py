@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine import Game, Options
 from engine.types import GameResult
@@ -32,6 +32,7 @@ from .events import RoomEvent
 from .private import Privacy
 
 if TYPE_CHECKING:
+    from .journal import Entry
     from .records import GameTally
 
 __all__ = [  # the room API's names, re-exported (see the module doc)
@@ -84,7 +85,7 @@ class Room:
     timer: Cancellable | None = None
     timer_seq: int = 0
     deadline_at: float | None = None
-    pending_key: tuple[Any, ...] | None = None
+    pending_key: tuple[object, ...] | None = None  # Game.decision_key()
     pending_players: frozenset[str] = frozenset()
     subscribers: dict[int, tuple[str, RoomCallback]] = field(default_factory=dict)
     bots: dict[str, str] = field(default_factory=dict)  # bot nickname -> level, in seat order
@@ -93,7 +94,7 @@ class Room:
     game_no: int = 0  # games started in this room (journal key = f"{id}-{game_no}")
     journal_key: str | None = None
     paused_since: float | None = None  # the clock's time the journal first failed (rooms/pause.py)
-    backlog: list[tuple[str | None, dict[str, Any]]] = field(default_factory=list)
+    backlog: list[Entry] = field(default_factory=list)  # (rooms/pause.py)
     retry_timer: Cancellable | None = None
     retry_count: int = 0
     pause_logged: bool = False  # this pause's room_paused line was written (room_resumed follows)

@@ -22,15 +22,16 @@ restart would close that game anyway: its replay ends finished).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from engine import Game, IllegalAction
+from engine.types import Action
 
 from ..i18n import N_
 from ..logs import log_event
 from .clock import Cancellable, Clock
 from .events import RoomEvent
+from .journal import Entry, Finish
 from .model import Room
 from .recording import GameRecorder
 
@@ -47,7 +48,7 @@ PAUSED_NOTICE = N_("저장 공간 문제로 게임을 잠시 멈췄어요 · 다
 START_REFUSED = N_("저장 공간 문제로 게임을 시작하지 못했어요. 잠시 뒤에 다시 해 주세요")
 
 Events = list[RoomEvent]
-Change = tuple[str | None, dict[str, Any]]  # (player, action); player None = the timeout
+Change = Entry  # (player, action); player None = the timeout
 
 
 def retry_delay(step: int) -> float:
@@ -72,7 +73,7 @@ class StorageFaults:
         self.clock = clock
         self._rooms = rooms
         self._changed = changed
-        self._unfinished: dict[str, Mapping[str, object] | None] = {}  # game ends not yet written
+        self._unfinished: dict[str, Finish | None] = {}  # game ends not yet written
         self._finish_timer: Cancellable | None = None
         self._finish_step = 0
 
@@ -82,9 +83,7 @@ class StorageFaults:
         self._recorder = None
 
     # ------------------------------------------------------------------ one change
-    def apply_journaled(
-        self, room: Room, nick: str | None, action: Mapping[str, Any]
-    ) -> Events | None:
+    def apply_journaled(self, room: Room, nick: str | None, action: Action) -> Events | None:
         """Apply one engine change and journal it; ``None`` = not written, the game as before.
 
         ``IllegalAction`` (and an engine error) propagate with the game unchanged.
@@ -101,7 +100,7 @@ class StorageFaults:
         vars(game).update(vars(Game.from_dict(snapshot)))
         return None
 
-    def manager_change(self, room: Room, nick: str | None, action: dict[str, Any]) -> Events:
+    def manager_change(self, room: Room, nick: str | None, action: Action) -> Events:
         """A change the manager makes (timeout, leave, disconnect, reconnect): applied once
         written; while the room is paused (or this write fails) it waits in the backlog."""
         if room.paused_since is not None:
@@ -194,7 +193,7 @@ class StorageFaults:
         room.retry_timer = None
 
     # ------------------------------------------------------------------ the game's end
-    def record_finish(self, key: str | None, result: Mapping[str, object] | None) -> None:
+    def record_finish(self, key: str | None, result: Finish | None) -> None:
         """Write the game's end now, or keep it and retry on :data:`RETRY_STEPS`."""
         if self._recorder is None or key is None:
             return

@@ -14,12 +14,11 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from engine import Game, IllegalAction, OptionsError
 from engine.betting import BET_ACTIONS
 from engine.dealing import DealHook
-from engine.types import Action
+from engine.types import Action, PlainAction
 
 from .. import metrics
 from ..logs import log_event
@@ -177,7 +176,7 @@ class GameDriver:
         self.changed(room, events)
 
     # ------------------------------------------------------------------ the manager's changes
-    def engine(self, room: Room, nick: str, action: dict[str, Any]) -> Events:
+    def engine(self, room: Room, nick: str, action: PlainAction) -> Events:
         """A manager-originated engine action; refusals (e.g. the game just ended) are ignored,
         and while the journal fails it waits (see :mod:`seotda_tui.rooms.pause`)."""
         return self.faults.manager_change(room, nick, action)

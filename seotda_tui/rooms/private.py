@@ -23,7 +23,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Container
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ..i18n import N_
 
@@ -42,6 +42,13 @@ NOT_FOUND = N_(
 )
 
 
+class PrivacyDict(TypedDict):
+    """What the journal keeps of a private room (its ``privacy`` column)."""
+
+    code: str
+    listed: bool
+
+
 @dataclass(frozen=True)
 class Privacy:
     """A private room's code, and whether the lobby lists it (without the code) at all."""
@@ -49,7 +56,7 @@ class Privacy:
     code: str
     listed: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PrivacyDict:
         return {"code": self.code, "listed": self.listed}
 
     @classmethod

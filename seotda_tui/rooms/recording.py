@@ -17,12 +17,13 @@ import copy
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TypedDict
 
 from engine import Game
+from engine.types import Action
 
 from ..logs import log_event
-from .journal import GameRecord, Journal, JournaledGame
+from .journal import Finish, GameRecord, Journal, JournaledGame
 from .model import PLAYING, Room
 from .private import Privacy
 from .records import GameTally
@@ -42,7 +43,14 @@ def split_key(key: str) -> tuple[str, int]:
     return key, 1
 
 
-def room_moderation(room: Room) -> dict[str, Any]:
+class ModerationDict(TypedDict):
+    """The journal's ``moderation`` column: the host's bars (sorted) and lock."""
+
+    barred: list[str]
+    locked: bool
+
+
+def room_moderation(room: Room) -> ModerationDict:
     """What the journal keeps of the host's bars and lock (rooms/moderation.py)."""
     return {"barred": sorted(room.barred), "locked": room.locked}
 
@@ -96,7 +104,7 @@ class GameRecorder:
     def start(self, game: GameRecord) -> bool:
         return self._write("start", game.room_id, lambda: self.journal.start_game(game))
 
-    def record(self, key: str | None, player: str | None, action: Mapping[str, Any]) -> bool:
+    def record(self, key: str | None, player: str | None, action: Action) -> bool:
         if key is None:
             return True
         return self._write("record", key, lambda: self.journal.record(key, player, dict(action)))
@@ -122,7 +130,7 @@ class GameRecorder:
         moderation = room_moderation(room)
         return self._write("room", key, lambda: self.journal.room_changed(key, privacy, moderation))
 
-    def finish(self, key: str | None, result: Mapping[str, object] | None) -> bool:
+    def finish(self, key: str | None, result: Finish | None) -> bool:
         if key is None:
             return True
         return self._write("finish", key, lambda: self.journal.finish(key, result))

@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from engine import Game, Options
+from engine.types import GameResult, RankingRow
 
 from ..logs import log_event
+from .events import RoomEvent
 from .records_db import GameRecord, PlayerRecord, PlayerResult, RecentGame, RecordStore
+
+if TYPE_CHECKING:
+    from .journal import Entry
 
 log = logging.getLogger("seotda.rooms")
 
@@ -64,7 +69,7 @@ class GameTally:
         options: Options,
         players: Sequence[str],
         seed: str,
-        actions: Iterable[tuple[str | None, Mapping[str, Any]]],
+        actions: Iterable[Entry],
     ) -> GameTally:
         """The tally of a journaled game, counted again by replaying it (a resumed room)."""
         game = Game.new(options, players, seed)
@@ -75,43 +80,42 @@ class GameTally:
             tally.observe(list(events), game)
         return tally
 
-    def observe(self, events: Iterable[Mapping[str, Any]], game: Game) -> None:
+    def observe(self, events: Iterable[RoomEvent], game: Game) -> None:
         """Count one applied change; after a hand's end, note every seat's chips."""
         ended: list[int] = []
         for event in events:
-            kind = event.get("type")
-            if kind == "seated":
-                self._seat(str(event["player"]))
-            elif kind == "handStart":
-                self._hand_no = int(event["handNo"])
+            if event["type"] == "seated":
+                self._seat(event["player"])
+            elif event["type"] == "handStart":
+                self._hand_no = event["handNo"]
                 for player in event["players"]:
                     if player in self.hands_played:
                         self.hands_played[player] += 1
-            elif kind == "showdown":
+            elif event["type"] == "showdown":
                 for shown in event["hands"]:
-                    player, value = shown["player"], int(shown["value"])
+                    player, value = shown["player"], shown["value"]
                     if player in self.best and self.best[player][0] >= value:
                         continue
-                    self.best[player] = (value, str(shown["name"]))
-            elif kind == "payout" and event.get("player") in self.won:
+                    self.best[player] = (value, shown["name"])
+            elif event["type"] == "payout" and event["player"] in self.won:
                 player = event["player"]
-                if event.get("main"):
+                if event["main"]:
                     self.won[player].add(self._hand_no)
-                if event.get("reason") in SPECIAL_REASONS:
+                if event["reason"] in SPECIAL_REASONS:
                     self.specials[player][event["reason"]].add(self._hand_no)
-            elif kind == "rematch":
+            elif event["type"] == "rematch":
                 for player in event["participants"]:
                     if player in self.rematches:
                         self.rematches[player] += 1
-            elif kind == "handEnd":
-                ended.append(int(event["handNo"]))
+            elif event["type"] == "handEnd":
+                ended.append(event["handNo"])
         if ended:
             stacks = {seat["id"]: seat["stack"] for seat in game.view(None)["seats"]}
             for player, chips in stacks.items():
                 if player in self.history:
                     self.history[player][ended[-1]] = chips
 
-    def result_of(self, row: Mapping[str, Any]) -> PlayerResult:
+    def result_of(self, row: RankingRow) -> PlayerResult:
         """One seat's :class:`PlayerResult`, from its row of the engine's result ranking."""
         player = str(row["playerId"])
         best = self.best.get(player)
@@ -157,7 +161,7 @@ class GameRecords:
         self._pending: list[GameRecord] = []
 
     def game_finished(
-        self, key: str, tally: GameTally, result: Mapping[str, Any], bots: Iterable[str]
+        self, key: str, tally: GameTally, result: GameResult, bots: Iterable[str]
     ) -> None:
         """Record a finished game for its registered players (nothing if it has none)."""
         ranking = result.get("ranking") or []
@@ -192,7 +196,7 @@ class GameRecords:
         log_event(log, "game_recorded", game=key, players=len(rows), written=len(self._pending))
         self._pending = []
 
-    def _is_registered(self, row: Mapping[str, Any]) -> bool:
+    def _is_registered(self, row: RankingRow) -> bool:
         try:
             return bool(self._registered(str(row["playerId"])))
         except Exception:  # noqa: BLE001 - unknown means not counted, never a crash
