@@ -133,6 +133,10 @@ async def test_login_size_korean_input_resize_and_language(tmp_path: Path) -> No
             assert app.ctx.language.code == "en"
             assert app.ctx.color_system == "truecolor" and app.ctx.term_type == "xterm-256color"
         await wait_until(lambda: factory.latest("영희").disconnects, what="the app's end")
+        # no Accept-Language on the upgrade (a browser that sends none): the page's languages
+        async with web.connect("민수", languages=["en-US", "ko"]) as other:
+            await other.wait_for("안녕 민수")
+            assert factory.latest("민수").ctx.language.code == "en"
         # the name is now held by its passphrase: a wrong one is asked again, then refused
         with pytest.raises(WebRefused) as refused:
             await web.log_in("영희", passphrase=["틀린-비밀번호-1", "틀린-비밀번호-2", "틀린-3"])

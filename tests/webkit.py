@@ -101,6 +101,7 @@ class WebHarness:
         room: str | None = None,
         size: tuple[int, int] = (80, 24),
         headers: dict[str, str] | None = None,
+        languages: list[str] | None = None,
     ) -> WebClient:
         """Open a socket and log in as the page does; raises :class:`WebRefused`.
 
@@ -111,9 +112,11 @@ class WebHarness:
             passphrase = default_passphrase(name)
         rounds = [passphrase] if isinstance(passphrase, str) else list(passphrase or [])
         ws = await self.open(headers=headers)
-        login = {"type": "login", "name": name, "cols": size[0], "rows": size[1]}
+        login: dict[str, object] = {"type": "login", "name": name, "cols": size[0], "rows": size[1]}
         if room is not None:
             login["room"] = room
+        if languages is not None:
+            login["languages"] = languages
         await ws.send_json(login)
         client = WebClient(ws, size)
         while True:

@@ -25,11 +25,12 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from ..config import Settings
-from ..i18n import ENGLISH, KOREAN
 from ..logs import log_event
 from ..sanitize import clean_text
 from ..ssh.server_state import ServerState
-from .session import MAX_MESSAGE, serve_socket
+from .session import MAX_MESSAGE, accepted_language, serve_socket
+
+__all__ = ["accepted_language", "build_app", "client_address", "origin_allowed", "start_web"]
 
 log = logging.getLogger("seotda.web")
 
@@ -79,27 +80,6 @@ def load_files() -> dict[str, _File]:
         body = root.joinpath(name).read_bytes()
         files[path] = _File(body, gzip.compress(body, 9, mtime=0), content_type)
     return files
-
-
-def accepted_language(header: str) -> str | None:
-    """English or Korean from an ``Accept-Language`` header: the first of the two by the
-    browser's order of preference (None: it names neither)."""
-    best: tuple[float, int, str] | None = None
-    for index, part in enumerate(header.split(",")[:32]):
-        tag, _, params = part.strip().partition(";")
-        tag = tag.strip().lower()
-        quality = 1.0
-        if params.strip().startswith("q="):
-            try:
-                quality = float(params.strip()[2:])
-            except ValueError:
-                continue
-        code = ENGLISH if tag.startswith("en") else KOREAN if tag.startswith("ko") else None
-        if code is None or quality <= 0:
-            continue
-        if best is None or (-quality, index) < (-best[0], best[1]):
-            best = (quality, index, code)
-    return best[2] if best is not None else None
 
 
 def _networks(items: tuple[str, ...]) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
@@ -225,7 +205,7 @@ def build_app(state: ServerState) -> web.Application:
             ws,
             state,
             ip,
-            language=accepted_language(request.headers.get("Accept-Language", "")),
+            accept_language=request.headers.get("Accept-Language", ""),
             client=clean_text(request.headers.get("User-Agent", ""), 128),
             abort=abort,
         )

@@ -6,8 +6,10 @@ larger one closes the socket with 1009):
 Login (text frames, JSON objects, before anything else):
 
 * browser → server, first: ``{"type": "login", "name": "철수", "room": "K7QX3",
-  "cols": 120, "rows": 40}``: the nickname, the room to go straight to (``?room=`` or ``#`` in
-  the page's address; optional), the terminal's size;
+  "cols": 120, "rows": 40, "languages": ["ko-KR", "en"]}``: the nickname, the room to go
+  straight to (``?room=`` or ``#`` in the page's address; optional), the terminal's size, the
+  browser's languages (``navigator.languages``: used when the upgrade request had no
+  ``Accept-Language``);
 * server → browser: ``{"type": "prompts", "message": "…", "prompts": ["닉네임 비밀번호 …", …]}``:
   what a keyless SSH login's keyboard-interactive round asks (the nickname's passphrase; on
   first use a new one, twice; in ``--password`` mode the server password first), with the
@@ -42,7 +44,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from ..i18n import N_
+from ..i18n import ENGLISH, KOREAN, N_
 from ..sanitize import clean_text, split_login
 from ..ssh.auth import Proof
 from ..ssh.bans import MSG_BANNED_ADDRESS
@@ -78,6 +80,27 @@ MSG_WRONG_TOO_OFTEN = N_("비밀번호가 여러 번 틀려서 접속을 끊어�
 MSG_REFUSED = N_("접속할 수 없어요.")
 
 
+def accepted_language(header: str) -> str | None:
+    """English or Korean from an ``Accept-Language`` header: the first of the two by the
+    browser's order of preference (None: it names neither)."""
+    best: tuple[float, int, str] | None = None
+    for index, part in enumerate(header.split(",")[:32]):
+        tag, _, params = part.strip().partition(";")
+        tag = tag.strip().lower()
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                continue
+        code = ENGLISH if tag.startswith("en") else KOREAN if tag.startswith("ko") else None
+        if code is None or quality <= 0:
+            continue
+        if best is None or (-quality, index) < (-best[0], best[1]):
+            best = (quality, index, code)
+    return best[2] if best is not None else None
+
+
 class LoginFailed(Exception):
     """The login ended without a player: ``reason`` for the log, ``message`` for the page."""
 
@@ -95,6 +118,14 @@ class Login:
     proof: Proof | None
     room: str | None
     size: tuple[int, int]
+    languages: str = ""  # what the page said navigator.languages are, as Accept-Language
+
+
+def _languages(data: dict[str, Any]) -> str:
+    value = data.get("languages")
+    if not isinstance(value, list):
+        return ""
+    return ",".join(item[:35] for item in value[:8] if isinstance(item, str))
 
 
 def _size(data: dict[str, Any]) -> tuple[int, int]:
@@ -206,7 +237,7 @@ async def log_in(
         reason, text = refusal
         state.refused(ip, reason, user=nickname)
         raise LoginFailed(reason, text)
-    return Login(nickname, proof, target, _size(first))
+    return Login(nickname, proof, target, _size(first), _languages(first))
 
 
 class WebSession(PlayerSession):
@@ -301,11 +332,12 @@ async def serve_socket(
     state: ServerState,
     ip: str,
     *,
-    language: str | None,
+    accept_language: str,
     client: str,
     abort: Callable[[], None],
 ) -> None:
-    """One WebSocket from its first frame to its close: the login, then the session."""
+    """One WebSocket from its first frame to its close: the login, then the session (in the
+    language of ``accept_language``, the upgrade request's header, else of the page's)."""
     policy = state.policy
     reason = state.check_new_connection(ip)
     bans = state.bans
@@ -336,6 +368,7 @@ async def serve_socket(
         state.pending.discard(pending)
     state.admitted += 1
     try:
+        language = accepted_language(accept_language) or accepted_language(login.languages)
         await _play(ws, state, login, ip, language=language, client=client, abort=abort)
     finally:
         state.admitted -= 1

@@ -135,7 +135,8 @@
       // The size a terminal in this window would have, for the first screen.
       const cols = Math.max(MIN_COLS, Math.floor(window.innerWidth / 9));
       const rows = Math.max(MIN_ROWS, Math.floor(window.innerHeight / 18));
-      send({ type: "login", name, room, cols, rows });
+      const languages = (navigator.languages || [navigator.language || ""]).slice(0, 8);
+      send({ type: "login", name, room, cols, rows, languages });
     };
     ws.onmessage = (event) => {
       if (typeof event.data !== "string") {
