@@ -11,13 +11,13 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 
 from engine import DECK, Card
-from seotda_tui.ui.widgets.card import (
+from seotda_tui.ui.widgets.card import CardView
+from seotda_tui.ui.widgets.card_art import (
     ASCII_CODES,
     DIMENSIONS,
     KEY_YEOL_MONTHS,
     SIZES,
     STYLES,
-    CardView,
     big_digits,
     card_dimensions,
     render_card,

@@ -121,7 +121,7 @@ def compiled_forms(compiled: gettext.GNUTranslations, message: Message) -> list[
 
 def test_english_hand_names_keep_the_korean_word_and_the_badges_fit() -> None:
     from engine import DECK
-    from seotda_tui.ui.widgets.card import render_card_lines
+    from seotda_tui.ui.widgets.card_art import render_card_lines
     from seotda_tui.ui.widgets.texts import card_name, hand_name
 
     token = i18n.current.set(i18n.Language(i18n.ENGLISH))

@@ -29,7 +29,7 @@ from seotda_tui.rooms.journal import GameRecord, Journal
 from seotda_tui.testing import screen_text
 from seotda_tui.ui.app import SeotdaApp, make_app_factory
 from seotda_tui.ui.screens.replay import ReplayScreen
-from seotda_tui.ui.widgets.card import render_card_lines
+from seotda_tui.ui.widgets.card_art import render_card_lines
 from seotda_tui.ui.widgets.hand import HandCard, HandCards
 from seotda_tui.ui.widgets.pot import PotView
 from seotda_tui.ui.widgets.seats import SeatBoxes, SeatList

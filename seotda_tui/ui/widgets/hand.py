@@ -15,7 +15,8 @@ from textual.reactive import reactive
 from engine import Card
 
 from ...i18n import N_, _
-from .card import CardView, SizeName
+from .card import CardView
+from .card_art import SizeName
 from .texts import card_name
 
 DISCARD_MARK = N_("버림")

@@ -32,7 +32,7 @@ from ..geometry import BOX_TEXT_CELLS as BOX_TEXT_CELLS
 from ..geometry import SeatInfo as SeatInfo
 from ..geometry import box_width as box_width
 from ..geometry import card_dimensions
-from .card import render_card_lines
+from .card_art import render_card_lines
 from .textlines import TextLines, remembered, text_strip
 from .texts import chips
 
