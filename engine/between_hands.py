@@ -4,7 +4,7 @@ of the game: what follows a match (``flow``) or a rematch (``rematch``), which c
 from __future__ import annotations
 
 from .core import LAST_STANDING_HAND_CAP, GameCore, live, must_choose
-from .flow import advance, start_hand, start_round, win_by_fold
+from .flow import advance, gusa_choice, start_hand, start_round, win_by_fold
 from .pots import split_evenly
 from .rematch import open_rejoin, rejoin
 from .result import build_result
@@ -177,6 +177,9 @@ def leave(g: GameCore, seat: Seat) -> list[Event]:
         rp = hand.players.get(seat.id)
         if hand.phase == "rejoin" and seat.id in hand.rejoin_pending:
             return events + rejoin(g, hand, seat, False)
+        if hand.phase == "gusaChoice" and seat.id in hand.gusa_pending:
+            # issue 36: leaving answers as a timeout does: the 구사 fires
+            return events + gusa_choice(g, hand, seat.id, True) + check_connected_end(g)
         if hand.phase == "handEnd":
             if all(p in hand.ready for p in g.ready_expected()):
                 events += ready(g, hand, [])

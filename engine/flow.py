@@ -13,9 +13,9 @@ from .core import MAX_REMATCHES, GameCore, live, must_choose
 from .dealing import DealRequest, ordered
 from .hands import HandRank, evaluate
 from .pots import Pot, build_pots, split_evenly, uncalled_excess
-from .showdown import resolve_ranks
+from .showdown import gusa_fired, resolve_ranks
 from .state import Hand, RoundPlayer, Seat
-from .types import BetKind, Event, OutcomeDict, PotResult, Refusal, ShownHand
+from .types import BetKind, Event, OutcomeDict, PotResult, Refusal, ShownHand, TtaengPayment
 
 
 def start_hand(g: GameCore) -> list[Event]:
@@ -243,18 +243,20 @@ def _cards_of(rp: RoundPlayer) -> list[int]:
 
 
 def _showdown(g: GameCore, hand: Hand) -> list[Event]:
-    """§6.3/§6.5: reveal, judge every pot among its eligible players, pay or keep for a rematch."""
+    """§6.3/§6.5: reveal, judge every pot among its eligible players, pay or keep for a rematch.
+
+    With ``gusaChoice`` (issue 36) the judgement waits, once the hands are shown, for every
+    구사 holder whose check is met to say whether it fires (:func:`gusa_choice`)."""
     players = live(hand)
-    ranks: dict[str, HandRank] = {}
+    ranks = _ranks(g, hand, players)
     reveal: list[ShownHand] = []
     for pid in players:
-        a, b = (DECK[i] for i in _cards_of(hand.players[pid]))
-        rank = evaluate(a, b, g.options)
-        ranks[pid] = rank
+        rank = ranks[pid]
+        cards = [DECK[i].to_dict() for i in _cards_of(hand.players[pid])]
         reveal.append(
             {
                 "player": pid,
-                "cards": [a.to_dict(), b.to_dict()],
+                "cards": cards,
                 "name": rank.name,
                 "value": rank.value,
                 "special": rank.special,
@@ -264,15 +266,67 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
     hand.showdown = reveal
     hand.phase = "showdown"
     events: list[Event] = [{"type": "showdown", "hands": reveal}]
+    if g.options.effective_gusa_choice:
+        hand.carried_pots = _collect_pots(hand, players)  # (judged when the holders answer)
+        asked = g.from_dealer(
+            holder
+            for pot in hand.carried_pots
+            for holder in gusa_fired(_contenders(ranks, pot, players), g.options)
+        )
+        if asked:
+            hand.phase = "gusaChoice"
+            hand.gusa_pending, hand.gusa_waived = list(asked), []
+            return events + [{"type": "gusaChoiceOpen", "players": list(asked)}]
+    return events + _judge(g, hand, ranks, players)
+
+
+def _ranks(g: GameCore, hand: Hand, players: list[str]) -> dict[str, HandRank]:
+    ranks: dict[str, HandRank] = {}
+    for pid in players:
+        a, b = (DECK[i] for i in _cards_of(hand.players[pid]))
+        ranks[pid] = evaluate(a, b, g.options)
+    return ranks
+
+
+def _contenders(ranks: dict[str, HandRank], pot: Pot, players: list[str]) -> dict[str, HandRank]:
+    """The showdown hands a pot is judged among: its eligible players still in."""
+    return {p: ranks[p] for p in ([p for p in pot.eligible if p in ranks] or players)}
+
+
+def gusa_choice_refusal(hand: Hand, pid: str) -> Refusal | None:
+    """Issue 36: only a 구사 holder the showdown waits for may answer, once."""
+    if hand.phase != "gusaChoice" or pid not in hand.gusa_pending:
+        return Refusal("notGusaChoosing", "지금은 구사 재경기를 정할 때가 아니에요")
+    return None
+
+
+def gusa_choice(g: GameCore, hand: Hand, pid: str, accept: bool) -> list[Event]:
+    """Issue 36 구사 선택권: ``pid`` says whether their 구사 fires (a declined one is judged as
+    if its check were not met); once every holder has answered, the pots are judged."""
+    hand.gusa_pending.remove(pid)
+    if not accept:
+        hand.gusa_waived.append(pid)
+    events: list[Event] = [{"type": "gusaChoice", "player": pid, "accept": accept}]
+    if hand.gusa_pending:
+        return events
+    players = live(hand)
+    return events + _judge(g, hand, _ranks(g, hand, players), players)
+
+
+def _judge(g: GameCore, hand: Hand, ranks: dict[str, HandRank], players: list[str]) -> list[Event]:
+    """§6.3/§6.5: judge every pot among its eligible players, pay or keep for a rematch."""
+    hand.phase = "showdown"
+    events: list[Event] = []
     pots = _collect_pots(hand, players)
     reasons: list[str] = []
     refunds = g.options.effective_gusa_outcome == "refund"
+    waived = hand.gusa_waived
     for pot in sorted(pots, key=lambda p: (p.main, len(p.eligible))):
-        contenders = [p for p in pot.eligible if p in ranks] or players
+        contenders = _contenders(ranks, pot, players)
         if len(contenders) == 1:
-            events += _award(g, hand, pot, contenders, "normal")
+            events += _award(g, hand, pot, list(contenders), "normal")
             continue
-        outcome = resolve_ranks({p: ranks[p] for p in contenders}, g.options)
+        outcome = resolve_ranks(contenders, g.options, waived)
         if outcome.type == "rematch" and outcome.reason != "tie" and refunds:
             events += _refund(g, hand, pot, outcome.to_dict())
         elif outcome.type == "rematch" and hand.rematch_no >= MAX_REMATCHES:
@@ -286,6 +340,8 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
             events.append({"type": "pot", "amount": pot.amount, "outcome": outcome.to_dict()})
         else:
             events += _award(g, hand, pot, list(outcome.winners), outcome.reason)
+            if pot.main and outcome.type == "win" and outcome.reason == "normal":
+                _owe_ttaeng(g, hand, outcome.winners[0], ranks[outcome.winners[0]])
     if hand.rematch_pots:
         main = next((p for p in hand.rematch_pots if p.main), hand.rematch_pots[0])
         reason = reasons[hand.rematch_pots.index(main)]
@@ -299,7 +355,52 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
                 "participants": participants,
             }
         )
-    return events + enter_hand_end(hand)
+    return events + enter_hand_end(g, hand)
+
+
+def _owe_ttaeng(g: GameCore, hand: Hand, winner: str, rank: HandRank) -> None:
+    """Issue 36 땡값: the main pot won at a showdown by a 땡 or 광땡 (judged plainly: not by
+    땡잡이/암행어사, not split) makes everyone who died in the hand owe the winner one school
+    for 일땡~구땡, two for 장땡 and 광땡 (``double``: twice that). Paid when the hand ends."""
+    if g.options.ttaeng_value == "off" or rank.value < 901:
+        return
+    schools = 1 if rank.value <= 909 else 2
+    if g.options.ttaeng_value == "double":
+        schools *= 2
+    each = schools * g.state.base_unit
+    hand.ttaeng = {"winner": winner, "name": rank.name, "each": each, "payments": None}
+
+
+def _pay_ttaeng(g: GameCore, hand: Hand) -> list[Event]:
+    """The 땡값 owed, once the hand is over: who died in any (re)match of it and was not at its
+    last showdown pays, from the dealer, at most what they hold (issue 36, docs/rules.md §6.5)."""
+    due = hand.ttaeng
+    if due is None or due["payments"] is not None:
+        return []
+    winner = due["winner"]
+    folded = {p for p, rp in hand.players.items() if rp.folded}
+    still_in = {p for p, rp in hand.players.items() if not rp.folded}
+    payers = g.from_dealer((set(hand.died) | folded) - still_in - {winner})
+    events: list[Event] = []
+    payments: list[TtaengPayment] = []
+    for pid in payers:
+        amount = min(due["each"], g.seats[pid].stack)
+        if amount <= 0:
+            continue
+        g.seats[pid].stack -= amount
+        g.seats[winner].stack += amount
+        payments.append({"player": pid, "amount": amount})
+        events.append(
+            {
+                "type": "ttaengValue",
+                "player": pid,
+                "winner": winner,
+                "amount": amount,
+                "name": due["name"],
+            }
+        )
+    due["payments"] = payments
+    return events
 
 
 def _collect_pots(hand: Hand, players: list[str]) -> list[Pot]:
@@ -376,7 +477,7 @@ def win_by_fold(g: GameCore, hand: Hand) -> list[Event]:
     hand.actor = None
     events = _award(g, hand, merged, [winner], "fold")
     hand.showdown = None
-    return events + enter_hand_end(hand)
+    return events + enter_hand_end(g, hand)
 
 
 def _settle_uncontested(g: GameCore, hand: Hand) -> list[Event]:
@@ -384,11 +485,15 @@ def _settle_uncontested(g: GameCore, hand: Hand) -> list[Event]:
     for pot in _collect_pots(hand, []):
         if pot.eligible:
             events += _award(g, hand, pot, pot.eligible, "uncontested")
-    return events + enter_hand_end(hand)
+    return events + enter_hand_end(g, hand)
 
 
-def enter_hand_end(hand: Hand) -> list[Event]:
+def enter_hand_end(g: GameCore, hand: Hand) -> list[Event]:
+    """The (re)match is over: with no pot kept for a rematch the hand is, and its 땡값 is paid."""
+    events = [] if hand.rematch_pots else _pay_ttaeng(g, hand)
     hand.phase = "handEnd"
     hand.actor = None
     hand.ready = []
-    return [{"type": "handEnd", "handNo": hand.hand_no, "rematch": bool(hand.rematch_pots)}]
+    return events + [
+        {"type": "handEnd", "handNo": hand.hand_no, "rematch": bool(hand.rematch_pots)}
+    ]

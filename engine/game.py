@@ -1,7 +1,7 @@
 """§4–§8 the game as one pure state machine: ``Game.new``, ``act``, ``timeout``, ``view``.
 
 Entry points: ``act`` for a player's own decision (typed: ``bet``, ``choose``, ``rejoin``,
-``rebuy``, ``ready``, each a thin wrapper over it); ``leave``/``disconnect``/``reconnect`` for
+``gusa_choice``, ``rebuy``, ``ready``, each a thin wrapper over it); ``leave``/``disconnect``/``reconnect`` for
 what the room manager reports about a seat; ``join`` for a spectator who sits down at the next
 hand; ``timeout`` when a deadline passes; ``apply`` dispatches an action dict of any kind by its
 type (the journal's form). ``act`` and ``apply`` share one shape check (``_parse``: a client's
@@ -59,6 +59,7 @@ _PAYLOAD: dict[str, tuple[str, ...]] = {
     **{kind: () for kind in betting.BET_ACTIONS},
     "choose": ("cardIds",),
     "rejoin": ("accept",),
+    "gusaChoice": ("accept",),
     "rebuy": ("accept",),
     "ready": (),
     "leave": (),
@@ -88,12 +89,14 @@ def _parse(action: object) -> CheckedAction:
             if kind == "choose":
                 raise IllegalAction("카드 두 장을 골라 주세요", "needCards")
             raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
-    if kind == "rejoin" or kind == "rebuy":
+    if kind == "rejoin" or kind == "rebuy" or kind == "gusaChoice":
         accept = action["accept"]
         if not isinstance(accept, bool):
             raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
         if kind == "rejoin":
             return {"type": "rejoin", "accept": accept}
+        if kind == "gusaChoice":
+            return {"type": "gusaChoice", "accept": accept}
         return {"type": "rebuy", "accept": accept}
     if kind == "choose":
         ids = action["cardIds"]
@@ -297,6 +300,9 @@ class Game:
             waiting = [p for p in hand.participants if must_choose(hand, p)]
             seconds = self.options.turn_seconds + CHOOSE_EXTRA_SECONDS
             return {"phase": "choose", "players": waiting, "seconds": seconds}
+        if hand.phase == "gusaChoice":
+            seconds = self.options.turn_seconds
+            return {"phase": "gusaChoice", "players": list(hand.gusa_pending), "seconds": seconds}
         if hand.phase == "rejoin":
             return {
                 "phase": "rejoin",
@@ -319,6 +325,10 @@ class Game:
             actions += betting.legal_actions(flow.bet_context(core, core.hand(), player_id))
         elif phase == "choose" and self.check_choose(player_id) is None:
             actions.append({"type": "choose", "amount": 0})
+        elif phase == "gusaChoice":
+            for accept in (True, False):
+                if self.check_gusa_choice(player_id, accept) is None:
+                    actions.append({"type": "gusaChoice", "accept": accept, "amount": 0})
         elif phase == "rejoin":
             for accept in (True, False):
                 if self.check_rejoin(player_id, accept) is None:
@@ -389,6 +399,14 @@ class Game:
         if refusal is not None:
             return refusal
         return rematch.rejoin_refusal(self._core.hand(), self._core.seats[player_id], accept)
+
+    def check_gusa_choice(self, player_id: str, accept: bool) -> Refusal | None:
+        """Issue 36 구사 선택권: a 구사 holder the showdown waits for says whether it fires
+        (either answer is open to them)."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        return flow.gusa_choice_refusal(self._core.hand(), player_id)
 
     def check_rebuy(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.6: answering the rebuy offer after a bust."""
@@ -491,6 +509,10 @@ class Game:
         """§5.5: answer the 구사 rejoin offer (``act`` with a ``rejoin``)."""
         return self.act(player_id, {"type": "rejoin", "accept": accept})
 
+    def gusa_choice(self, player_id: str, accept: bool) -> list[Event]:
+        """Issue 36: say whether the own 구사 fires (``act`` with a ``gusaChoice``)."""
+        return self.act(player_id, {"type": "gusaChoice", "accept": accept})
+
     def rebuy(self, player_id: str, accept: bool) -> list[Event]:
         """§5.6: answer the rebuy offer after a bust (``act`` with a ``rebuy``)."""
         return self.act(player_id, {"type": "rebuy", "accept": accept})
@@ -503,6 +525,11 @@ class Game:
         """A well-formed action that is not a system event: checked by its kind's ``check_*``,
         then applied by the rules."""
         core = self._core
+        if action["type"] == "gusaChoice":
+            accept = action["accept"]
+            _refuse(self.check_gusa_choice(player_id, accept))
+            seat = core.seats[player_id]
+            return touch(seat) + flow.gusa_choice(core, core.hand(), player_id, accept)
         if action["type"] == "rebuy" or action["type"] == "rejoin":
             accept = action["accept"]
             if action["type"] == "rebuy":
@@ -583,6 +610,11 @@ class Game:
                 events.append({"type": "timeout", "player": pid, "action": "choose"})
                 events += count_timeout(core.seats[pid])
                 events += flow.choose(core, hand, pid, [a.id, b.id])
+            return events
+        if hand.phase == "gusaChoice":  # issue 36: a holder who does not answer: it fires
+            for pid in list(hand.gusa_pending):
+                events.append({"type": "timeout", "player": pid, "action": "gusaChoice"})
+                events += flow.gusa_choice(core, hand, pid, True)
             return events
         if hand.phase == "rejoin":
             for pid in list(hand.rejoin_pending):

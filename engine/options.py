@@ -1,5 +1,6 @@
-"""§2 모드와 옵션: the 23 options (the spec's 20, issue #19's two 구사 rules and issue 32's
-``midJoin``: joining a running game at the next hand), their values, defaults and validation."""
+"""§2 모드와 옵션: the 25 options (the spec's 20, issue #19's two 구사 rules, issue 32's
+``midJoin``: joining a running game at the next hand, and issue 36's 땡값 ``ttaengValue`` and
+구사 선택권 ``gusaChoice``), their values, defaults and validation."""
 
 from __future__ import annotations
 
@@ -71,8 +72,10 @@ SPECS: tuple[_Spec, ...] = (
     _Spec("mung_gusa", "mungGusa", "멍텅구리구사", ("off", "upTo8", "upTo9", "upToJang")),
     _Spec("gusa_when_winning", "gusaWhenWinning", "구사가 이길 때", ("win", "rematch")),
     _Spec("gusa_outcome", "gusaOutcome", "구사 처리", ("rematch", "refund")),
+    _Spec("gusa_choice", "gusaChoice", "구사 선택권", _BOOL),
     _Spec("tie_rule", "tieRule", "동점 처리", ("rematch", "split")),
     _Spec("rejoin_cost", "rejoinCost", "재참가 비용", ("none", "half", "full")),
+    _Spec("ttaeng_value", "ttaengValue", "땡값", ("off", "school", "double")),
     _Spec("hints", "hints", "힌트", _BOOL),
 )
 SPEC_BY_FIELD = {s.field: s for s in SPECS}
@@ -125,8 +128,10 @@ class OptionsDict(TypedDict):
     mungGusa: str
     gusaWhenWinning: str
     gusaOutcome: str
+    gusaChoice: bool
     tieRule: str
     rejoinCost: str
+    ttaengValue: str
     hints: bool
 
 
@@ -154,8 +159,10 @@ class Options:
     mung_gusa: str = "upTo8"
     gusa_when_winning: str = "win"  # §6.3 step 4: "rematch" checks a 구사 that already wins too
     gusa_outcome: str = "rematch"  # "refund": 사구 파토, every player takes back their stake
+    gusa_choice: bool = False  # issue 36: the holder decides whether a 구사 that fires does
     tie_rule: str = "rematch"
     rejoin_cost: str = "none"
+    ttaeng_value: str = "off"  # issue 36: who died pays a 땡/광땡 winner "school"/"double"
     hints: bool = True
 
     def __post_init__(self) -> None:
@@ -213,8 +220,10 @@ class Options:
             mung_gusa=pick("mung_gusa", d.mung_gusa),
             gusa_when_winning=pick("gusa_when_winning", d.gusa_when_winning),
             gusa_outcome=pick("gusa_outcome", d.gusa_outcome),
+            gusa_choice=pick("gusa_choice", d.gusa_choice),
             tie_rule=pick("tie_rule", d.tie_rule),
             rejoin_cost=pick("rejoin_cost", d.rejoin_cost),
+            ttaeng_value=pick("ttaeng_value", d.ttaeng_value),
             hints=pick("hints", d.hints),
         )
 
@@ -241,8 +250,10 @@ class Options:
             "mungGusa": self.mung_gusa,
             "gusaWhenWinning": self.gusa_when_winning,
             "gusaOutcome": self.gusa_outcome,
+            "gusaChoice": self.gusa_choice,
             "tieRule": self.tie_rule,
             "rejoinCost": self.rejoin_cost,
+            "ttaengValue": self.ttaeng_value,
             "hints": self.hints,
         }
 
@@ -291,6 +302,11 @@ class Options:
     def effective_gusa_outcome(self) -> str:
         """Issue #19: with ``gusa`` off, ``gusa_outcome`` is ignored."""
         return self.gusa_outcome if self.gusa else "rematch"
+
+    @property
+    def effective_gusa_choice(self) -> bool:
+        """Issue 36: with ``gusa`` off, ``gusa_choice`` is ignored (no 구사 ever fires)."""
+        return self.gusa_choice and self.gusa
 
     @property
     def rule_key(self) -> tuple[str, str, bool, bool, str, str]:

@@ -74,6 +74,9 @@ def _start_rematch(g: GameCore, hand: Hand) -> list[Event]:
     g.state.total_rematches += 1
     hand.participants = [s.id for s in g.clockwise(dealer.seat) if s.id in ids]
     hand.carried_pots, hand.rematch_pots = hand.rematch_pots, []
+    # issue 36: who died in the match just played still owes a 땡값 the rematch may bring
+    hand.died += [p for p, rp in hand.players.items() if rp.folded and p not in hand.died]
+    hand.gusa_pending, hand.gusa_waived = [], []
     hand.players = {}
     hand.showdown = None
     hand.results = []

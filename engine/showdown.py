@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Literal, NamedTuple
 
 from .cards import Card
@@ -51,12 +51,45 @@ def resolve(hands: Mapping[str, tuple[Card, Card]], options: Options) -> Outcome
     return resolve_ranks(ranks, options)
 
 
-def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
+def resolve_ranks(
+    ranks: Mapping[str, HandRank], options: Options, waived: Collection[str] = ()
+) -> Outcome:
     """``resolve`` on already evaluated hands (the game evaluates each hand once).
 
     A 구사 "rematch" here is the judgement; with ``gusaOutcome=refund`` the game refunds the
     pot instead of keeping it (engine/flow.py), so the judge stays one function for both.
+    ``waived``: holders who declined their 구사 (``gusaChoice``, issue 36): their check is
+    skipped, as if it were not met.
     """
+    players, winners, reason, fired = _judge(ranks, options)
+    rematch_reason: Reason | None = None
+    for holder in fired:
+        if holder in waived:
+            continue
+        special = ranks[holder].special
+        if rematch_reason is None or special == "mungGusa":
+            rematch_reason = "mungGusa" if special == "mungGusa" else "gusa"
+    if rematch_reason is not None:
+        return Outcome("rematch", (), rematch_reason, tuple(players))
+
+    if len(winners) == 1:
+        return Outcome("win", (winners[0],), reason)
+    if options.tie_rule == "rematch":
+        return Outcome("rematch", (), "tie", tuple(winners))
+    return Outcome("split", tuple(winners), reason)
+
+
+def gusa_fired(ranks: Mapping[str, HandRank], options: Options) -> list[str]:
+    """§6.3 step 4: who holds a 구사 whose check is met among these hands, sorted by id (issue
+    36's ``gusaChoice`` asks each of them whether it fires)."""
+    return _judge(ranks, options)[3] if len(ranks) >= 2 else []
+
+
+def _judge(
+    ranks: Mapping[str, HandRank], options: Options
+) -> tuple[list[str], list[str], Reason, list[str]]:
+    """§6.3 steps 1–4: (the players by id, the provisional winners W and why, the 구사 and
+    멍구사 holders whose check is met)."""
     players = sorted(ranks)
     vmax = -1
     holders: list[str] = []  # players whose hand carries a special power
@@ -77,8 +110,7 @@ def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
             winners, reason = amhaeng, "amhaeng"
     if winners is None:
         winners = [p for p in players if ranks[p].value == vmax]
-
-    rematch_reason: Reason | None = None
+    fired: list[str] = []
     for holder in holders:
         limit = threshold(ranks[holder], options)
         already_wins = holder in winners and options.effective_gusa_when_winning == "win"
@@ -86,14 +118,5 @@ def resolve_ranks(ranks: Mapping[str, HandRank], options: Options) -> Outcome:
             continue
         others_best = max(ranks[q].value for q in players if q != holder)
         if others_best <= limit:
-            special = ranks[holder].special
-            if rematch_reason is None or special == "mungGusa":
-                rematch_reason = "mungGusa" if special == "mungGusa" else "gusa"
-    if rematch_reason is not None:
-        return Outcome("rematch", (), rematch_reason, tuple(players))
-
-    if len(winners) == 1:
-        return Outcome("win", (winners[0],), reason)
-    if options.tie_rule == "rematch":
-        return Outcome("rematch", (), "tie", tuple(winners))
-    return Outcome("split", tuple(winners), reason)
+            fired.append(holder)
+    return players, winners, reason, fired

@@ -22,6 +22,7 @@ from .types import (
     PotResult,
     SeatStatus,
     ShownHand,
+    TtaengRecord,
 )
 
 
@@ -82,6 +83,13 @@ class Hand:
     main_winners: list[str] = field(default_factory=list)
     paid_total: int = 0  # chips paid out over the whole hand (for the biggest-pot stat)
     rematches: int = 0  # rematches played in this hand
+    #: issue 36: who folded in this hand's earlier (re)matches (the 땡값's payers with the
+    #: current match's folders), the 구사 holders still to decide (``gusaChoice``) and those who
+    #: declined, and the 땡값 owed or paid
+    died: list[str] = field(default_factory=list)
+    gusa_pending: list[str] = field(default_factory=list)
+    gusa_waived: list[str] = field(default_factory=list)
+    ttaeng: TtaengRecord | None = None
 
 
 @dataclass(slots=True)
@@ -168,6 +176,10 @@ class _HandScalars(TypedDict):
     main_winners: NotRequired[list[str]]
     paid_total: NotRequired[int]
     rematches: NotRequired[int]
+    died: NotRequired[list[str]]
+    gusa_pending: NotRequired[list[str]]
+    gusa_waived: NotRequired[list[str]]
+    ttaeng: NotRequired[TtaengRecord | None]
 
 
 class SavedHand(_HandScalars):
@@ -285,6 +297,10 @@ def hand_to_plain(h: Hand) -> SavedHand:
         "main_winners": list(h.main_winners),
         "paid_total": h.paid_total,
         "rematches": h.rematches,
+        "died": list(h.died),
+        "gusa_pending": list(h.gusa_pending),
+        "gusa_waived": list(h.gusa_waived),
+        "ttaeng": deepcopy(h.ttaeng),
     }
 
 

@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 BetKind = Literal["die", "check", "ping", "call", "ddadang", "quarter", "half", "full"]
 #: What a player decides (``Game.act``); ``legal_actions`` lists only these.
-PlayerKind = Literal[BetKind, "choose", "rejoin", "rebuy", "ready"]
+PlayerKind = Literal[BetKind, "choose", "rejoin", "rebuy", "gusaChoice", "ready"]
 #: What the room manager reports about a seat (``Game.leave``/``disconnect``/``reconnect``), and
 #: a spectator's request for a seat at the next hand (``Game.join``, issue 32).
 SystemKind = Literal["leave", "disconnect", "reconnect", "join"]
@@ -34,9 +34,10 @@ class ChooseAction(TypedDict):
 
 
 class AnswerAction(TypedDict):
-    """§5.5/§5.6: the answer to the rejoin or the rebuy offer."""
+    """§5.5/§5.6: the answer to the rejoin or the rebuy offer; issue 36's 구사 선택권
+    (``gusaChoice``: ``accept`` = the 구사 fires, a rematch or 사구 파토)."""
 
-    type: Literal["rejoin", "rebuy"]
+    type: Literal["rejoin", "rebuy", "gusaChoice"]
     accept: bool
 
 
@@ -57,8 +58,8 @@ Action = Mapping[str, object]
 CheckedAction = BetAction | ChooseAction | AnswerAction | PlainAction
 
 GamePhase = Literal["playing", "rebuy", "finished"]
-HandPhase = Literal["dealing", "betting", "choose", "rejoin", "showdown", "handEnd"]
-PendingPhase = Literal["finished", "rebuy", "betting", "choose", "rejoin", "handEnd"]
+HandPhase = Literal["dealing", "betting", "choose", "gusaChoice", "rejoin", "showdown", "handEnd"]
+PendingPhase = Literal["finished", "rebuy", "betting", "choose", "gusaChoice", "rejoin", "handEnd"]
 SeatStatus = Literal["playing", "busted", "eliminated", "left"]
 
 RefusalCode = Literal[
@@ -101,6 +102,7 @@ RefusalCode = Literal[
     "notYourCard",
     "notRejoining",
     "shortForRejoin",
+    "notGusaChoosing",
     "notRebuying",
     "noRebuysLeft",
     "notHandEnd",
@@ -129,7 +131,7 @@ class LegalAction(TypedDict):
     type: PlayerKind
     amount: int
     allIn: NotRequired[bool]  # betting actions
-    accept: NotRequired[bool]  # rejoin and rebuy answers
+    accept: NotRequired[bool]  # rejoin, rebuy and gusaChoice answers
 
 
 # ----------------------------------------------------------------------------- plain parts
@@ -253,6 +255,28 @@ class RejoinView(TypedDict):
     cost: int
 
 
+class GusaChoiceView(TypedDict):
+    """Issue 36: the 구사 holders still deciding whether their 구사 fires."""
+
+    players: list[str]
+
+
+class TtaengPayment(TypedDict):
+    player: str
+    amount: int
+
+
+class TtaengRecord(TypedDict):
+    """Issue 36 땡값: the hand's winner by a 땡 or 광땡, its name, what each player who died
+    owes (``each``), and once paid (the hand has a winner, no rematch left) who paid what:
+    at most what they held, so a payment may be short of ``each``; nobody is listed for 0."""
+
+    winner: str
+    name: str
+    each: int
+    payments: list[TtaengPayment] | None
+
+
 # ----------------------------------------------------------------------------- views (§8.3)
 class SeatView(TypedDict):
     id: str
@@ -304,6 +328,9 @@ class View(TypedDict):
     results: NotRequired[list[PotResult]]
     rejoin: NotRequired[RejoinView | None]
     myHand: NotRequired[MyHand | None]
+    # issue 36, only while they apply (a default game's views stay as they were)
+    gusaChoice: NotRequired[GusaChoiceView]
+    ttaeng: NotRequired[TtaengRecord]
 
 
 # ----------------------------------------------------------------------------- events
@@ -433,6 +460,31 @@ class AnswerEvent(TypedDict):
     amount: int
 
 
+class GusaChoiceOpenEvent(TypedDict):
+    """Issue 36: the showdown waits for these 구사 holders to say whether their 구사 fires."""
+
+    type: Literal["gusaChoiceOpen"]
+    players: list[str]
+
+
+class GusaChoiceEvent(TypedDict):
+    """A holder's answer (``accept``: the 구사 fires; a timeout or leaving answers it)."""
+
+    type: Literal["gusaChoice"]
+    player: str
+    accept: bool
+
+
+class TtaengEvent(TypedDict):
+    """Issue 36 땡값: ``player``, who died in the hand, paid ``winner`` (won by ``name``)."""
+
+    type: Literal["ttaengValue"]
+    player: str
+    winner: str
+    amount: int
+    name: str
+
+
 class RematchStartEvent(TypedDict):
     type: Literal["rematchStart"]
     rematchNo: int
@@ -482,6 +534,9 @@ Event = (
     | HandEndEvent
     | RejoinOpenEvent
     | AnswerEvent
+    | GusaChoiceOpenEvent
+    | GusaChoiceEvent
+    | TtaengEvent
     | RematchStartEvent
     | RebuyOpenEvent
     | GameEndEvent

@@ -121,6 +121,10 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
             else None
         )
         view["myHand"] = _my_hand(game, viewer) if opts.hints else None
+        if hand.phase == "gusaChoice":  # issue 36 (absent otherwise: default views unchanged)
+            view["gusaChoice"] = {"players": list(hand.gusa_pending)}
+        if hand.ttaeng is not None and hand.ttaeng["payments"] is not None:
+            view["ttaeng"] = _fresh(hand.ttaeng)
     return view
 
 

@@ -100,7 +100,7 @@ def random_action(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]] 
     legal = game.legal_actions(pid)
     choice = rng.choice(legal)
     action: dict[str, Any] = {"type": choice["type"]}
-    if choice["type"] in ("rejoin", "rebuy"):
+    if "accept" in choice:  # rejoin, rebuy, gusaChoice
         action["accept"] = choice["accept"]
     if choice["type"] == "choose":
         action["cardIds"] = rng.sample(held(game, pid), 2)

@@ -2,8 +2,8 @@
 ``legal_actions`` lists is accepted, and every other one is refused with a reason and no change.
 
 The candidate actions at a state are every kind for every seated player and a stranger: the eight
-bets, ``choose`` with each pair of the own cards and with a card not held, both answers to rejoin
-and rebuy, ready, and the three system events (accepted exactly when their ``check_*`` passes).
+bets, ``choose`` with each pair of the own cards and with a card not held, both answers to rejoin,
+rebuy and the 구사 choice (issue 36), ready, and the three system events (accepted exactly when their ``check_*`` passes).
 Betting amounts are the engine's own (a client never sends one): they are checked against the
 chips each accepted action moved, and at and around the stack/to-call bounds in ``betting``.
 """
@@ -27,7 +27,7 @@ from engine.types import LegalAction
 
 from .gamekit import random_action, random_options
 
-PLAYER_KINDS = (*BET_ACTIONS, "choose", "rejoin", "rebuy", "ready")
+PLAYER_KINDS = (*BET_ACTIONS, "choose", "rejoin", "rebuy", "gusaChoice", "ready")
 SYSTEM_KINDS = ("leave", "disconnect", "reconnect", "join")
 
 #: Option sets that force each phase to come up often (small stacks: all-ins and busts).
@@ -35,7 +35,15 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "two-card": dict(starting_chips=500, base_unit=20, max_raise="full"),
     "two-rounds": dict(deal_mode="twoRounds", starting_chips=500, base_unit=20),
     "three-card": dict(card_mode="three", starting_chips=500, base_unit=20, tie_rule="rematch"),
-    "rejoin": dict(deal_mode="oneRound", rejoin_cost="half", starting_chips=500, base_unit=20),
+    # (issue 36: the 구사 dealt here is also chosen, and 땡값 is paid by who died)
+    "rejoin": dict(
+        deal_mode="oneRound",
+        rejoin_cost="half",
+        starting_chips=500,
+        base_unit=20,
+        gusa_choice=True,
+        ttaeng_value="double",
+    ),
     "rebuy": dict(starting_chips=500, base_unit=20, rebuy="limited", rebuy_limit=2),
     "rebuy-unlimited-hands": dict(
         starting_chips=500, base_unit=20, rebuy="unlimited", end_condition="hands", hand_limit=10
@@ -46,7 +54,7 @@ MUST_SEE: dict[str, set[str]] = {
     "two-card": {"betting", "handEnd"},
     "two-rounds": {"betting", "handEnd"},
     "three-card": {"betting", "choose", "handEnd"},
-    "rejoin": {"betting", "handEnd", "rejoin"},
+    "rejoin": {"betting", "handEnd", "rejoin", "gusaChoice"},
     "rebuy": {"betting", "handEnd", "rebuy", "finished"},
     "rebuy-unlimited-hands": {"betting", "handEnd", "rebuy", "finished"},
 }
@@ -75,7 +83,8 @@ def _candidates(game: Game, pid: str) -> list[dict[str, Any]]:
     stranger = next(c for c in range(20) if c not in own)
     pairs.append([own[0] if own else (stranger + 1) % 20, stranger])
     actions += [{"type": "choose", "cardIds": p} for p in pairs]
-    actions += [{"type": k, "accept": a} for k in ("rejoin", "rebuy") for a in (True, False)]
+    answers = ("rejoin", "rebuy", "gusaChoice")
+    actions += [{"type": k, "accept": a} for k in answers for a in (True, False)]
     actions.append({"type": "ready"})
     return actions
 
@@ -103,6 +112,8 @@ def _check_for(game: Game, pid: str, action: dict[str, Any]) -> Any:
         return game.check_choose(pid, action["cardIds"])
     if kind in ("rejoin", "rebuy"):
         return getattr(game, f"check_{kind}")(pid, action["accept"])
+    if kind == "gusaChoice":
+        return game.check_gusa_choice(pid, action["accept"])
     return getattr(game, f"check_{kind}")(pid)
 
 
@@ -188,7 +199,8 @@ def _walk(
 
     game = Game.new(options, ids, seed, deal=gusa_deals if gusa else None)
     for step in range(max_steps):
-        if step % CHECK_EVERY == 0 or game.pending()["phase"] in ("rebuy", "rejoin", "finished"):
+        short = ("rebuy", "rejoin", "gusaChoice", "finished")
+        if step % CHECK_EVERY == 0 or game.pending()["phase"] in short:
             _check_state(game, stats)  # (the short answer phases and the end: every state)
         if game.finished:
             return

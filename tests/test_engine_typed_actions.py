@@ -1,5 +1,6 @@
-"""The typed action methods (``Game.bet``, ``choose``, ``rejoin``, ``rebuy``, ``ready``) are thin
-wrappers over ``act``: the same events and state as the action dicts, the same refusals."""
+"""The typed action methods (``Game.bet``, ``choose``, ``rejoin``, ``gusa_choice``, ``rebuy``,
+``ready``) are thin wrappers over ``act``: the same events and state as the action dicts, the
+same refusals."""
 
 from __future__ import annotations
 
@@ -21,9 +22,11 @@ def _typed(game: Game, pid: str, action: dict[str, object]) -> list[Event]:
         ids = action["cardIds"]
         assert isinstance(ids, list)
         return game.choose(pid, ids)
-    if kind in ("rejoin", "rebuy"):
+    if kind in ("rejoin", "rebuy", "gusaChoice"):
         accept = action["accept"]
         assert isinstance(accept, bool)
+        if kind == "gusaChoice":  # issue 36
+            return game.gusa_choice(pid, accept)
         return game.rejoin(pid, accept) if kind == "rejoin" else game.rebuy(pid, accept)
     if kind == "ready":
         return game.ready(pid)

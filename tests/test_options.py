@@ -34,8 +34,11 @@ SPEC_OPTIONS = [
     # issue #19's two 구사 rules (defaults keep the spec's §6.3 behaviour)
     ("gusa_when_winning", "gusaWhenWinning", ("win", "rematch"), "win"),
     ("gusa_outcome", "gusaOutcome", ("rematch", "refund"), "rematch"),
+    # issue 36: 구사 선택권 and 땡값 (off by default: today's game)
+    ("gusa_choice", "gusaChoice", (True, False), False),
     ("tie_rule", "tieRule", ("rematch", "split"), "rematch"),
     ("rejoin_cost", "rejoinCost", ("none", "half", "full"), "none"),
+    ("ttaeng_value", "ttaengValue", ("off", "school", "double"), "off"),
     ("hints", "hints", (True, False), True),
 ]
 SPEC_DEFAULTS = {camel: default for _, camel, _, default in SPEC_OPTIONS}
@@ -62,8 +65,10 @@ BAD_VALUES = [
     ("mung_gusa", "upTo7", "멍텅구리구사는 off, upTo8, upTo9, upToJang 중 하나여야 해요"),
     ("gusa_when_winning", "always", "구사가 이길 때는 win, rematch 중 하나여야 해요"),
     ("gusa_outcome", "split", "구사 처리는 rematch, refund 중 하나여야 해요"),
+    ("gusa_choice", "yes", "구사 선택권은 켬(true) 또는 끔(false)이어야 해요"),
     ("tie_rule", "highCard", "동점 처리는 rematch, split 중 하나여야 해요"),
     ("rejoin_cost", "double", "재참가 비용은 none, half, full 중 하나여야 해요"),
+    ("ttaeng_value", "triple", "땡값은 off, school, double 중 하나여야 해요"),
     ("hints", "on", "힌트는 켬(true) 또는 끔(false)이어야 해요"),
 ]
 

@@ -37,8 +37,8 @@ _SPEC_LABELS = (
     N_("카드 방식"), N_("분배 방식"), N_("시작 칩"), N_("기본 단위(학교)"), N_("최대 레이즈"),
     N_("종료 방식"), N_("판 수"), N_("학교 상승 주기"), N_("리바이"), N_("리바이 횟수"),
     N_("중간 참가"), N_("행동 제한 시간"), N_("선 정하기"), N_("광땡 종류"), N_("땡잡이"), N_("암행어사"),
-    N_("구사"), N_("멍텅구리구사"), N_("구사가 이길 때"), N_("구사 처리"), N_("동점 처리"),
-    N_("재참가 비용"), N_("힌트"),
+    N_("구사"), N_("멍텅구리구사"), N_("구사가 이길 때"), N_("구사 처리"), N_("구사 선택권"),
+    N_("동점 처리"), N_("재참가 비용"), N_("땡값"), N_("힌트"),
 )  # fmt: skip
 
 
@@ -192,6 +192,7 @@ class CreateRoomScreen(BaseScreen):
             ("mung_gusa", values["gusa"]),
             ("gusa_when_winning", values["gusa"]),
             ("gusa_outcome", values["gusa"]),
+            ("gusa_choice", values["gusa"]),
             ("rejoin_cost", values["gusa"] and values["gusa_outcome"] == "rematch"),
         ):
             self.query_one(f"#opt-{field}").disabled = not used

@@ -72,6 +72,7 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
     "gusa_outcome": {"rematch": N_("재경기"), "refund": N_("파토 (판돈 반환)")},
     "tie_rule": {"rematch": N_("재경기"), "split": N_("나눠 가짐")},
     "rejoin_cost": {"none": N_("재참가 불가"), "half": N_("판돈 절반"), "full": N_("판돈만큼")},
+    "ttaeng_value": {"off": N_("없음"), "school": N_("학교 1·2배"), "double": N_("학교 2·4배")},
 }
 
 
