@@ -95,3 +95,23 @@ def test_equity_orders_hands_sensibly() -> None:
         > hand_equity([11, 15], options)
     )
     assert 0.0 < hand_equity([19], options) < 1.0
+
+
+@pytest.mark.parametrize("level", ["cautious", "strong"])
+def test_a_bot_fires_a_losing_gusa_and_keeps_a_winning_one(level: str) -> None:
+    """Issue 36 구사 선택권: a bot's 구사 that would lose fires (a rematch beats a sure loss); one
+    that already wins (gusaWhenWinning=rematch) is declined, and the bot takes the pot."""
+    for other, when, fires in (([0, 2], "win", True), ([9, 13], "rematch", False)):
+        options = Options(deal_mode="oneRound", gusa_choice=True, gusa_when_winning=when)
+        deck = StackedDeck()
+        deck.rig({"me": [7, 16], "x": other})  # 구사 (4띠 + 9열) vs 알리, or vs 2끗 (5띠 + 7띠)
+        game = Game.new(options, ["me", "x"], 2, deal=deck)
+        while (actor := game.view(None).get("actor")) is not None:
+            game.apply(actor, {"type": "check"})
+        assert game.pending()["players"] == ["me"]
+        action = decide(level, seen(game, "me"), options, 1)
+        assert action == {"type": "gusaChoice", "accept": fires}
+        events = game.apply("me", action)
+        assert any(e["type"] == "rematch" for e in events) == fires
+        if not fires:
+            assert [e["player"] for e in events if e["type"] == "payout"] == ["me"]

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from engine import DECK, Options, best_two
+from engine import DECK, Options, best_two, evaluate
 from engine.hands import hand_table
+from engine.showdown import resolve_ranks
 from engine.types import LegalAction, View
 
 Action = dict[str, object]  # what a bot sends (Game.act checks it like a person's)
@@ -133,7 +134,24 @@ def _non_betting(
     if "rejoin" in kinds:
         can = any(a.get("accept") for a in legal)
         return {"type": "rejoin", "accept": bool(keen and can)}
+    if "gusaChoice" in kinds:
+        return {"type": "gusaChoice", "accept": not _wins_without_gusa(view, options)}
     return None
+
+
+def _wins_without_gusa(view: View, options: Options) -> bool:
+    """Issue 36 구사 선택권: would the bot win (or share) the showdown if its 구사 did not fire?
+    Then it takes the win; otherwise a rematch (or 사구 파토) beats a sure loss. Judged on the
+    shown hands as one pot (side pots aside), as a person at the table would."""
+    me = view["viewer"]
+    ranks = {}
+    for shown in view.get("showdown") or []:
+        a, b = (DECK[c["id"]] for c in shown["cards"])
+        ranks[shown["player"]] = evaluate(a, b, options)
+    if me not in ranks:
+        return False
+    outcome = resolve_ranks(ranks, options, waived=[me])
+    return me in outcome.winners
 
 
 def _table_facts(view: View, legal: list[LegalAction]) -> tuple[int, int, int, bool]:

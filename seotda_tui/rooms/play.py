@@ -39,7 +39,9 @@ log = logging.getLogger("seotda.rooms")
 #: Engine actions only the manager may send; a session asking for them is refused.
 _MANAGER_ONLY = frozenset({"leave", "disconnect", "reconnect"})
 #: The kinds of action a session sends, as the metrics count them (anything else: "other").
-_COUNTED_KINDS = frozenset({*BET_ACTIONS, "choose", "rejoin", "rebuy", "ready", "join"})
+_COUNTED_KINDS = frozenset(
+    {*BET_ACTIONS, "choose", "rejoin", "rebuy", "gusaChoice", "ready", "join"}
+)
 
 Events = list[RoomEvent]
 
