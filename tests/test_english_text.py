@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine import Options
+from engine.types import BiggestPot, GameStats
 from seotda_tui import i18n
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
@@ -42,9 +43,15 @@ def test_counts_of_one_are_singular_in_english() -> None:
         assert game_summary({"summary": "3판 종료. 최후의 1인 b(2,000칩)"}).startswith(
             "3 hands played. Last one standing b"
         )
-        stats = {"stats": {"handsPlayed": 1, "rematches": 1}}
+        no_pot: BiggestPot = {"handNo": 0, "amount": 0, "winners": []}
+        stats: GameStats = {
+            "handsPlayed": 1,
+            "rematches": 1,
+            "bestHand": None,
+            "biggestPot": no_pot,
+        }
         assert stats_text(stats).plain == "1 hand played · 1 rematch"
-        stats = {"stats": {"handsPlayed": 12, "rematches": 0}}
+        stats = {"handsPlayed": 12, "rematches": 0, "bestHand": None, "biggestPot": no_pot}
         assert stats_text(stats).plain == "12 hands played · 0 rematches"
         game = SimpleNamespace(place=1, seats=2, net=20, hands_played=1)
         assert recent_label(game).endswith("+20 chips 1 hand")  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ stacking over the live table, and while a new game runs it says the table is one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine import Options
-from engine.types import GameResult
+from engine.types import GameResult, GameStats
 
 from ...i18n import N_, _, ngettext
 from ..keys import bind
@@ -72,27 +72,26 @@ def ranking_table(result: GameResult, options: Options) -> Table:
     return table
 
 
-def stats_text(result: Mapping[str, Any]) -> Text:
-    stats = result.get("stats") or {}
+def stats_text(stats: GameStats) -> Text:
     text = Text()
-    hands, rematches = stats.get("handsPlayed", 0), stats.get("rematches", 0)
+    hands, rematches = stats["handsPlayed"], stats["rematches"]
     text.append(
         ngettext("친 판 {hands}판", "친 판 {hands}판", hands).format(hands=hands)
         + " · "
         + ngettext("재경기 {n}번", "재경기 {n}번", rematches).format(n=rematches)
     )
-    best = stats.get("bestHand")
+    best = stats["bestHand"]
     if best:
         text.append("\n" + _("최고 족보:") + " ")
         text.append(hand_name(best["name"]), "bold")
         text.append(" " + _("({player}, {n}판)").format(player=best["playerId"], n=best["handNo"]))
-    pot = stats.get("biggestPot") or {}
-    if pot.get("amount"):
-        winners = ", ".join(pot.get("winners") or []) or "-"
+    pot = stats["biggestPot"]
+    if pot["amount"]:
+        winners = ", ".join(pot["winners"]) or "-"
         text.append(
             "\n"
             + _("가장 큰 판돈: {chips}칩 ({n}판, {winners})").format(
-                chips=chips(pot["amount"]), n=pot.get("handNo", 0), winners=winners
+                chips=chips(pot["amount"]), n=pot["handNo"], winners=winners
             )
         )
     return text
@@ -117,7 +116,7 @@ class ResultsScreen(BaseScreen):
         with VerticalScroll(id="results-box"):
             yield Static(self._summary(), id="results-summary")
             yield Static(ranking_table(self.result, self.options), id="results-table")
-            yield Static(stats_text(self.result), id="results-stats")
+            yield Static(stats_text(self.result["stats"]), id="results-stats")
             yield Static(Text(_(VIRTUAL_CHIPS)), id="results-note")
         yield Static(Text(_(KEYS)), id="results-keys")
 
@@ -135,7 +134,7 @@ class ResultsScreen(BaseScreen):
         self.result, self.options = result, options
         self.query_one("#results-summary", Static).update(self._summary())
         self.query_one("#results-table", Static).update(ranking_table(result, options))
-        self.query_one("#results-stats", Static).update(stats_text(result))
+        self.query_one("#results-stats", Static).update(stats_text(result["stats"]))
         self.game_running(False)
 
     def game_running(self, running: bool) -> None:

@@ -10,7 +10,7 @@ click) step through the choices.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -34,7 +34,7 @@ class Choice(Widget, can_focus=True):
     ]
 
     class Changed(Message):
-        def __init__(self, choice: Choice, value: Any) -> None:
+        def __init__(self, choice: Choice, value: object) -> None:
             super().__init__()
             self.choice = choice
             self.value = value
@@ -44,7 +44,7 @@ class Choice(Widget, can_focus=True):
             return self.choice
 
     def __init__(
-        self, options: Sequence[tuple[str, Any]], value: Any, *, id: str | None = None
+        self, options: Sequence[tuple[str, object]], value: object, *, id: str | None = None
     ) -> None:
         super().__init__(id=id)
         self._labels = [label for label, _ in options]
@@ -57,11 +57,11 @@ class Choice(Widget, can_focus=True):
         self.refresh()
 
     @property
-    def value(self) -> Any:
+    def value(self) -> object:
         return self._values[self._index]
 
     @value.setter
-    def value(self, value: Any) -> None:
+    def value(self, value: object) -> None:
         index = self._values.index(value)  # ValueError for a value that is not a choice
         if index != self._index:
             self._index = index
