@@ -6,7 +6,7 @@
 
 (function () {
   const MIN_COLS = 80, MIN_ROWS = 24;
-  const FONT_SIZES = [16, 15, 14, 13, 12, 11, 10, 9, 8];
+  const FONT_SIZES = [16, 15, 14, 13, 12, 11, 10, 9, 8, 7];
   const $ = (id) => document.getElementById(id);
   const form = $("login-form"), nameInput = $("name"), passInput = $("passphrase");
   const promptsBox = $("prompts"), message = $("message"), enter = $("enter");
@@ -98,7 +98,7 @@
     const box = $("terminal");
     box.hidden = false;
     term = new Terminal({
-      fontFamily: '"D2Coding", "NanumGothicCoding", "Noto Sans Mono CJK KR", "Sarasa Mono K", monospace',
+      fontFamily: '"D2Coding", "Cascadia Mono", Consolas, Menlo, "DejaVu Sans Mono", "Noto Sans Mono", "Noto Sans Mono CJK KR", monospace',
       fontSize: 15,
       cursorBlink: false,
       scrollback: 0,
