@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Input
 
 from engine import Options
 from engine.types import GameResult
@@ -206,6 +207,30 @@ async def test_the_new_room_form_is_freed_when_dismissed() -> None:
         growth = await retained(cycle, CreateRoomScreen, trace=True)
         assert any(growth.traced), "nothing traced"
         assert_freed(growth)
+
+
+async def test_every_widget_of_the_form_is_freed_with_it() -> None:
+    """Not only the screen: its name field keeps a cursor-blink timer whose callback is the
+    field itself, a cycle the unlinking must break too (over SSH it kept one field, ~90
+    objects, per form opened and closed, until a full collection)."""
+    app = lobby_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        with server_gc():
+            full = full_collections()
+            form = await opened(pilot, "n", CreateRoomScreen)
+            widgets = [weakref.ref(widget) for widget in form.query("*")]
+            assert any(isinstance(ref(), Input) for ref in widgets)
+            del form
+            await closed(pilot, "escape", LobbyScreen)
+            for _ in range(20):
+                gc.collect(1)
+                alive = [type(w).__name__ for w in (ref() for ref in widgets) if w is not None]
+                if not alive:
+                    break
+                await asyncio.sleep(0.05)
+            assert full_collections() == full, "a full collection ran"
+            assert not alive, alive
 
 
 async def test_the_help_screen_is_freed_when_dismissed() -> None:
