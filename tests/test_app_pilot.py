@@ -541,6 +541,7 @@ async def test_motd_and_idle_exemption_through_the_factory() -> None:
 def test_table_text_from_a_real_view() -> None:
     """The pure view → text layer: badges, hidden cards, pot and banners."""
     from seotda_tui.ui.present import text as tt
+    from seotda_tui.ui.present import waiting
 
     m = manager()
     room = m.create_room("영희", "판", {})
@@ -567,7 +568,7 @@ def test_table_text_from_a_real_view() -> None:
     assert tt.status_parts(view, "영희", view["legalActions"], False)[0][0] == expected
     rematch: View = {**view, "rematchNo": 2, "rematchReason": "gusa"}
     assert tt.banner_parts(rematch)[0][0].startswith("재경기 2회차 - 구사")
-    assert tt.waiting_status(summary, "철수") == "방장 영희님이 시작하기를 기다려요"
+    assert waiting.waiting_status(summary, "철수") == "방장 영희님이 시작하기를 기다려요"
 
 
 def test_korean_object_particle() -> None:

@@ -31,13 +31,11 @@ from .text import (
     banner_parts,
     mine_parts,
     pot_values,
-    result_parts,
     seat_infos,
     status_parts,
     title_text,
-    waiting_seats,
-    waiting_status,
 )
+from .waiting import result_parts, waiting_seats, waiting_status
 
 Part = tuple[str, str]
 #: (action, label, enabled) of the prompt row
@@ -310,6 +308,10 @@ def _game_prompts(
         cost = f" (+{chips(accept['amount'])})" if accept else ""
         prompts.append(("answer(True)", _("y 재참가") + cost, accept is not None))
         prompts.append(("answer(False)", _("n 안 함"), True))
+    elif "gusaChoice" in kinds:  # issue 36: fire the own 구사 (a rematch, or 사구 파토) or not
+        refund = room.options.effective_gusa_outcome == "refund"
+        prompts.append(("answer(True)", _("y 파토") if refund else _("y 재경기"), True))
+        prompts.append(("answer(False)", _("n 그대로 판정"), True))
     elif "rebuy" in kinds:
         prompts.append(("answer(True)", _("y 칩 다시 받기"), True))
         prompts.append(("answer(False)", _("n 그만하기"), True))

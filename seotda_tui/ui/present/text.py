@@ -1,4 +1,5 @@
-"""What the table shows, computed from one session's view: pure functions, no widgets.
+"""What the table shows during a game, computed from one session's view: pure functions, no
+widgets (its words before a game and after it are :mod:`.waiting`'s).
 
 Kept apart from ``table.py`` so the screen stays about state and keys, and so this wording can be
 tested without running Textual. ``Part`` is ``(text, rich style)``; a widget only repaints when the
@@ -13,23 +14,20 @@ from typing import TypedDict
 
 from engine import DECK, Options, evaluate
 from engine.hands import plain_value
-from engine.types import GameResult, LegalAction, PotResult, SeatView, ShownHand, View
+from engine.types import LegalAction, PotResult, SeatView, ShownHand, View
 
 from ...i18n import N_, _
-from ...rooms import FINISHED, RoomSummary
+from ...rooms import RoomSummary
 from ...rooms.events import RoomEvent
 from ..geometry import SeatInfo
 from ..widgets.texts import (
     ACTION_NAMES,
-    END_REASONS,
     REMATCH_REASONS,
     WIN_REASONS,
     action_name,
     card_name,
     card_short,
     chips,
-    first_fit,
-    game_summary,
     hand_name,
 )
 from .pots import labelled_pots, merged_results, pots_forms
@@ -58,78 +56,6 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
     if host:
         parts.append(_("방장 {host}").format(host=room.host) if room.host else _("방장 없음"))
     return " · ".join(parts)
-
-
-# ---------------------------------------------------------------- waiting room and result
-
-
-def waiting_seats(room: RoomSummary, me: str) -> list[SeatInfo]:
-    infos = []
-    for nick in room.players:
-        badges = []
-        if nick == room.host:
-            badges.append(_("방장"))
-        if nick in room.offline:
-            badges.append(_("연결 끊김"))
-        infos.append(SeatInfo(nick, badges=tuple(badges), me=nick == me))
-    return infos
-
-
-def waiting_status(room: RoomSummary, me: str, cells: int = 0) -> str:
-    """What the waiting room waits for; shortened on purpose to ``cells`` when given."""
-    forms = _waiting_forms(room, me)
-    return first_fit(cells, *forms) if cells else forms[0]
-
-
-def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
-    is_host = room.host == me
-    enough = len(room.players) >= 2
-    host = room.host
-    if room.status == FINISHED:
-        if not enough:
-            again = _("2명 이상 앉으면 다시 시작할 수 있어요")
-        elif is_host:
-            again = _("s 키로 다시 시작할 수 있어요")
-        elif host is None:  # no person seated: the first to sit down hosts (manager.join)
-            again = _("j로 앉으면 방장이 돼요")
-        else:
-            again = _("방장 {host}님이 다시 시작할 수 있어요").format(host=host)
-        return (
-            _("게임이 끝났어요. {again}").format(again=again),
-            _("게임 끝 · {again}").format(again=again),
-            _("게임이 끝났어요"),
-        )
-    if is_host:
-        return (
-            (_("s 키로 시작해요"),) if enough else (_("2명 이상 앉으면 s 키로 시작할 수 있어요"),)
-        )
-    if host is None:
-        return (_("방장이 없어요. j로 앉으면 방장이 돼요"), _("방장 없음 · j로 앉으면 방장"))
-    return (
-        _("방장 {host}님이 시작하기를 기다려요").format(host=host),
-        _("{host}님이 시작하기를 기다려요").format(host=host),
-    )
-
-
-def result_parts(result: GameResult | None, options: Options) -> list[Part]:
-    """The final ranking (§8.6); scores are shown net of the starting chips."""
-    if not result:
-        return []
-    parts = [(_("게임 끝! {summary}").format(summary=game_summary(result)), "bold")]
-    why = END_REASONS.get(result.get("reason", ""))
-    if why:
-        parts.append((f" ({_(why)})", ""))
-    by_score = options.end_condition == "hands" or result.get("reason") == "handCap"
-    for row in result.get("ranking", []):
-        line = "\n  " + _("{rank}위 {player}  {chips}칩").format(
-            rank=row["rank"], player=row["playerId"], chips=chips(row["finalChips"])
-        )
-        if by_score:  # §6.6 score = chips - starting chips × rebuys
-            line += "  " + _("손익 {n:+,}").format(n=row["score"] - options.starting_chips)
-        if row["rebuys"]:
-            line += "  " + _("리바이 {n}번").format(n=row["rebuys"])
-        parts.append((line, ""))
-    return parts
 
 
 # ---------------------------------------------------------------- the game
@@ -332,6 +258,14 @@ def banner_parts(view: View) -> list[Part]:
             if why:
                 parts.append((f" {_(why)}", "bold red"))
             parts.append(("  ", ""))
+        if (ttaeng := view.get("ttaeng")) and ttaeng["payments"]:  # issue 36 땡값
+            paid = ttaeng["payments"]
+            text = _("{winner} 땡값 +{n}칩 ({payers})").format(
+                winner=ttaeng["winner"],
+                n=chips(sum(x["amount"] for x in paid)),
+                payers=", ".join(x["player"] for x in paid),
+            )
+            parts.append((text + "  ", "bold yellow"))
     elif phase == "rejoin" and (rejoin := view.get("rejoin")):
         cost = chips(rejoin["cost"])
         parts.append((_("재참가를 기다려요 (재참가 비용 {n}칩)").format(n=cost), ""))
@@ -373,6 +307,10 @@ def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) 
         if choosing:
             return [(_("카드 2장을 고르세요: 1·2·3 키, Enter 확정"), "bold reverse")]
         return [(_("카드를 고르는 중: {players}").format(players=waiting), "")]
+    if phase == "gusaChoice":  # issue 36 구사 선택권
+        if me in pending["players"]:
+            return [(_("내 구사를 발동할까요? y/n (n: 그대로 판정)"), "bold reverse")]
+        return [(_("{players}님이 구사 재경기를 고르는 중").format(players=waiting), "")]
     if phase == "rejoin":
         if me in pending["players"]:
             return [(_("구사 재경기에 다시 참가할까요? y/n"), "bold reverse")]
