@@ -199,9 +199,18 @@ async def test_bad_origin_oversized_frames_and_junk_are_refused_and_the_server_g
         assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 1009
         async with web.connect("영희") as browser:
             await browser.wait_for("안녕 영희")
-            await browser.send(bytes(range(256)) * 8)  # junk to the terminal parser
             await browser.ws.send_str("{not json")
             await browser.ws.send_str('{"type": "resize", "cols": "wide", "rows": -5}')
+            # a control frame longer than any resize is not even read
+            await browser.ws.send_str('{"type": "resize", "cols": 50, "rows": 20}' + " " * 300)
+            await asyncio.sleep(0.5)  # (window changes are coalesced 0.1 s apart)
+            await browser.resize(90, 26)
+            await browser.wait_for("size=90x26")
+            assert b"size=50x20" not in browser.output
+            # junk to the terminal parser (all but ctrl+c and ctrl+q, which quit the ProbeApp)
+            await browser.send(bytes(b for b in range(256) if b not in (3, 17)) * 8)
+            await browser.resize(95, 27)
+            await browser.wait_for("size=95x27")  # the app still answers
             await browser.ws.send_bytes(b"z" * (MAX_MESSAGE + 1))
             await browser.wait_closed()
             assert browser.close_code == 1009

@@ -59,6 +59,8 @@ log = logging.getLogger("seotda.web")
 #: mouse report, a login. Pastes arrive in pieces (xterm.js sends what it is given at once,
 #: and the input cap drops what is over ``input_burst`` anyway).
 MAX_MESSAGE = 64 * 1024
+#: The longest text frame after login that is read at all (a resize message is ~40 bytes).
+MAX_CONTROL = 256
 #: Wrong passphrases on one socket, then it is closed (as an SSH connection's).
 MAX_FAILURES = 6
 _AUTH_FAIL_DELAY = 0.3
@@ -308,7 +310,10 @@ class WebSession(PlayerSession):
                 return
 
     def control(self, text: str) -> None:
-        """A text frame after login: a resize; anything else is ignored."""
+        """A text frame after login: a resize; anything else is ignored (unread if long: a
+        resize is a few dozen bytes, and the input cap counts only the terminal's bytes)."""
+        if len(text) > MAX_CONTROL:
+            return
         try:
             data = json.loads(text)
         except ValueError:
@@ -366,6 +371,10 @@ async def serve_socket(
         return
     finally:
         state.pending.discard(pending)
+    if state.shutting_down:  # (it began while this login was answering its prompts)
+        state.limits.release(ip)
+        await _refuse(ws, policy.say(MSG_BUSY))
+        return
     state.admitted += 1
     try:
         language = accepted_language(accept_language) or accepted_language(login.languages)
