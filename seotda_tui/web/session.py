@@ -30,7 +30,9 @@ Every check is the SSH one on the same objects (:class:`~seotda_tui.ssh.server_s
 banned addresses, the connection rate and jail, the pending-login table, the passphrase
 dialogue (:class:`~seotda_tui.ssh.keyless.KeylessLogin`: its name lock, hash line and
 new-name limit), ``max_sessions``/``max_sessions_per_ip`` counted together with SSH logins. A
-nickname held by an SSH key is refused here: a browser has no key.
+nickname held by an SSH key is refused here: a browser has no key (its way in, a one-time link
+its owner makes over SSH, is not built yet: :func:`log_in`'s ``key_only_web`` refusal is where
+such a link's token would be checked).
 """
 
 from __future__ import annotations
