@@ -60,7 +60,13 @@ class _FakeHandle:
         self.cancelled = False
 
     def cancel(self) -> None:
+        """As asyncio's handles do, let the callback go at once (it may hold a closed screen)."""
         self.cancelled = True
+        self.callback = _cancelled
+
+
+def _cancelled() -> None:
+    """What a cancelled fake timer holds instead of its callback."""
 
 
 class FakeClock:

@@ -267,13 +267,9 @@ class Table:
         await self.settle()
 
     async def advance(self, seconds: float) -> None:
-        """Move the fake clock: due deadlines fire (timeouts), countdowns move."""
+        """Move the fake clock: due deadlines fire (timeouts), and the screens' timers
+        (countdowns, flashes, the 기리 line) run on it too (``ui/timers.py``)."""
         self.clock.advance(seconds)
-        await self.settle()
-        for app in self.apps.values():  # the countdown ticks once a (real) second: tick now,
-            tick = getattr(app.screen, "tick", None)  # inside the app (``self.app`` is its own)
-            if tick is not None:
-                app.screen.call_next(tick)
         await self.settle()
 
     def rig(self, deal: Mapping[str, Sequence[CardSpec]], *, next_match: bool = False) -> None:

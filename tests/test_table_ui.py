@@ -113,13 +113,16 @@ async def test_special_outcomes_are_announced(deal: Any, options: Any, banner: s
             assert t.screen(nick).query_one(PotView).flash == banner
 
 
-async def test_banner_goes_away_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table_module, "FLASH_SECONDS", 0.05)
+async def test_banner_goes_away_by_itself() -> None:
+    """After FLASH_SECONDS on the session's clock (the rooms' fake one here), not before."""
     deal = {"a": ["3광", "7열"], "b": ["9열", "9띠"]}
     async with Table.open(["a", "b"], options={"dealMode": "oneRound"}, seed=11, deal=deal) as t:
         await play_to_showdown(t)
         assert "땡잡이!" in t.text("b")
-        await t.pilot("b").pause(0.2)
+        await t.pilot("b").pause(0.2)  # real time alone moves nothing
+        await t.advance(table_module.FLASH_SECONDS - 0.1)
+        assert "땡잡이!" in t.text("b")
+        await t.advance(0.1)
         assert "땡잡이!" not in t.text("b").split("\n")[7]  # the flash line, not the result line
         assert t.screen("b").query_one(PotView).flash == ""
 

@@ -12,12 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from engine import Options
 from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.cluster.link import HubLink
+from seotda_tui.cluster.remote import RemoteRoomManager
 from seotda_tui.cluster.worker_limits import AWAY, RemoteLimits
 from seotda_tui.config import Settings
-from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.chat import ChatHub
+from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
 
@@ -25,13 +28,16 @@ from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
 class HubThread:
     """A hub on its own event loop in a thread; ``run`` calls into that loop."""
 
-    def __init__(self, path: Path, restarted_with: int = 0) -> None:
+    def __init__(
+        self, path: Path, restarted_with: int = 0, manager: RoomManager | None = None
+    ) -> None:
         self.loop = asyncio.new_event_loop()
         limits = GlobalLimits(
             10, 10, AuthJail(5, 60.0), ConnectLimiter(1000.0, 1000), PendingLogins(8, 128)
         )
         self.chat = ChatHub()
-        self.hub = Hub(RoomManager(), self.chat, limits, restarted_with=restarted_with)
+        manager = manager if manager is not None else RoomManager()
+        self.hub = Hub(manager, self.chat, limits, restarted_with=restarted_with)
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         asyncio.run_coroutine_threadsafe(self.hub.listen(path), self.loop).result(5)
@@ -84,6 +90,37 @@ async def test_a_push_read_by_a_call_does_not_make_the_loop_wait(
         assert link.call("chat_subscribers", "lobby") == 1  # and the link is still up
     finally:
         link.close()
+
+
+async def test_a_deadline_and_a_grace_end_arrive_on_the_workers_clock(tmp_path: Path) -> None:
+    """The hub's clock and a worker's share no reference point (here the hub's is a fake one
+    at 5000): the wire carries seconds left, and the worker's remote puts each moment on its
+    own clock (rooms/api.py), so the countdown and the grace badge read right there."""
+    path = tmp_path / "hub.sock"
+    hub_clock = FakeClock(5000.0)
+    served = HubThread(path, manager=RoomManager(clock=hub_clock, reconnect_grace=60))
+    link = HubLink(path, worker=0, timeout=3.0)
+    remote = RemoteRoomManager(link)
+    await link.start()
+    try:
+        room = remote.create_room("a", "시계 방", Options(turn_seconds=20))
+        remote.join(room.id, "b")
+        updates: list[RoomUpdate] = []
+        remote.subscribe_room(room.id, "a", updates.append)
+        remote.session_connected("b")
+        remote.start(room.id, "a")
+        await until(lambda: any(u.deadline_at is not None for u in updates), "no deadline")
+        update = next(u for u in updates if u.deadline_at is not None)
+        assert update.seconds_left(remote.clock.time()) == pytest.approx(20, abs=1)
+        assert hub_clock.pending == [5020.0]  # the hub's own moment, on its own clock
+        remote.session_disconnected("b")  # mid-game: b's seat waits out the grace
+        summary = remote.room(room.id)
+        assert summary is not None and [n for n, _ in summary.grace_ends] == ["b"]
+        (_, ends), now = summary.grace_ends[0], remote.clock.time()
+        assert ends - now == pytest.approx(60, abs=1)
+    finally:
+        link.close()
+        served.stop()
 
 
 async def until(check: Callable[[], bool], what: str) -> None:

@@ -12,7 +12,6 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import BindingType
 from textual.containers import Vertical
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
@@ -22,6 +21,7 @@ from ...rooms.chat import LOBBY
 from ...rooms.private import NEED_CODE
 from ..keys import bind
 from ..room_rules import room_rules_lines
+from ..timers import ScreenTimer, after
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine
 from ..widgets.code_prompt import CodePrompt, CodeRow
 from ..widgets.roomlist import RoomList
@@ -86,8 +86,7 @@ class LobbyScreen(ChatScreen):
         self._notice = notice  # e.g. why ``ssh 철수+CODE@host`` did not find its room
         self._private: set[str] = set()  # ids of the listed private rooms
         self._unsubscribe: Callable[[], None] | None = None
-        self._message_until: float | None = None  # on the app's clock
-        self._message_timer: Timer | None = None  # runs only while a message shows
+        self._message_timer: ScreenTimer | None = None  # clears the message (app's clock)
         self._rooms: list[RoomSummary] = []
         #: The code prompt while it shows: one at a time, known by this state (not by a
         #: query, which finds a removed prompt until its removal completes).
@@ -153,6 +152,8 @@ class LobbyScreen(ChatScreen):
 
     def on_unmount(self) -> None:
         self._stop_listening()
+        if self._message_timer is not None:
+            self._message_timer.stop()
 
     def on_screen_suspend(self) -> None:
         """Under a table (or the room form) the lobby is not seen: stop following it. With
@@ -230,21 +231,16 @@ class LobbyScreen(ChatScreen):
     def say(self, text: str) -> None:
         """Show a refusal for :data:`MESSAGE_SECONDS` (the room list it was about moves on)."""
         self.query_one("#lobby-message", Static).update(Text(text))  # may quote a room name
-        self._message_until = self.seotda.clock.time() + MESSAGE_SECONDS if text else None
-        if text and self._message_timer is None:
-            self._message_timer = self.set_interval(1.0, self.tick)
-        elif not text and self._message_timer is not None:
+        if self._message_timer is not None:
             self._message_timer.stop()
             self._message_timer = None
+        if text:
+            clock = self.seotda.clock
+            self._message_timer = after(clock, self, MESSAGE_SECONDS, lambda: self.say(""))
 
     def notice(self, text: str) -> bool:
         self.say(text)
         return True
-
-    def tick(self) -> None:
-        """Once a second (tests call it after moving their fake clock): clear an old message."""
-        if self._message_until is not None and self.seotda.clock.time() >= self._message_until:
-            self.say("")
 
     def on_room_list_selected(self, event: RoomList.Selected) -> None:
         event.stop()

@@ -25,7 +25,6 @@ from rich.text import Text
 from textual import events
 from textual.binding import BindingType
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widget import Widget
 
 from engine import Options
@@ -53,6 +52,7 @@ from ..present.text import (
     showdown_results,
     track_payouts,
 )
+from ..timers import ScreenTimer, after, every
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.chatline import ChatLine
 from ..widgets.gauge import StatusGauge
@@ -69,10 +69,6 @@ from .table_view import LOG_LINES, TableView, set_changed
 FLASH_SECONDS = 1.5
 #: How long the 기리 (cut) line stays after a deal (§5.1: a short moment, no effect on play).
 CUT_SECONDS = 2.0
-
-
-class CutOver(Message):
-    """The 기리 line's time is up (posted from the manager's clock)."""
 
 
 class TableScreen(TableActions):
@@ -93,9 +89,10 @@ class TableScreen(TableActions):
         self._deadline_at: float | None = None
         self._turn_key: Any = None
         self._shown_result: Any = None
-        self._flash_timer: Any = None
+        self._flash_timer: ScreenTimer | None = None  # on the clock, as the countdown
+        self._ticker: ScreenTimer | None = None  # the countdown's second (ui/timers.py)
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
-        self._cut_timer: Any = None
+        self._cut_timer: ScreenTimer | None = None
         #: The hand log's events (and a showdown's results), to write it again after ``L``.
         self._logged: deque[tuple[RoomEvent, list[Outcome] | None]] = deque(maxlen=LOG_LINES)
 
@@ -120,10 +117,13 @@ class TableScreen(TableActions):
             return
         self.chat_log().hold(not self._log_visible())
         self.follow_chat()
-        self.set_interval(1.0, self.tick)
+        self._ticker = every(self.seotda.clock, self, 1.0, self.tick)
 
     def on_unmount(self) -> None:
         self._end_cut()
+        for timer in (self._ticker, self._flash_timer):
+            if timer is not None:
+                timer.stop()
         self.stop_chat()
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -218,26 +218,23 @@ class TableScreen(TableActions):
             self._flash_timer = None
         self.query_one(PotView).set(flash=text or "")
         if text:
-            self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._flash(None))
+            clock = self.seotda.clock
+            self._flash_timer = after(clock, self, FLASH_SECONDS, lambda: self._flash(None))
 
     def _show_cut(self, text: str) -> None:
-        """The 기리 moment at each deal: a line for a moment, timed by the manager's clock (so
+        """The 기리 moment at each deal: a line for a moment, timed by the rooms' clock (so
         it follows a test's fake clock); only screens that are open ever schedule it."""
         self._end_cut()
         self._cut = text
         if text:
-            self._cut_timer = self.seotda.clock.call_later(CUT_SECONDS, self._cut_over_later)
-
-    def _cut_over_later(self) -> None:
-        """Manager clock callback (maybe outside this app's task): only queue a message."""
-        self.post_message(CutOver())
+            self._cut_timer = after(self.seotda.clock, self, CUT_SECONDS, self._cut_over)
 
     def _end_cut(self) -> None:
         if self._cut_timer is not None:
-            self._cut_timer.cancel()
+            self._cut_timer.stop()
         self._cut_timer, self._cut = None, ""
 
-    def on_cut_over(self, message: CutOver) -> None:
+    def _cut_over(self) -> None:
         self._cut_timer = None
         self._cut = ""
         if self.latest is not None:
