@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
-from .config import EVERY_INTERFACE_SCOPE, listen_scope
+from .addresses import EVERY_INTERFACE_SCOPE, listen_scope
 
 _EVENT = "seotda_event"
 _FIELDS = "seotda_fields"
@@ -168,7 +168,7 @@ def setup_logging(stream: TextIO | None, level: str = "info", fmt: str = "kv") -
 
 
 def log_listen_scope(host: str, port: int, bound: Iterable[tuple[Any, ...]] = ()) -> None:
-    """The start-up line that says who can reach the server (:func:`config.listen_scope`): a
+    """The start-up line that says who can reach the server (:func:`addresses.listen_scope`): a
     warning when it is every network interface. ``bound``: the sockets' own addresses."""
     scope, note = listen_scope(host, port)
     sockets = ",".join(f"[{a[0]}]:{a[1]}" if ":" in str(a[0]) else f"{a[0]}:{a[1]}" for a in bound)

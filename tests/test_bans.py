@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from seotda_tui.config import ConfigError, address_network, key_fingerprint, load_settings
+from seotda_tui.addresses import address_network, key_fingerprint
+from seotda_tui.config import ConfigError, load_settings
 from seotda_tui.logs import record_fields
 from seotda_tui.ssh.bans import MSG_BANNED_ADDRESS, MSG_BANNED_KEY, BanList, BanStore
 

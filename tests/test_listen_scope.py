@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from seotda_tui.config import (
+from seotda_tui.addresses import (
     EVERY_INTERFACE_SCOPE,
     ONE_ADDRESS_SCOPE,
     THIS_MACHINE_SCOPE,
-    Settings,
     listen_scope,
 )
+from seotda_tui.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

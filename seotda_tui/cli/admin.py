@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..config import Settings, address_network, key_fingerprint
+from ..addresses import address_network, key_fingerprint
+from ..config import Settings
 from ..sanitize import validate_nickname
 from ..ssh.store import DB_NAME, NicknameStore
 from .data import journal_path, records_path

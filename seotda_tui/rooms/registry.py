@@ -14,7 +14,7 @@ import dataclasses
 import uuid
 from collections.abc import Callable
 
-from ..config import address_key
+from ..addresses import address_key
 from ..i18n import N_
 from ..sanitize import clean_text
 from .model import ROOM_NAME_CELLS, Room, RoomError, RoomSummary

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import address_network, key_fingerprint
+from ..addresses import address_network, key_fingerprint
 from ..i18n import N_
 from .store import connect_data_db
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections import Counter, deque
 
 # (a shared leaf now: the rooms' limits count addresses the same way)
+from ..addresses import address_key as address_key
 from ..clock import LOOP_CLOCK
 from ..clock import Clock as Clock
-from ..config import address_key as address_key
 
 # Per-address tables are swept of stale entries once they grow past this many,
 # and cleared outright past the hard cap (failing open beats running out of memory).
