@@ -161,7 +161,7 @@ class Table:
             raise ValueError("deal= and stacks= need the Table's own manager (Game.new's hooks)")
         else:
             clock = manager.clock  # type: ignore[assignment]
-        hub = chat or ChatHub(clock=clock.time)
+        hub = chat or ChatHub(clock=clock)
         room = manager.create_room(players[0], name, options or Options())
         for nick in players[1:]:
             manager.join(room.id, nick)

@@ -18,7 +18,7 @@ from seotda_tui.rooms.clock import FakeClock
 
 
 def hub(clock: FakeClock | None = None, **kwargs: object) -> ChatHub:
-    return ChatHub(clock=(clock or FakeClock()).time, **kwargs)  # type: ignore[arg-type]
+    return ChatHub(clock=clock or FakeClock(), **kwargs)  # type: ignore[arg-type]
 
 
 def test_messages_reach_subscribers_of_their_channel_only() -> None:

@@ -90,7 +90,7 @@ def run_hub(settings: Settings, env: Mapping[str, str]) -> int:
     )
     # (a restarted one waits for every worker to say what it holds before admitting logins)
     restarted_with = settings.workers if RESTARTED in env else 0
-    hub = Hub(manager, ChatHub(), limits, restarted_with=restarted_with)
+    hub = Hub(manager, ChatHub(clock=manager.clock), limits, restarted_with=restarted_with)
 
     async def serve_hub() -> None:
         orphaned = asyncio.create_task(exit_with_parent(workdir=Path(env[SOCKET]).parent))
@@ -134,7 +134,7 @@ def run_worker(settings: Settings, env: Mapping[str, str]) -> int:
     records = opened(records_path(settings), lambda: open_records(settings))
     journal = opened(journal_path(settings), lambda: Journal(journal_path(settings)))
     manager = RemoteRoomManager(link, settings.room_defaults, records, GameHistory(journal))
-    factory = make_app_factory(manager, motd=settings.motd, chat=RemoteChat(link))
+    factory = make_app_factory(manager, motd=settings.motd, chat=RemoteChat(link, manager.clock))
     port = own_port(env)
     config = ServerConfig(
         app_factory=factory,

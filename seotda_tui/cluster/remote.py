@@ -14,21 +14,23 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
-import time
+import logging
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
 from engine import Options
 from engine.types import Action
 
+from ..clock import LOOP_CLOCK, Clock
 from ..i18n import N_
+from ..logs import log_event
 from ..rooms import RoomError, RoomService, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage, ChatService
 from ..rooms.clock import LoopClock
 from ..rooms.events import RoomEvent
 from . import protocol as wire
-from .calls import ROOM_CALLS
+from .calls import ROOM_CALLS, RoomCall
 from .link import HubDown, HubLink, as_text, safely
 
 if TYPE_CHECKING:
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+log = logging.getLogger("seotda.cluster")
 _DOWN = object()  # call_or's answer while the hub is down
 MSG_HUB_DOWN = N_("방 서버와 잠시 연결이 끊겼어요. 곧 다시 이어져요")
 #: The chat line's notices (short: the table's chat line leaves them ~30 cells at 80 columns).
@@ -96,7 +99,7 @@ class RemoteRoomManager:
             data = self.link.call(call.name, *call.to_wire(*args, **kwargs))
         except HubDown as exc:
             raise RoomError("hub_down", MSG_HUB_DOWN) from exc
-        return cast(R, call.answer_from_wire(data, self.clock.time()))
+        return cast(R, self._answer(call, data))  # (checked by its codec: R's shape)
 
     def _call_or(
         self,
@@ -111,7 +114,16 @@ class RemoteRoomManager:
         data = self.link.call_or(_DOWN, call.name, *call.to_wire(*args, **kwargs))
         if data is _DOWN:
             return default
-        return cast(R, call.answer_from_wire(data, self.clock.time()))
+        return cast(R, self._answer(call, data))  # (checked by its codec: R's shape)
+
+    def _answer(self, call: RoomCall, data: object) -> object:
+        """The hub's answer decoded and checked; one that does not fit the call's type is
+        logged and reported as the hub being unusable (``hub_down``), like a failed call."""
+        try:
+            return call.answer_from_wire(data, self.clock.time())
+        except (ValueError, TypeError, wire.ProtocolError) as exc:  # (ShapeError: ValueError)
+            log_event(log, "hub_protocol", level=logging.ERROR, error=f"{call.name}: {exc}")
+            raise RoomError("hub_down", MSG_HUB_DOWN) from exc
 
     def rooms(self, *, unlisted: bool = False) -> list[RoomSummary]:
         found = self._call_or(None, RoomService.rooms, unlisted=unlisted)
@@ -227,9 +239,10 @@ class RemoteRoomManager:
 
         return unsubscribe
 
-    def _lobby_push(self, data: Any) -> None:
+    def _lobby_push(self, data: object) -> None:
         now = self.clock.time()
-        self._lobby_rooms = [wire.summary_from_wire(r, now) for r in data]
+        rooms = wire.decoded(list[object], data, "lobby")
+        self._lobby_rooms = [wire.summary_from_wire(r, now) for r in rooms]
         for callback in list(self._lobby.values()):
             safely(callback, list(self._lobby_rooms))
 
@@ -238,7 +251,7 @@ class RemoteRoomManager:
     ) -> Callable[[], None]:
         entry = _RoomSub(room_id, nick, callback)
 
-        def push(data: Any) -> None:
+        def push(data: object) -> None:
             entry.last = wire.update_from_wire(data, self.clock.time())
             callback(entry.last)
 
@@ -298,8 +311,9 @@ class RemoteChat:
     """The :class:`~seotda_tui.rooms.chat.ChatService`, served by the hub; the link's losses and
     returns are said as system lines in every channel a session here reads."""
 
-    def __init__(self, link: HubLink) -> None:
+    def __init__(self, link: HubLink, clock: Clock = LOOP_CLOCK) -> None:
         self.link = link
+        self.clock = clock  # (the time of its own link lines)
         self._subs: dict[int, tuple[str, Callable[[ChatMessage], None]]] = {}
         link.when_lost(lambda: self._say(MSG_LINK_LOST))
         link.when_back(self._hub_back)
@@ -314,7 +328,12 @@ class RemoteChat:
         self.link.notify("chat_notice", channel, text)
 
     def history(self, channel: str) -> list[ChatMessage]:
-        return [wire.chat_from_wire(m) for m in self.link.call_or([], "chat_history", channel)]
+        lines = self.link.call_or([], "chat_history", channel)
+        try:
+            return [wire.chat_from_wire(m) for m in wire.decoded(list[object], lines, "chat")]
+        except wire.ProtocolError as exc:  # (as if the hub were down: no history)
+            log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
+            return []
 
     def subscribers(self, channel: str) -> int:
         return int(self.link.call_or(0, "chat_subscribers", channel))
@@ -334,7 +353,7 @@ class RemoteChat:
         return unsubscribe
 
     def _say(self, text: str) -> None:
-        now = time.monotonic()
+        now = self.clock.time()
         for channel, callback in list(self._subs.values()):
             safely(callback, ChatMessage(channel, "", text, now))
 

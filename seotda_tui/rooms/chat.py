@@ -10,7 +10,8 @@ Safety: a message is untrusted text that goes to other players' terminals, so it
 characters removed, emoji modifiers dropped so that every terminal draws the line as wide as Textual
 lays it out, one line, at most :data:`MAX_CELLS` display cells) before anyone sees it, and screens
 draw it as plain ``rich.text.Text``, never as markup. Each sender may post :data:`RATE_COUNT`
-messages per :data:`RATE_SECONDS` seconds; the hub's clock is injectable for tests.
+messages per :data:`RATE_SECONDS` seconds, on the hub's :class:`~seotda_tui.clock.Clock` (the
+rooms' own, so a test's fake clock moves the rooms and the chat alike).
 
 Quick chat: :data:`QUICK_LINES` are canned lines (``e`` then a digit on the table). One is sent
 as its number and travels as its Korean msgid with ``canned`` set, so each reader's screen says
@@ -19,7 +20,7 @@ against the same rate limit as typed lines.
 
 API::
 
-    hub = ChatHub(clock=time.monotonic, history=50)
+    hub = ChatHub(clock=manager.clock, history=50)
     hub.post(channel, nick, text) -> str | None       # Korean refusal, or None when sent
     hub.quick(channel, nick, number) -> str | None    # QUICK_LINES[number - 1], likewise
     hub.subscribe(channel, callback) -> unsubscribe   # callback(ChatMessage) for each new message
@@ -36,12 +37,12 @@ from __future__ import annotations
 
 import itertools
 import logging
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..clock import LOOP_CLOCK, Clock
 from ..i18n import N_
 from ..sanitize import clean_text
 
@@ -72,7 +73,9 @@ QUICK_LINES = (
 @dataclass(frozen=True)
 class ChatMessage:
     """One sanitised line; ``nick`` is "" for a system notice. ``canned``: ``text`` is one of
-    :data:`QUICK_LINES` (a msgid, drawn in the reader's language)."""
+    :data:`QUICK_LINES` (a msgid, drawn in the reader's language). ``at``: when the hub took it,
+    on the hub's clock (its rate limit counts by it; no screen shows it, so unlike a room's
+    moments it is not put on a worker's clock: rooms/api.py)."""
 
     channel: str
     nick: str
@@ -118,7 +121,7 @@ class ChatHub:
 
     def __init__(
         self,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = LOOP_CLOCK,
         history: int = HISTORY,
         rate_count: int = RATE_COUNT,
         rate_seconds: float = RATE_SECONDS,
@@ -138,13 +141,15 @@ class ChatHub:
         clean = clean_text(text, MAX_CELLS)
         if not clean:
             return EMPTY
-        return self._send(ChatMessage(channel, nick, clean, self.clock()))
+        return self._send(ChatMessage(channel, nick, clean, self.clock.time()))
 
     def quick(self, channel: str, nick: str, number: int) -> str | None:
         """Send quick-chat line ``number`` (1-based) from ``nick``; rate limited like ``post``."""
         if not 1 <= number <= len(QUICK_LINES):
             return EMPTY
-        return self._send(ChatMessage(channel, nick, QUICK_LINES[number - 1], self.clock(), True))
+        return self._send(
+            ChatMessage(channel, nick, QUICK_LINES[number - 1], self.clock.time(), True)
+        )
 
     def _send(self, message: ChatMessage) -> str | None:
         """Publish ``message`` unless its sender has used up the rate limit (then why not)."""
@@ -162,7 +167,7 @@ class ChatHub:
         """A system line (e.g. "철수님이 들어왔어요"); sanitised like any message."""
         clean = clean_text(text, MAX_CELLS)
         if clean:
-            self._publish(ChatMessage(channel, "", clean, self.clock()))
+            self._publish(ChatMessage(channel, "", clean, self.clock.time()))
 
     def _publish(self, message: ChatMessage) -> None:
         history = self._history.setdefault(message.channel, deque(maxlen=self._history_size))

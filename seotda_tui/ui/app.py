@@ -87,7 +87,7 @@ class SeotdaApp(App[None]):
         self.identity = identity
         self.nickname: str = identity.nickname
         self.motd = motd  # the operator's lobby notice (server setting ``motd``)
-        self.chat: ChatService = chat if chat is not None else ChatHub()
+        self.chat: ChatService = chat if chat is not None else ChatHub(clock=manager.clock)
         #: Hands this session was dealt into (the table's first-hands tip stops after a few).
         self.hands_dealt = 0
         #: The time from a key to the frame showing its action (the driver and the table tell).
@@ -371,7 +371,7 @@ def make_app_factory(
     A player who is in a room (seated or watching) is exempt from the server's idle
     timeout, but for the host of a room that is not playing (:func:`idle_exempt`).
     """
-    hub: ChatService = chat if chat is not None else ChatHub()
+    hub: ChatService = chat if chat is not None else ChatHub(clock=manager.clock)
 
     def factory(identity: HasNickname, session_context: Any = None) -> SeotdaApp:
         nickname = identity.nickname
