@@ -4,9 +4,10 @@ One Textual app per SSH session, all in one event loop. A keystroke's way in:
 :func:`start_server` listens with one :class:`~.connection.PlayerConnection` per TCP
 connection (admission, login: the steps are told there), which asks the listener's
 :class:`~.server_state.ServerState` (the checks every connection shares) and opens one
-:class:`~.session.GameSession` per session channel; the session caps the bytes it receives and
-feeds them to its app's driver (:class:`seotda_tui.ui.driver.ChannelLink`), which parses them
-into Textual's key events. Auth decisions live in :mod:`.auth`, rate limits in :mod:`.limits`,
+:class:`~.session.GameSession` per session channel; its ``data_received`` hands the bytes to
+:meth:`~.player.PlayerSession.received` (what an SSH and a browser session share), which caps
+them at ``input_rate`` and feeds them to the app's driver
+(:class:`seotda_tui.ui.driver.ChannelLink`), which parses them into Textual's key events. Auth decisions live in :mod:`.auth`, rate limits in :mod:`.limits`,
 and the connection and login limits (this process's own or, with workers, the shared ones: one
 interface) in :mod:`.login_limits`; this module starts/stops the listener.
 """
