@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import Options
+from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.hub import GlobalLimits, Hub
 from seotda_tui.cluster.link import HubLink
 from seotda_tui.cluster.remote import RemoteRoomManager
@@ -73,7 +74,7 @@ async def test_a_push_read_by_a_call_does_not_make_the_loop_wait(
     await link.start()
     try:
         lines: list[str] = []
-        sub = link.add_sub(lambda data: lines.append(str(data["text"])))
+        sub = link.add_sub(lambda data: lines.append(wire.chat_from_wire(data).text))
         link.call("subscribe_chat", sub, "lobby")
         assert link._sock is not None
         served.post("lobby", "영희", "안녕")

@@ -4,8 +4,12 @@ answers to what a worker may send, with a real hub on a unix socket in this proc
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import inspect
+import json
+import logging
+import random
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -16,16 +20,24 @@ from typing import Any
 import pytest
 
 from engine import Game, IllegalAction, Options
-from seotda_tui.cluster import calls
+from engine.types import GameResult, View
+from seotda_tui.cluster import calls, shape
 from seotda_tui.cluster import protocol as wire
 from seotda_tui.cluster.calls import ROOM_CALLS
 from seotda_tui.cluster.hub import _OPS as hub_ops
 from seotda_tui.cluster.hub import ROOM_OPS, GlobalLimits, Hub
+from seotda_tui.cluster.link import HubLink
+from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomError, RoomManager, RoomService, RoomSummary, RoomUpdate
 from seotda_tui.rooms.api import room_calls
 from seotda_tui.rooms.chat import QUICK_LINES, ChatHub, ChatMessage
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.events import RoomEvent
 from seotda_tui.ssh.admission import PendingLogins
 from seotda_tui.ssh.limits import AuthJail, ConnectLimiter
+
+from .gamekit import random_action, random_options
+from .tiers import sized
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -163,6 +175,141 @@ def test_another_version_or_a_huge_frame_is_refused() -> None:
         list(wire.FrameReader().feed((wire.MAX_FRAME + 1).to_bytes(4, "big")))
     with pytest.raises(wire.ProtocolError):
         list(wire.FrameReader().feed((3).to_bytes(4, "big") + b"[1]"))
+
+
+def wire_update() -> dict[str, Any]:
+    """A real update as a hub sends it (a running game's view and events), decoded from JSON."""
+    game = Game.new(Options(), ["영희", "철수", "민수"], 5)
+    manager = RoomManager(clock=FakeClock())
+    room = manager.create_room("영희", "방", Options())
+    update = RoomUpdate(
+        room=room,
+        viewer="영희",
+        view=game.view("영희"),
+        events=tuple(game.last_events),
+        deadline_at=None,
+        result=None,
+    )
+    (got,) = wire.FrameReader().feed(wire.frame(wire.update_to_wire(update, 0.0)))
+    return got
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "said"),
+    [
+        (("view", "seats", 0, "stack"), "많이", "view.seats[0].stack: expected int, got str"),
+        (("view", "seats", 1, "status"), "asleep", "view.seats[1].status: expected one of"),
+        (("view", "legalActions"), {}, "view.legalActions: expected list, got dict"),
+        (("events", 0, "type"), "teleport", "events[0]: unknown type 'teleport'"),
+        (("events", 0, "dealer"), None, "events[0]: HandStartEvent without 'dealer'"),
+        (("room", "players"), "영희", "room.players: expected list, got str"),
+        (("room", "grace_in"), [["철수"]], "room.grace_in[0]: expected an array of 2"),
+        (("room", "options", "cardMode"), "five", "summary: options: "),  # the engine's refusal
+        (("notice_values",), [[1, 2]], "notice_values[0][0]: expected str, got int"),
+        (("deadline_in",), "soon", "deadline_in: expected number, got str"),
+        (("snapshot",), 1, "snapshot: expected bool, got int"),
+        (("view",), [], "view: expected View, got list"),
+    ],
+)
+def test_a_malformed_update_is_refused_saying_what_and_where(
+    path: tuple[str | int, ...], value: object, said: str
+) -> None:
+    """A hub's push is checked against its types before a session's screen reads it (issue 34:
+    the decode was unchecked, so a bad field failed later, in some screen, or not at all)."""
+    good = wire_update()
+    assert wire.update_from_wire(good, 0.0).view == good["view"]  # the real one passes
+    bad = copy.deepcopy(good)
+    where: Any = bad
+    for step in path[:-1]:
+        where = where[step]
+    if value is None:
+        del where[path[-1]]
+        assert bad["events"][0]["type"] == "handStart"
+    else:
+        where[path[-1]] = value
+    with pytest.raises(wire.ProtocolError) as info:
+        wire.update_from_wire(bad, 0.0)
+    assert str(info.value).startswith("malformed room ")
+    assert said in str(info.value)
+
+
+def test_a_malformed_summary_chat_line_or_notice_is_refused() -> None:
+    summary = wire_update()["room"]
+    with pytest.raises(wire.ProtocolError, match=r"malformed room summary: .*max_players"):
+        wire.summary_from_wire({**summary, "max_players": "6"}, 0.0)
+    with pytest.raises(wire.ProtocolError, match=r"malformed room summary: expected WireSumm"):
+        wire.summary_from_wire([summary], 0.0)
+    line = wire.chat_to_wire(ChatMessage("lobby", "철수", "안녕", 99.5))
+    with pytest.raises(wire.ProtocolError, match=r"malformed chat line: at: expected number"):
+        wire.chat_from_wire({**line, "at": "now"})
+    with pytest.raises(wire.ProtocolError, match=r"malformed chat line: WireChat without 'nick'"):
+        wire.chat_from_wire({k: v for k, v in line.items() if k != "nick"})
+
+
+def test_a_malformed_call_or_answer_does_not_fit_its_type() -> None:
+    """The derived codecs check the JSON values they used to pass as they came: an argument
+    that does not fit is a bad call (a ValueError: the hub answers ``fail``), an answer that
+    does not fit is refused at the worker."""
+    act = ROOM_CALLS["act"]
+    assert act.from_wire(["r", "철수", {"type": "call"}]) == (["r", "철수", {"type": "call"}], {})
+    with pytest.raises(ValueError, match="expected object, got str"):
+        act.from_wire(["r", "철수", "call"])
+    log = ROOM_CALLS["log"]
+    events = wire_update()["events"]
+    assert log.answer_from_wire(events, 0.0) == events
+    with pytest.raises(ValueError, match=r"\[1\]: unknown type 'nope'"):
+        log.answer_from_wire([events[0], {"type": "nope"}], 0.0)
+
+
+def test_a_malformed_push_or_notice_is_logged_and_skipped_and_the_link_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    link = HubLink(Path("/nonexistent"), worker=0)
+    updates: list[RoomUpdate] = []
+    kicked: list[str] = []
+    link.on_kick = kicked.append
+    sub = link.add_sub(lambda data: updates.append(wire.update_from_wire(data, 0.0)))
+    good = wire_update()
+    bad = {**good, "events": [{"type": "bet", "player": "영희"}]}
+    frames: list[dict[str, object]] = [
+        {"t": "p", "s": sub, "k": "room", "v": bad},
+        {"t": "kick"},  # no nickname
+        {"t": "p", "s": "one", "k": "room", "v": good},  # not a subscription id
+        {"t": "p", "s": sub, "k": "room", "v": good},
+        {"t": "kick", "nick": "철수"},
+    ]
+    with caplog.at_level(logging.ERROR, logger="seotda.cluster"):
+        link._feed(b"".join(wire.frame(f) for f in frames), None)
+    assert [u.view for u in updates] == [good["view"]] and kicked == ["철수"]
+    assert [r.getMessage() for r in caplog.records] == ["hub_protocol"] * 3
+    said = [str(record_fields(r)["error"]) for r in caplog.records]
+    assert "malformed room update: events[0]: BetEvent without 'action'" in said[0]
+    assert "malformed kick: Kick without 'nick'" in said[1]
+    assert "malformed push: s: expected int, got str" in said[2]
+
+
+def test_every_view_event_and_result_of_real_games_fits_the_wire_check() -> None:
+    """The check is derived from the engine's and the rooms' TypedDicts: a type that drifted
+    from what the engine sends would refuse real pushes. Random games, every viewer's view
+    after every step, their events and results, pass it."""
+    for seed in range(sized(4, 40)):
+        rng = random.Random(seed)
+        players = [f"p{i}" for i in range(rng.randint(2, 6))]
+        game = Game.new(random_options(rng), players, seed)
+        events: list[Any] = list(game.last_events)
+        for _ in range(300):
+            if game.finished:
+                break
+            move = random_action(game, rng)
+            events += game.timeout() if move is None else game.apply(*move)
+            for viewer in (None, *players):
+                shape.check(View, json_copy(game.view(viewer)), "view")
+        shape.check(list[RoomEvent], json_copy(events), "events")
+        shape.check(GameResult | None, json_copy(game.result()), "result")
+
+
+def json_copy(value: object) -> object:
+    return json.loads(json.dumps(value))
 
 
 @asynccontextmanager

@@ -31,6 +31,7 @@ from engine import Options, OptionsError
 from ..rooms import RoomSummary
 from ..rooms.api import room_calls
 from . import protocol as wire
+from .shape import checker
 
 #: How one value crosses: (to the wire, from the wire), each given the value and ``now`` (the
 #: clock time its moments are counted from); ``None`` = as it is (JSON keeps it).
@@ -63,6 +64,19 @@ def _plain(kind: type) -> Codec:
     return (lambda v, _: v, checked)
 
 
+def _shaped(hint: object) -> Codec:
+    """A JSON value (an event, a game action, a list of them) goes as it is, and is checked
+    against its type when it arrives (``shape.ShapeError``, a ValueError: an argument that
+    does not fit is a bad call, answered ``fail``; an answer, a hub the worker cannot use)."""
+    check = checker(hint)
+
+    def arrived(data: object, _now: float) -> object:
+        check(data)
+        return data
+
+    return (lambda v, _: v, arrived)
+
+
 def _maybe(inner: Codec) -> Codec:
     if inner is None:
         return None
@@ -88,7 +102,7 @@ def codec(hint: object, *, moments: bool = True) -> Codec:
             return (_options_to_wire, _options_from_wire)
         present = [a for a in args if a is not type(None)]
         if all(_json_object(a) for a in present):  # e.g. the engine's Action (TypedDicts)
-            return None
+            return _shaped(hint)
         if len(present) == 1:
             optional = codec(present[0], moments=moments)
             if present[0] in _PLAIN:  # str | None: None, or a str
@@ -97,6 +111,8 @@ def codec(hint: object, *, moments: bool = True) -> Codec:
                 return (lambda v, _: v, lambda d, now: None if d is None else check(d, now))
             return _maybe(optional)
     if origin is list and len(args) == 1:
+        if _json_object(args[0]) or args[0] in _PLAIN:  # e.g. the log: checked as a whole
+            return _shaped(hint)
         item = codec(args[0], moments=moments)
         if item is None:
             return None
@@ -105,8 +121,8 @@ def codec(hint: object, *, moments: bool = True) -> Codec:
             lambda v, now: [to_item(x, now) for x in v],
             lambda d, now: [from_item(x, now) for x in d],
         )
-    if _json_object(hint):  # events, a game action: JSON objects
-        return None
+    if _json_object(hint):  # a game action: a JSON object
+        return _shaped(hint)
     raise TypeError(f"no wire codec for {hint!r}")
 
 
@@ -164,7 +180,10 @@ def _call(name: str, method: Callable[..., object]) -> RoomCall:
 
 
 def _json_object(hint: object) -> bool:
-    """A dict the JSON carries as it is (a TypedDict of the engine's, or a plain mapping)."""
+    """A dict the JSON carries as it is (a TypedDict of the engine's, a union of them such as
+    an event, or a plain mapping)."""
+    if get_origin(hint) in (Union, types.UnionType):
+        return all(_json_object(a) for a in get_args(hint))
     return is_typeddict(hint) or get_origin(hint) in (dict, collections.abc.Mapping)
 
 

@@ -45,7 +45,7 @@ class HubDown(ConnectionError):
     says so in one log line)."""
 
 
-Push = Callable[[Any], None]
+Push = Callable[[object], None]  # decodes its own (wire.update_from_wire …)
 
 
 class HubLink:
@@ -171,26 +171,38 @@ class HubLink:
         answer = None
         try:
             for message in self._reader.feed(data):
-                kind = message.get("t")
-                if kind == "r":
+                if message.get("t") == "r":
                     if message.get("i") == waiting:
                         answer = message
-                elif kind == "p":
-                    push = self._subs.get(message.get("s", -1))
-                    if push is not None:
-                        safely(push, message.get("v"))
-                elif kind == "kick" and self.on_kick is not None:
-                    safely(self.on_kick, str(message.get("nick")))
-                elif kind == "evict" and self.on_evict is not None:
-                    safely(self.on_evict, int(message.get("token", -1)), str(message.get("by")))
-                elif kind == "jail" and self.on_jail is not None:
-                    safely(self.on_jail, str(message.get("ip")), float(message.get("s", 0.0)))
-                elif kind == "name_lock" and self.on_name_lock is not None:
-                    safely(self.on_name_lock, str(message.get("nick")), float(message.get("s", 0)))
-        except wire.ProtocolError as exc:
+                    continue
+                try:
+                    self._deliver(message)
+                except wire.ProtocolError as exc:  # a whole frame, but malformed: skipped
+                    log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
+        except wire.ProtocolError as exc:  # the stream itself: no frame after it can be read
             log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
             self._lost()
         return answer
+
+    def _deliver(self, message: dict[str, object]) -> None:
+        """A push or a notice from the hub, checked (:func:`wire.decoded`) before it is acted on."""
+        kind = message.get("t")
+        if kind == "p":
+            push = wire.decoded(wire.Push, message, "push")
+            callback = self._subs.get(push["s"])
+            if callback is not None:
+                safely(callback, push["v"])
+        elif kind == "kick" and self.on_kick is not None:
+            safely(self.on_kick, wire.decoded(wire.Kick, message, "kick")["nick"])
+        elif kind == "evict" and self.on_evict is not None:
+            evict = wire.decoded(wire.Evict, message, "evict")
+            safely(self.on_evict, evict["token"], evict["by"])
+        elif kind == "jail" and self.on_jail is not None:
+            jail = wire.decoded(wire.Jail, message, "jail")
+            safely(self.on_jail, jail["ip"], jail["s"])
+        elif kind == "name_lock" and self.on_name_lock is not None:
+            lock = wire.decoded(wire.NameLock, message, "name_lock")
+            safely(self.on_name_lock, lock["nick"], lock["s"])
 
     def call(self, op: str, *args: Any) -> Any:
         """Run ``op`` on the hub and return its value; RoomError/OptionsError as the manager
@@ -275,8 +287,12 @@ def as_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def safely(callback: Callable[..., None], *args: Any) -> None:
+def safely(callback: Callable[..., None], *args: object) -> None:
+    """Run a push's or a notice's callback; what it raises is logged, never the link's end (a
+    push that does not decode is logged as ``hub_protocol``, saying what was malformed)."""
     try:
         callback(*args)
+    except wire.ProtocolError as exc:
+        log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
     except Exception:
         log.exception("cluster callback failed")

@@ -28,14 +28,18 @@ from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Iterator
-from typing import Any, get_args
+from collections.abc import Iterator, Mapping
+from typing import TypedDict, TypeVar, cast, get_args
 
-from engine import Options
-from engine.types import RefusalCode
+from engine import Options, OptionsError
+from engine.options import OptionsDict
+from engine.types import GameResult, RefusalCode, View
 
 from ..rooms import ROOM_ERROR_CODES, RoomError, RoomSummary, RoomUpdate
+from ..rooms.api import RoomErrorCode
 from ..rooms.chat import ChatMessage
+from ..rooms.events import RoomEvent
+from .shape import ShapeError, typed
 
 #: 2: refusals and notices carry their template and values (i18n); 3: restore, jail;
 #: 4: a room refusal carries its code (``RoomError.code``); 5: quick chat (``chat_quick``, a chat
@@ -51,10 +55,23 @@ REFUSAL_CODES: frozenset[str] = frozenset(get_args(RefusalCode))
 
 
 class ProtocolError(Exception):
-    """A peer sent something that is not a frame of this version."""
+    """A peer sent something that is not a frame of this version (or a malformed one)."""
 
 
-def frame(message: dict[str, Any]) -> bytes:
+_T = TypeVar("_T")
+
+
+def decoded(hint: type[_T], data: object, what: str) -> _T:
+    """``data`` checked against ``hint`` (:mod:`.shape`); a message that does not fit is a
+    :class:`ProtocolError` saying where, e.g. ``malformed room update: view.seats[0].stack:
+    expected int, got str``."""
+    try:
+        return typed(hint, data)
+    except ShapeError as exc:
+        raise ProtocolError(f"malformed {what}: {exc}") from None
+
+
+def frame(message: Mapping[str, object]) -> bytes:
     body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
     return _HEADER.pack(len(body)) + body
 
@@ -65,7 +82,7 @@ class FrameReader:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
-    def feed(self, data: bytes) -> Iterator[dict[str, Any]]:
+    def feed(self, data: bytes) -> Iterator[dict[str, object]]:
         self._buffer += data
         while len(self._buffer) >= _HEADER.size:
             (size,) = _HEADER.unpack_from(self._buffer)
@@ -84,11 +101,11 @@ class FrameReader:
             yield message
 
 
-def hello(worker: int) -> dict[str, Any]:
+def hello(worker: int) -> dict[str, object]:
     return {"t": "hello", "v": VERSION, "worker": worker}
 
 
-def check_hello(message: dict[str, Any]) -> int:
+def check_hello(message: Mapping[str, object]) -> int:
     """The peer's worker number; raises ProtocolError for another version."""
     if message.get("t") != "hello" or message.get("v") != VERSION:
         raise ProtocolError(f"expected hello v{VERSION}, got {str(message)[:80]}")
@@ -104,7 +121,82 @@ def check_hello(message: dict[str, Any]) -> int:
 # clock when encoding and the receiver's when decoding, so a moment arrives on the receiver's.
 
 
-def summary_to_wire(summary: RoomSummary, now: float) -> dict[str, Any]:
+class WireSummary(TypedDict):
+    """A :class:`RoomSummary` on the wire."""
+
+    id: str
+    name: str
+    host: str | None
+    players: list[str]
+    max_players: int
+    spectators: list[str]
+    status: str
+    offline: list[str]
+    left: list[str]
+    options: OptionsDict
+    bots: list[str]
+    grace_in: list[tuple[str, float]]  # (nick, seconds left of the grace at sending)
+    locked: bool
+    barred: list[str]
+    private: bool
+    listed: bool
+
+
+class WireUpdate(TypedDict):
+    """A :class:`RoomUpdate` on the wire."""
+
+    room: WireSummary
+    viewer: str | None
+    view: View | None
+    events: list[RoomEvent]
+    deadline_in: float | None  # seconds left at sending
+    result: GameResult | None
+    snapshot: bool
+    closed: bool
+    paused: bool
+    notice: str | None
+    notice_template: str | None
+    notice_values: list[tuple[str, str]]
+    code: str | None
+
+
+class Push(TypedDict):
+    """``{"t": "p", "s": 3, "k": "room", "v": {...}}``: ``v`` is decoded by the subscription."""
+
+    s: int
+    v: object
+
+
+class Kick(TypedDict):
+    nick: str
+
+
+class Evict(TypedDict):
+    token: int
+    by: str
+
+
+class Jail(TypedDict):
+    ip: str
+    s: float
+
+
+class NameLock(TypedDict):
+    nick: str
+    s: float
+
+
+class WireChat(TypedDict):
+    """A :class:`ChatMessage` on the wire."""
+
+    channel: str
+    nick: str
+    text: str
+    at: float
+    canned: bool
+
+
+def summary_to_wire(summary: RoomSummary, now: float) -> WireSummary:
     return {
         "id": summary.id,
         "name": summary.name,
@@ -117,7 +209,7 @@ def summary_to_wire(summary: RoomSummary, now: float) -> dict[str, Any]:
         "left": list(summary.left),
         "options": summary.options.to_dict(),
         "bots": list(summary.bots),
-        "grace_in": [[nick, ends - now] for nick, ends in summary.grace_ends],
+        "grace_in": [(nick, ends - now) for nick, ends in summary.grace_ends],
         "locked": summary.locked,
         "barred": list(summary.barred),
         "private": summary.private,
@@ -125,7 +217,12 @@ def summary_to_wire(summary: RoomSummary, now: float) -> dict[str, Any]:
     }
 
 
-def summary_from_wire(data: dict[str, Any], now: float) -> RoomSummary:
+def summary_from_wire(data: object, now: float) -> RoomSummary:
+    """Checked: a malformed summary is a :class:`ProtocolError`."""
+    return _summary(decoded(WireSummary, data, "room summary"), now)
+
+
+def _summary(data: WireSummary, now: float) -> RoomSummary:
     return RoomSummary(
         id=data["id"],
         name=data["name"],
@@ -146,23 +243,26 @@ def summary_from_wire(data: dict[str, Any], now: float) -> RoomSummary:
     )
 
 
-_OPTIONS: dict[tuple[tuple[str, Any], ...], Options] = {}
+_OPTIONS: dict[tuple[tuple[str, object], ...], Options] = {}
 _OPTIONS_KEPT = 256
 
 
-def _options(data: dict[str, Any]) -> Options:
+def _options(data: OptionsDict) -> Options:
     """Every push carries its room's options: checked once per distinct set, not per push
-    (a worker decodes one per session and change)."""
+    (a worker decodes one per session and change); rules the engine refuses are malformed."""
     key = tuple(sorted(data.items()))
     found = _OPTIONS.get(key)
     if found is None:
         if len(_OPTIONS) >= _OPTIONS_KEPT:
             _OPTIONS.clear()
-        found = _OPTIONS[key] = Options.from_dict(data)
+        try:
+            found = _OPTIONS[key] = Options.from_dict(data)
+        except OptionsError as exc:
+            raise ProtocolError(f"malformed room summary: options: {exc}") from None
     return found
 
 
-def update_to_wire(update: RoomUpdate, now: float) -> dict[str, Any]:
+def update_to_wire(update: RoomUpdate, now: float) -> WireUpdate:
     deadline = update.deadline_at
     return {
         "room": summary_to_wire(update.room, now),
@@ -176,27 +276,30 @@ def update_to_wire(update: RoomUpdate, now: float) -> dict[str, Any]:
         "paused": update.paused,
         "notice": update.notice,
         "notice_template": update.notice_template,
-        "notice_values": [list(pair) for pair in update.notice_values],
+        "notice_values": list(update.notice_values),
         "code": update.code,
     }
 
 
-def update_from_wire(data: dict[str, Any], now: float) -> RoomUpdate:
-    left = data["deadline_in"]
+def update_from_wire(data: object, now: float) -> RoomUpdate:
+    """Checked, the view and events to their last field: a malformed update is a
+    :class:`ProtocolError` (never a session's screen failing on it later)."""
+    wire = decoded(WireUpdate, data, "room update")
+    left = wire["deadline_in"]
     return RoomUpdate(
-        room=summary_from_wire(data["room"], now),
-        viewer=data["viewer"],
-        view=data["view"],
-        events=tuple(data["events"]),
-        deadline_at=None if left is None else now + float(left),
-        result=data["result"],
-        snapshot=data["snapshot"],
-        closed=data["closed"],
-        paused=data["paused"],
-        notice=data["notice"],
-        notice_template=data.get("notice_template"),
-        notice_values=tuple((str(k), str(v)) for k, v in data.get("notice_values") or ()),
-        code=data["code"],
+        room=_summary(wire["room"], now),
+        viewer=wire["viewer"],
+        view=wire["view"],
+        events=tuple(wire["events"]),
+        deadline_at=None if left is None else now + left,
+        result=wire["result"],
+        snapshot=wire["snapshot"],
+        closed=wire["closed"],
+        paused=wire["paused"],
+        notice=wire["notice"],
+        notice_template=wire["notice_template"],
+        notice_values=tuple((k, v) for k, v in wire["notice_values"]),
+        code=wire["code"],
     )
 
 
@@ -219,27 +322,33 @@ def values_from_wire(data: object) -> dict[str, object]:
     }
 
 
-def room_error_to_wire(exc: RoomError) -> dict[str, Any]:
+def room_error_to_wire(exc: RoomError) -> dict[str, object]:
     """A hub answer's refusal fields: the code travels, so a worker's caller sees the same one."""
-    answer = {"e": "room", "c": exc.code, "m": exc.template, "a": values_to_wire(exc.values)}
+    answer: dict[str, object] = {
+        "e": "room",
+        "c": exc.code,
+        "m": exc.template,
+        "a": values_to_wire(exc.values),
+    }
     if exc.refusal is not None:
         answer["r"] = exc.refusal
     return answer
 
 
-def room_error_from_wire(answer: dict[str, Any]) -> RoomError:
+def room_error_from_wire(answer: Mapping[str, object]) -> RoomError:
     """The refusal a hub answer carries; a code this version does not know is a protocol error."""
     code = answer.get("c")
-    if code not in ROOM_ERROR_CODES:
+    if not isinstance(code, str) or code not in ROOM_ERROR_CODES:
         raise ProtocolError(f"unknown room refusal code {str(code)[:40]}")
-    refused = RoomError(code, str(answer.get("m")), **values_from_wire(answer.get("a")))
+    template = str(answer.get("m"))
+    refused = RoomError(cast(RoomErrorCode, code), template, **values_from_wire(answer.get("a")))
     refusal = answer.get("r")
-    if refusal in REFUSAL_CODES:
-        refused.refusal = refusal
+    if isinstance(refusal, str) and refusal in REFUSAL_CODES:
+        refused.refusal = cast(RefusalCode, refusal)
     return refused
 
 
-def chat_to_wire(message: ChatMessage) -> dict[str, Any]:
+def chat_to_wire(message: ChatMessage) -> WireChat:
     return {
         "channel": message.channel,
         "nick": message.nick,
@@ -249,7 +358,7 @@ def chat_to_wire(message: ChatMessage) -> dict[str, Any]:
     }
 
 
-def chat_from_wire(data: dict[str, Any]) -> ChatMessage:
-    return ChatMessage(
-        data["channel"], data["nick"], data["text"], float(data["at"]), bool(data["canned"])
-    )
+def chat_from_wire(data: object) -> ChatMessage:
+    """Checked: a malformed chat line is a :class:`ProtocolError`."""
+    wire = decoded(WireChat, data, "chat line")
+    return ChatMessage(wire["channel"], wire["nick"], wire["text"], wire["at"], wire["canned"])
