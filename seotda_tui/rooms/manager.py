@@ -181,7 +181,7 @@ class RoomManager:
         self.clock: Clock = clock or LoopClock()
         #: What the create-room form starts from (the server's ``[room_defaults]`` setting).
         self.room_defaults = room_defaults or Options()
-        recorder = GameRecorder(journal) if journal is not None else None
+        recorder = GameRecorder(journal, self.clock) if journal is not None else None
         self._registry = RoomRegistry(
             lambda: self.clock.time(), max_rooms, max_rooms_per_address, recorder, records
         )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import time
 from collections.abc import Callable, Mapping
 from typing import TypedDict
 
@@ -23,6 +22,7 @@ from engine import Game
 from engine.types import Action
 
 from ..logs import log_event
+from .clock import Clock
 from .journal import Finish, GameRecord, Journal, JournaledGame
 from .model import PLAYING, Room
 from .private import Privacy
@@ -94,7 +94,7 @@ class GameRecorder:
     #: Seconds between two ``journal_error`` lines while writes keep failing.
     LOG_EVERY = 60.0
 
-    def __init__(self, journal: Journal, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, journal: Journal, clock: Clock) -> None:
         self.journal = journal
         self._clock = clock
         self._failing_since: float | None = None
@@ -141,7 +141,8 @@ class GameRecorder:
         return self._write("probe", key, lambda: self.journal.probe(key), recovers=False)
 
     def time(self) -> float:
-        return self._clock()
+        """The rooms' clock (the manager's): its log throttle counts on it, as the pauses do."""
+        return self._clock.time()
 
     def _write(
         self, op: str, key: str | None, write: Callable[[], None], recovers: bool = True
@@ -156,7 +157,7 @@ class GameRecorder:
                 log,
                 "journal_recovered",
                 level=logging.WARNING,
-                seconds=round(self._clock() - self._failing_since, 1),
+                seconds=round(self.time() - self._failing_since, 1),
                 failures=self._unlogged,
             )
             self._failing_since = None
@@ -164,7 +165,7 @@ class GameRecorder:
         return True
 
     def _failed(self, op: str, key: str | None, exc: Exception) -> None:
-        now = self._clock()
+        now = self.time()
         first = self._failing_since is None
         if first:
             self._failing_since = now
