@@ -1,8 +1,10 @@
 """Time for everything that waits, injectable so deadlines can be tested without waiting.
 
-A shared leaf: the room manager (game deadlines) and the SSH side (the handshake and login
-graces, each session's idle timer) take the same :class:`Clock`. The engine has no clock: it only says how many seconds it will wait
-(``game.pending()``); the manager turns that into a timer. In production that is the running event
+A shared leaf: the room manager (game deadlines), the chat (its rate limit), the SSH side (the
+handshake and login graces, each session's idle timer, the limits) and the screens (their
+countdowns and timed lines, ``ui/timers.py``) take the same :class:`Clock`; a moment that crosses
+the room API is a time on it (``rooms/api.py``). The engine has no clock: it only says how many
+seconds it will wait (``game.pending()``); the manager turns that into a timer. In production that is the running event
 loop (:class:`LoopClock`); tests drive a :class:`FakeClock` by hand with :meth:`FakeClock.advance`.
 """
 
