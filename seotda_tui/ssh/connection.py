@@ -127,9 +127,7 @@ class PlayerConnection(asyncssh.SSHServer):
         self.peer_ip = str(peer[0]) if peer else ""
         state = self._state
         state.connections.add(conn)
-        context = getattr(conn.logger, "_context", "")
-        if context:
-            attribute_log_context(context, self)
+        attribute_log_context(conn.logger, self)
         reason = state.check_new_connection(self.peer_ip)
         evicted: PendingLogin | None = None
         if reason is None:

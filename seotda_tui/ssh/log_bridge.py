@@ -102,6 +102,11 @@ def install_asyncssh_bridge() -> None:
     ssh_log.propagate = False
 
 
-def attribute_log_context(context: str, conn: Attributable) -> None:
-    """asyncssh's lines logged under ``context`` ("conn=12") are about ``conn`` (while it lives)."""
-    _BY_CONTEXT[context] = conn
+def attribute_log_context(logger: logging.LoggerAdapter[Any], conn: Attributable) -> None:
+    """asyncssh's lines logged through ``logger`` (a connection's, which puts its context,
+    "[conn=12]", before each) are about ``conn`` (while it lives). The context is read the way
+    the lines get it, through the adapter's public ``process``, not its private ``_context``."""
+    prefix, _kwargs = logger.process("", {})
+    match = _CONTEXT_RE.match(prefix)
+    if match is not None:
+        _BY_CONTEXT[match.group(1)] = conn
