@@ -10,6 +10,10 @@ source per kind: a ``check_*`` returns the refusal or ``None``; the entry point 
 ``legal_actions`` is built from it (pokerkit's verify/can/apply triad). Every entry point checks
 first and mutates after, so an ``IllegalAction`` leaves the state exactly as it was. Time belongs
 to the caller: ``pending()`` says whom the game waits for and for how many seconds.
+
+Over 500 lines on purpose: ``Game`` is the engine's one public surface, and every entry point,
+its ``check_*`` and its typed wrapper stay on it so one place decides legality; the rules
+themselves are plain functions in the modules it calls (betting, flow, between_hands, rematch).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ pending decisions, legal actions, refusals, the hand's pot results and the game'
 
 Typed so a caller and the type checker see the same keys the screens and the journal rely on;
 the shapes themselves are the spec's (§8) and must not change. Imports nothing of the engine.
+Over 500 lines on purpose: it is declarations only (no logic), the whole wire format in one
+place, so a shape and the shapes it nests (an event's seats, a view's results) are read together.
 """
 
 from __future__ import annotations
