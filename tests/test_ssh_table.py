@@ -48,7 +48,7 @@ async def test_a_hand_to_the_showdown_over_ssh(tmp_path: Path) -> None:
         # -- an idle table: only the countdown moves, at most ~300 bytes a second
         await quiet(host, settle=0.1)
         start = len(host.output)
-        # a rate over wall time, by nature: the countdown is redrawn by Textual's own timer
+        # a rate over wall time, by nature: the countdown ticks on the server's clock, the loop's
         await asyncio.sleep(3.0)
         assert (len(host.output) - start) / 3.0 <= IDLE_BUDGET_PER_SECOND
 
