@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import logging
 import socket
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -15,6 +16,7 @@ import aiohttp
 import pytest
 
 from seotda_tui.cluster.supervisor import WEB_FD
+from seotda_tui.logs import record_fields
 from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import make_app_factory
@@ -146,7 +148,10 @@ async def test_login_size_korean_input_resize_and_language(tmp_path: Path) -> No
             await ssh.wait_for("안녕 영희")
 
 
-async def test_a_key_bound_nickname_is_refused_from_the_browser(tmp_path: Path) -> None:
+async def test_a_key_bound_nickname_is_refused_from_the_browser(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda.server")
     key = key_pair()
     async with ssh_server(tmp_path, ProbeFactory()) as server, web_listener(server) as web:
         async with server.connect("철수", key=key) as ssh:
@@ -156,9 +161,15 @@ async def test_a_key_bound_nickname_is_refused_from_the_browser(tmp_path: Path) 
         assert "SSH 키로 지켜지고 있어서 브라우저에서는 쓸 수 없어요" in refused.value.message
         assert "held by an SSH key" in refused.value.message  # a Korean server says both
         assert refused.value.prompts == []  # no passphrase was asked for
+        said = [record_fields(r) for r in caplog.records]
+        lines = [f for f in said if f.get("event") == "refused" and f.get("ip") == "127.0.0.1"]
+        assert [(f["reason"], f.get("user")) for f in lines] == [("key_only_web", "철수")]
 
 
-async def test_web_and_ssh_sessions_share_the_per_address_limit(tmp_path: Path) -> None:
+async def test_web_and_ssh_sessions_share_the_per_address_limit(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="seotda.server")
     factory = ProbeFactory()
     async with (
         ssh_server(tmp_path, factory, max_sessions_per_ip=1) as server,
@@ -169,6 +180,10 @@ async def test_web_and_ssh_sessions_share_the_per_address_limit(tmp_path: Path) 
             with pytest.raises(WebRefused) as refused:
                 await web.log_in("영희")
             assert "1명까지" in refused.value.message
+            server.handle.state.flush_refusals()  # (a repeat would be counted in a summary)
+            said = [record_fields(r) for r in caplog.records]
+            lines = [f for f in said if f.get("reason") == "ip_full"]
+            assert [(f["event"], f.get("user")) for f in lines] == [("refused", "영희")]
         await wait_until(lambda: not server.handle.state.sessions, what="the SSH session's end")
         await wait_until(lambda: server.handle.state.admitted == 0, what="its place given back")
         async with web.connect("영희") as browser:

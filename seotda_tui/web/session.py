@@ -106,12 +106,15 @@ def accepted_language(header: str) -> str | None:
 
 
 class LoginFailed(Exception):
-    """The login ended without a player: ``reason`` for the log, ``message`` for the page."""
+    """The login ended without a player: ``reason`` for the log (one ``refused`` line, none
+    for ``client_left`` or ``jailed``, whose ``jailed`` line is out already), ``message`` for the
+    page, ``user`` the nickname it asked for, once known."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str, user: str = "") -> None:
         super().__init__(reason)
         self.reason = reason
         self.message = message
+        self.user = user
 
 
 @dataclass
@@ -196,18 +199,18 @@ async def log_in(
     nickname, target = split_login(f"{name}+{room_text}" if room_text else name)
     holder = policy.name_state(nickname).holder
     if holder is not None and holder.passphrase is None:
-        raise LoginFailed("key_only_web", policy.say(MSG_KEY_ONLY_WEB, name=nickname))
+        message = policy.say(MSG_KEY_ONLY_WEB, name=nickname)
+        raise LoginFailed("key_only_web", message, nickname)
     pending.stage = 2
     keyless = KeylessLogin(policy, nickname, ip)
     challenge = keyless.start()
     if keyless.refusal is not None:
-        state.refused(ip, "name_locked", user=nickname)
-        raise LoginFailed("name_locked", keyless.refusal)
+        raise LoginFailed("name_locked", keyless.refusal, nickname)
     proof: Proof | None = None
     failures = 0
     while challenge is not True:
         if challenge is False:
-            raise LoginFailed("keyless_auth", policy.say(MSG_REFUSED))
+            raise LoginFailed("keyless_auth", policy.say(MSG_REFUSED), nickname)
         _name, _instructions, _lang, prompts = challenge
         texts = [text for text, _echo in prompts]
         message, _, first_prompt = texts[0].rpartition("\n") if texts else ("", "", "")
@@ -229,18 +232,16 @@ async def log_in(
         if verdict.failed:
             failures += 1
             if state.auth_failed(ip, nickname, "web-passphrase") or state.jail_remaining(ip) > 0:
-                raise LoginFailed("jailed", policy.say(MSG_JAILED))
+                raise LoginFailed("jailed", policy.say(MSG_JAILED), nickname)
             await asyncio.sleep(_AUTH_FAIL_DELAY)
         if verdict.retry is not None and failures < MAX_FAILURES and not verdict.hang_up:
             challenge = verdict.retry
             continue
         reason = "password_guessing" if verdict.failed else "keyless_auth"
-        raise LoginFailed(reason, verdict.banner or policy.say(MSG_WRONG_TOO_OFTEN))
+        raise LoginFailed(reason, verdict.banner or policy.say(MSG_WRONG_TOO_OFTEN), nickname)
     refusal = state.check_login(ip, nickname, None, proof)
     if refusal is not None:
-        reason, text = refusal
-        state.refused(ip, reason, user=nickname)
-        raise LoginFailed(reason, text)
+        raise LoginFailed(*refusal, nickname)
     return Login(nickname, proof, target, _size(first), _languages(first))
 
 
@@ -367,8 +368,9 @@ async def serve_socket(
     try:
         login = await log_in(ws, state, ip, pending)
     except LoginFailed as failed:
-        if failed.reason not in ("client_left",):
-            state.refused(ip, failed.reason)
+        if failed.reason not in ("client_left", "jailed"):
+            fields = {"user": failed.user} if failed.user else {}
+            state.refused(ip, failed.reason, **fields)
         await _refuse(ws, failed.message)
         return
     finally:
