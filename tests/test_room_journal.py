@@ -366,3 +366,36 @@ def test_room_and_game_lifecycle_is_logged_without_cards(
     assert finished["room"] == room_id and finished["reason"] == "hands" and finished["hands"] == 10
     text = caplog.text
     assert "cards" not in text and "month" not in text
+
+
+def test_a_game_waiting_for_a_gusa_choice_resumes_there(tmp_path: Path) -> None:
+    """Issue 36: the server dies while a 구사 holder decides (seed-4 deals one in hand 1); the
+    resumed room waits for the same holder, with a fresh deadline, and goes on from there."""
+    clock = FakeClock()
+    m = manager_for(tmp_path, clock, seed_source=lambda: "seed-4", reconnect_grace=60)
+    room_id = open_room(m, "abc", deal_mode="oneRound", gusa_choice=True, ttaeng_value="school")
+    m.start(room_id, "a")
+    while (pending := game_of(m, room_id).pending())["phase"] == "betting":
+        (actor,) = pending["players"]
+        kinds = [a["type"] for a in game_of(m, room_id).legal_actions(actor)]
+        m.act(room_id, actor, {"type": "check" if "check" in kinds else "call"})
+    assert pending["phase"] == "gusaChoice"
+    (holder,) = pending["players"]
+    before = game_of(m, room_id)
+    seen = views_of(m, room_id, "abc")
+    assert seen[holder]["gusaChoice"] == {"players": [holder]}
+    clock2 = FakeClock(1000.0)
+    m2 = manager_for(tmp_path, clock2, reconnect_grace=60)
+    after = game_of(m2, room_id)
+    assert after.state_hash() == before.state_hash()
+    assert after.pending() == pending
+    # the holder's full turn (turnSeconds), from the resume
+    assert 1000.0 + Options().turn_seconds in clock2.pending
+    for nick in "abc":
+        m2.session_connected(nick)
+    assert views_of(m2, room_id, "abc") == seen
+    m2.act(room_id, holder, {"type": "gusaChoice", "accept": False})
+    live = game_of(m2, room_id)
+    assert live.view(None).get("handPhase") == "handEnd"
+    (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
+    assert saved.rebuild().state_hash() == live.state_hash()

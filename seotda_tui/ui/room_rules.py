@@ -41,6 +41,15 @@ GUSA_OUTCOME_TEXT = {
     ),
 }
 _TTAENGJABI = {"strict": N_("땡잡이(3광+7열)"), "loose": N_("땡잡이(3·7 아무 패)")}
+#: Issue 36: help's sentences on 땡값 and 구사 선택권 (the short form: :func:`_ttaeng`).
+TTAENG_TEXT = N_(
+    "땡값: 쇼다운에서 땡이나 광땡으로 이기면 그 판에서 다이한 사람마다 학교 {one}개(장땡·광땡은"
+    " {two}개)를 더 내요. 콜하고 진 사람은 안 내요. 땡잡이·암행어사로 이긴 판은 없어요."
+)
+GUSA_CHOICE_TEXT = N_(
+    "구사 선택권: 구사가 발동할 때 구사를 든 사람이 y(발동)나 n(그대로 판정)을 골라요."
+    " 시간이 지나면 발동해요."
+)
 
 
 def _game(o: Options) -> list[str]:
@@ -113,9 +122,25 @@ def _gusa_rules(o: Options) -> list[str]:
         parts.append(_("구사는 이기고 있어도 {effect}").format(effect=gusa_effect(o)))
     elif o.effective_gusa_outcome == "refund":
         parts.append(_("구사는 {effect}").format(effect=gusa_effect(o)))
+    if o.effective_gusa_choice:
+        parts.append(_("구사 발동은 든 사람이 골라요"))
     if o.effective_gusa_outcome != "refund":
         parts.append(_(_REJOIN[o.rejoin_cost]))
     return parts
+
+
+def _ttaeng(o: Options) -> list[list[str]]:
+    """Issue 36 땡값 as one topic, when the room has it (schools per 땡, per 장땡/광땡)."""
+    if o.ttaeng_value == "off":
+        return []
+    one = 1 if o.ttaeng_value == "school" else 2
+    return [
+        [
+            _("땡값: 다이한 사람이 내요"),
+            _("땡 학교 {n}개").format(n=one),
+            _("장땡·광땡 학교 {n}개").format(n=2 * one),
+        ]
+    ]
 
 
 def rule_topics(options: Options) -> list[list[str]]:
@@ -130,6 +155,7 @@ def rule_topics(options: Options) -> list[list[str]]:
         _play(options),
         *_specials(options),
         [tie, *_gusa_rules(options)],
+        *_ttaeng(options),
         [hints],
     ]
 

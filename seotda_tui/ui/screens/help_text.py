@@ -20,8 +20,10 @@ from engine.cards import card_id
 from ...i18n import N_, _
 from ..keys import BET_NUMBERS, CARD_NUMBERS, shown, shown_numbers
 from ..room_rules import (
+    GUSA_CHOICE_TEXT,
     GUSA_OUTCOME_TEXT,
     GUSA_WHEN_WINNING_TEXT,
+    TTAENG_TEXT,
     gusa_effect,
     room_rules_lines,
 )
@@ -219,6 +221,11 @@ def rules_text(options: Options) -> str:
     if options.gusa:
         lines.append(_(GUSA_WHEN_WINNING_TEXT[options.gusa_when_winning]))
         lines.append(_(GUSA_OUTCOME_TEXT[options.gusa_outcome]))
+        if options.gusa_choice:
+            lines.append(_(GUSA_CHOICE_TEXT))
+    if options.ttaeng_value != "off":
+        one = 1 if options.ttaeng_value == "school" else 2
+        lines.append(_(TTAENG_TEXT).format(one=one, two=2 * one))
     lines += [
         "",
         _("■ 베팅 용어"),
@@ -364,7 +371,7 @@ KEY_SECTIONS = (
         "prompts",
         N_("물음"),
         (
-            (shown(("yes", "no")), N_("구사 재경기 재참가, 리바이 답하기")),
+            (shown(("yes", "no")), N_("구사 선택, 구사 재경기 재참가, 리바이 답하기")),
             (shown("ready"), N_("다음 판 준비")),
         ),
     ),

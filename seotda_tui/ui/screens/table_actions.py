@@ -41,6 +41,7 @@ TIMEOUT_LINES = {
     "choose": N_("시간이 지나 자동으로 두 장 골랐어요"),
     "rebuy": N_("시간이 지나 리바이하지 않았어요"),
     "rejoin": N_("시간이 지나 재참가하지 않았어요"),
+    "gusaChoice": N_("시간이 지나 구사를 발동했어요"),
 }
 OUT_OF_TURN = N_("아직 내 차례가 아니에요")
 #: A spectator's answer to a player-only key (betting, the 3장 choice, y/n, Space): nothing
@@ -318,7 +319,10 @@ class TableActions(ChatScreen):
         if self._watcher_refused():
             return
         for action in self.legal():
-            if action["type"] in ("rejoin", "rebuy") and action.get("accept") == accept:
+            if (
+                action["type"] in ("rejoin", "rebuy", "gusaChoice")
+                and action.get("accept") == accept
+            ):
                 self._act({"type": action["type"], "accept": accept})
                 return
 

@@ -319,6 +319,19 @@ def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -
         return [_("재참가를 물어요 (재참가 비용 {n}칩)").format(n=chips(event["cost"]))]
     if event["type"] == "rejoin":
         return [(_("{p} 재참가") if event.get("accept") else _("{p} 재참가 안 함")).format(p=p)]
+    if event["type"] == "gusaChoiceOpen":  # issue 36 구사 선택권
+        who = ", ".join(event["players"])
+        return [_("{players}님이 구사 재경기를 고르는 중").format(players=who)]
+    if event["type"] == "gusaChoice":
+        if event.get("accept"):
+            return [_("{p} 구사 발동").format(p=p)]
+        return [_("{p} 구사 발동 안 함 (그대로 판정)").format(p=p)]
+    if event["type"] == "ttaengValue":  # issue 36 땡값: who paid how much to whom
+        return [
+            _("땡값: {p} → {winner} {n}칩 ({hand})").format(
+                p=p, winner=event["winner"], n=chips(event["amount"]), hand=hand_name(event["name"])
+            )
+        ]
     if event["type"] == "pot" and event["outcome"].get("type") == "refund":
         reason = REMATCH_REASONS.get(event["outcome"].get("reason", ""), N_("구사"))
         return [

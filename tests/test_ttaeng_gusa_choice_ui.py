@@ -1,0 +1,119 @@
+"""Issue 36 at the table (pilot, 80×24): the 구사 choice prompt on the holder's table, the line
+the other players and a spectator see while it is open, and the 땡값 in the hand log and the
+results banner, in Korean and in English."""
+
+from __future__ import annotations
+
+from engine import Options
+from seotda_tui.testing import Table
+
+from .fitkit import cuts
+from .test_table_status import log_text
+
+GUSA_DEAL = {"a": ["4띠", "9열"], "b": ["1광", "2열"]}  # 구사 vs 알리: the 구사 fires
+CHOICE = Options(deal_mode="oneRound", gusa_choice=True)
+
+
+def fits(t: Table, nick: str, where: str) -> None:
+    found = cuts(t.app(nick))
+    assert not found, f"{where} ({nick}): " + "\n".join(found)
+
+
+async def opened_log(t: Table, nick: str) -> str:
+    """The hand log's text once ``nick`` opens it (l): at 80 columns it is off by default."""
+    await t.press(nick, "l")
+    return log_text(t, nick)
+
+
+async def open_choice(t: Table) -> None:
+    t.play_until(lambda g: g.pending()["phase"] == "gusaChoice")
+    await t.settle()
+    assert t.game.pending()["players"] == ["a"]
+
+
+async def test_the_holder_is_prompted_and_the_others_see_who_is_deciding() -> None:
+    async with Table.open(
+        ["a", "b"], options=CHOICE, seed=2, deal=GUSA_DEAL, spectators=["s"]
+    ) as t:
+        await open_choice(t)
+        mine = t.text("a")
+        assert "내 구사를 발동할까요? y/n (n: 그대로 판정)" in mine
+        assert "y 재경기" in mine and "n 그대로 판정" in mine
+        for nick in ("b", "s"):
+            assert "a님이 구사 재경기를 고르는 중" in t.text(nick), nick
+            assert "y 재경기" not in t.text(nick)
+        for nick in ("a", "b", "s"):
+            fits(t, nick, "구사 choice")
+        await t.press("b", "n")  # not b's question: nothing happens
+        assert t.game.pending()["phase"] == "gusaChoice"
+        await t.press("a", "n")
+        assert t.game.view(None).get("handPhase") == "handEnd"
+        assert not t.game.view(None).get("rematchReason")
+        for nick in ("a", "b"):
+            assert "a 구사 발동 안 함 (그대로 판정)" in await opened_log(t, nick)
+            assert "구사 재경기를 고르는 중" not in t.text(nick)
+
+
+async def test_yes_or_a_timeout_fires_the_gusa() -> None:
+    async with Table.open(["a", "b"], options=CHOICE, seed=2, deal=GUSA_DEAL) as t:
+        await open_choice(t)
+        await t.press("a", "y")
+        assert t.game.view(None).get("rematchReason") == "gusa"
+        assert "a 구사 발동" in await opened_log(t, "b")
+    async with Table.open(["a", "b"], options=CHOICE, seed=2, deal=GUSA_DEAL) as t:
+        await open_choice(t)
+        await t.advance(CHOICE.turn_seconds + 1)
+        assert t.game.view(None).get("rematchReason") == "gusa"
+        assert "시간이 지나 구사를 발동했어요" in t.text("a")
+
+
+async def test_in_english_with_refund_the_prompt_and_the_waiting_line() -> None:
+    options = Options(deal_mode="oneRound", gusa_choice=True, gusa_outcome="refund")
+    async with Table.open(["a", "b"], options=options, seed=2, deal=GUSA_DEAL, language="en") as t:
+        await open_choice(t)
+        assert "Fire your Gusa? y/n (n: judge as shown)" in t.text("a")
+        assert "y pato" in t.text("a") and "n judge as shown" in t.text("a")
+        assert "a deciding on a Gusa rematch" in t.text("b")
+
+
+TTAENG_DEAL = {"a": ["5열", "5띠"], "b": ["1광", "2열"], "c": ["2띠", "8일"]}
+
+
+async def test_the_ttaeng_value_in_the_hand_log_and_the_results_line() -> None:
+    options = Options(deal_mode="oneRound", ttaeng_value="school")
+    for language, logged, banner in (
+        (None, "땡값: c → a 10칩 (5땡)", "a 땡값 +10칩 (c)"),
+        ("en", "Ttaeng bonus: c → a 10 chips", "a ttaeng bonus +10 chips (c)"),
+    ):
+        async with Table.open(
+            ["a", "b", "c"], options=options, seed=4, deal=TTAENG_DEAL, language=language
+        ) as t:
+            while (actor := t.actor) is not None:  # c dies, the others check
+                await t.press(actor, "1" if actor == "c" else "2")
+            assert t.game.view(None).get("handPhase") == "handEnd"
+            assert t.game.view(None)["ttaeng"]["payments"] == [{"player": "c", "amount": 10}]
+            for nick in ("a", "b", "c"):
+                assert banner in t.text(nick), nick
+                if language is None:
+                    fits(t, nick, "땡값 results")
+                assert logged in await opened_log(t, nick), nick
+
+
+def test_the_rules_and_help_name_both_rules_only_when_on() -> None:
+    from seotda_tui.ui.room_rules import room_rules_lines
+    from seotda_tui.ui.screens.help_text import rules_text
+
+    on = Options(ttaeng_value="double", gusa_choice=True)
+    rules = "\n".join(room_rules_lines(on))
+    for needle in (
+        "땡값: 다이한 사람이 내요",
+        "땡 학교 2개",
+        "장땡·광땡 학교 4개",
+        "구사 발동은 든 사람이 골라요",
+    ):
+        assert needle in rules, rules
+    help_text = rules_text(on)
+    assert "학교 2개(장땡·광땡은 4개)를 더 내요" in help_text
+    assert "구사를 든 사람이 y(발동)나 n(그대로 판정)을 골라요" in help_text
+    off = "\n".join(room_rules_lines(Options())) + rules_text(Options())
+    assert "땡값" not in off and "구사 발동은" not in off and "그대로 판정" not in off
