@@ -4,8 +4,16 @@ results banner, in Korean and in English."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 from engine import Options
+from seotda_tui.rooms import RoomManager
+from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.history import GameHistory
+from seotda_tui.rooms.journal import Journal
 from seotda_tui.testing import Table
+from seotda_tui.ui.widgets.texts import event_lines
 
 from .fitkit import cuts
 from .test_table_status import log_text
@@ -117,3 +125,41 @@ def test_the_rules_and_help_name_both_rules_only_when_on() -> None:
     assert "구사를 든 사람이 y(발동)나 n(그대로 판정)을 골라요" in help_text
     off = "\n".join(room_rules_lines(Options())) + rules_text(Options())
     assert "땡값" not in off and "구사 발동은" not in off and "그대로 판정" not in off
+
+
+def test_the_replay_shows_the_choice_and_the_ttaeng_value(tmp_path: Path) -> None:
+    """A journaled game (seed "11"'s deals and this play bring both) replays with the 구사
+    choice's frames and views and the 땡값's events, log lines and results."""
+    options = Options(deal_mode="oneRound", gusa_choice=True, ttaeng_value="school", hand_limit=10)
+    journal = Journal(tmp_path / "games.sqlite3")
+    manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: "11", journal=journal)
+    room = manager.create_room("a", "복기 방", options)
+    for nick in ("b", "c"):
+        manager.join(room.id, nick)
+    manager.start(room.id, "a")
+    rng = random.Random(11)
+    while (game := manager.live_game(room.id)) is not None and not game.finished:
+        nick = game.pending()["players"][0]
+        legal = game.legal_actions(nick)
+        pick = rng.choice([a for a in legal if a["type"] in ("check", "call", "die")] or legal)
+        action: dict[str, object] = {"type": pick["type"]}
+        if "accept" in pick:
+            action["accept"] = pick["accept"]
+        manager.act(room.id, nick, action)
+    replay = GameHistory(journal).replay(f"{room.id}-1", "b")
+    assert replay is not None
+    frames = range(len(replay.frames))
+    asked = [
+        i for i in frames if any(e["type"] == "gusaChoiceOpen" for e in replay.frames[i].events)
+    ]
+    assert asked and all("gusaChoice" in replay.view(i) for i in asked)
+    paid = [i for i in frames if any(e["type"] == "ttaengValue" for e in replay.frames[i].events)]
+    assert paid
+    for i in paid:
+        events = replay.frames[i].events
+        lines = [line for e in events for line in event_lines(e)]
+        ttaeng = replay.view(i)["ttaeng"]
+        for payment in ttaeng["payments"] or []:
+            line = f"땡값: {payment['player']} → {ttaeng['winner']} {payment['amount']}칩"
+            assert any(x.startswith(line) for x in lines), lines
+    manager.close()
