@@ -15,11 +15,17 @@ from contextlib import contextmanager
 import pytest
 
 from engine import Options
+from engine.cards import DECK, card_id
+from engine.hands import evaluate
+from engine.types import CardDict, ShownHand
 from seotda_tui.i18n import Language, speaking
 from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
+from seotda_tui.rooms.events import RoomEvent
+from seotda_tui.ui.present.log import log_lines, logged
 from seotda_tui.ui.present.shape import SHAPES, table_layout
-from seotda_tui.ui.present.table import Seen, TableModel, present
+from seotda_tui.ui.present.table import SessionUpdate, TableModel, present
+from seotda_tui.ui.present.text import cut_text
 from seotda_tui.ui.widgets.texts import chips
 
 PLAYERS = ["영희", "철수", "민수", "지영", "동수"]
@@ -55,7 +61,7 @@ def model(
     language: Language | None = None,
     style: str = "box",
 ) -> TableModel:
-    return present(update, 1000.0, size, style, language, [], Seen(nickname=nick))
+    return present(SessionUpdate(update, nick), 1000.0, size, style, language, [])
 
 
 def text(parts: tuple[tuple[str, str], ...]) -> str:
@@ -125,7 +131,7 @@ def test_the_shape_follows_the_terminal(mode: str) -> None:
         assert big.table_width == 200 - 2 - 78
         # the log toggled on at 80 columns narrows the table and the texts beside the cards
         toggled = present(
-            player, 1000.0, (80, 24), "box", None, [], Seen(PLAYERS[0], log_shown=True)
+            SessionUpdate(player, PLAYERS[0], log_shown=True), 1000.0, (80, 24), "box", None, []
         )
         assert toggled.layout.log_visible and toggled.layout.table_width == 80 - 2 - 26
         assert toggled.layout.mine_width < small.mine_width
@@ -188,3 +194,69 @@ def test_the_waiting_room() -> None:
         assert text(guest.status) and text(guest.status) != text(host.status)
         watcher = model(latest[WATCHER], WATCHER, (100, 30))
         assert watcher.prompts[0][0] == "join"
+
+
+def test_what_the_session_adds_to_its_update() -> None:
+    """present(update, now, size, style, language, selection): the session's own part of the
+    table (here the 기리 line and the first-hands tip) is in its input, and the private
+    room's code comes with the update, not from the session."""
+    with room("three") as (_manager, _room_id, latest):
+        me = PLAYERS[0]
+        update = latest[me]
+        view = update.view
+        assert view is not None
+        plain = model(update, me)
+        cut = cut_text(view)
+        own = SessionUpdate(update, me, cut=cut, first_hands=True)
+        seen = present(own, 1000.0, (100, 30), "box", None, [])
+        assert cut and seen.banner[0] == (cut, "dim") and plain.banner[:1] != ((cut, "dim"),)
+        assert "처음이세요?" in text(seen.mine) and "처음이세요?" not in text(plain.mine)
+        assert seen.layout == model(update, me, (100, 30)).layout  # the same arrangement
+        private = RoomManager(clock=FakeClock(1000.0))
+        code_room = private.create_room("하나", "비밀 방", Options(), private=True)
+        inside: list[RoomUpdate] = []
+        private.subscribe_room(code_room.id, "하나", inside.append)
+        code = inside[-1].code
+        assert code and text(model(inside[-1], "하나").title).startswith(f"방 코드 {code}")
+
+
+def shown(player: str, a: int, b: int, options: Options) -> ShownHand:
+    rank = evaluate(DECK[a], DECK[b], options)
+    cards: list[CardDict] = [
+        {"id": i, "month": DECK[i].month, "kind": DECK[i].kind} for i in (a, b)
+    ]
+    return {
+        "player": player,
+        "cards": cards,
+        "name": rank.name,
+        "value": rank.value,
+        "special": rank.special,
+    }
+
+
+def test_the_hand_log_names_a_showdown_as_the_seats_do() -> None:
+    """One helper writes the hand log for the live table and the replay (present/log.py): a
+    땡잡이 that met 장땡 lost, so the log names it by its plain value, from the payout that
+    follows it in the same batch; the same showdown alone keeps the engine's names."""
+    options = Options()
+    catcher = shown("영희", card_id(3, True), card_id(7, True), options)  # 3광·7열끗
+    jang = shown("철수", card_id(10, True), card_id(10, False), options)
+    assert catcher["special"] == "ttaengjabi" and jang["name"] == "장땡"
+    showdown: RoomEvent = {"type": "showdown", "hands": [catcher, jang]}
+    payout: RoomEvent = {
+        "type": "payout",
+        "player": "철수",
+        "amount": 100,
+        "reason": "high",
+        "main": True,
+        "net": 50,
+    }
+    lines = log_lines(logged([showdown, payout]), options)
+    assert lines[0].endswith("= 망통 (땡잡이 불발)") and lines[1].endswith("= 장땡")
+    alone = log_lines(logged([showdown]), options)  # no results: the engine's names
+    assert alone[0].endswith("= 땡잡이")
+    entries = logged([showdown, payout])  # kept, and written again in another language
+    with speaking(Language("en")):
+        english = log_lines(entries, options)
+    assert len(english) == len(lines) and english != lines
+    assert "(땡잡이 불발)" not in english[0]

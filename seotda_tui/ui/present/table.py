@@ -9,7 +9,7 @@ bell) and the keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -92,15 +92,19 @@ class TableModel:
 
 
 @dataclass(frozen=True)
-class Seen:
-    """What one session adds to an update: who it is and what it has seen so far."""
+class SessionUpdate:
+    """:func:`present`'s input: the update one session was last sent, with what that session
+    adds to it — who it is (a spectator's update names no viewer), the chips it saw won this
+    hand (counted from the events it was sent), the 기리 line while it shows, whether the
+    first-hands tip is due, and the log toggle. (The card pick is ``present``'s own argument:
+    it changes between updates.)"""
 
+    pushed: RoomUpdate
     nickname: str
-    payouts: dict[str, int] = field(default_factory=dict)
+    payouts: Mapping[str, int] = field(default_factory=dict)
     cut: str = ""  # the 기리 line while it shows
     first_hands: bool = False  # the first-hands tip
     log_shown: bool | None = None  # None: shown on wide terminals only
-    code: str | None = None  # a private room's code, for those inside
 
 
 @contextmanager
@@ -134,27 +138,28 @@ def own_seat(view: View, me: str) -> SeatView | None:
 
 
 def present(
-    update: RoomUpdate,
+    update: SessionUpdate,
     now: float | None,
     size: tuple[int, int],
     style: str,
     language: Language | None,
     selection: Sequence[int],
-    seen: Seen,
 ) -> TableModel:
-    """The live table for one session: the waiting room (and the last result) or the game."""
+    """The live table for one session: the waiting room (and the last result) or the game.
+    ``now`` is the rooms' clock (a deadline's and a grace's moments are on it); ``selection``
+    the cards picked so far for the 3-card choice."""
     with speaking_as(language):
-        return _present(update, now, size, style, list(selection), seen)
+        return _present(update, now, size, style, list(selection))
 
 
 def _present(
-    update: RoomUpdate,
+    seen: SessionUpdate,
     now: float | None,
     size: tuple[int, int],
     style: str,
     selection: list[int],
-    seen: Seen,
 ) -> TableModel:
+    update = seen.pushed
     room, view, me = update.room, game_view(update), seen.nickname
     in_game = view is not None and update.viewer is not None
     cards = 3 if room.options.card_mode == "three" else 2
@@ -170,7 +175,7 @@ def _present(
         log_visible=log_visible(seen.log_shown, size[0], view is not None),
         spectators=bool(room.spectators),
     )
-    title = _title(room, view, seen.code, size[0])
+    title = _title(room, view, update.code, size[0])
     watchers = ", ".join(room.spectators)
     spectators = _("관전: {players}").format(players=watchers) if watchers else ""
     if view is None:

@@ -9,7 +9,7 @@ parts it is given differ from the last ones.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
 from engine import DECK, Options, evaluate
@@ -172,7 +172,7 @@ def seat_infos(
     room: RoomSummary,
     view: View,
     me: str,
-    payouts: dict[str, int] | None = None,
+    payouts: Mapping[str, int] | None = None,
     now: float | None = None,
 ) -> list[SeatInfo]:
     """One info per engine seat: others' cards face down unless revealed at the showdown."""

@@ -27,14 +27,14 @@ from engine.types import View
 from ...i18n import N_, _
 from ...rooms.history import PastGame, Replay
 from ..keys import bind
+from ..present.log import log_lines, logged
 from ..present.replay import hand_frames, present_frame, replay_room
 from ..present.shape import PLAINEST, Shape
-from ..present.text import showdown_name, showdown_results
 from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.roomlist import RoomList
 from ..widgets.seats import SeatInfo
-from ..widgets.texts import chips, event_lines
+from ..widgets.texts import chips
 from .base import BaseScreen
 from .table_view import TableView
 
@@ -225,17 +225,8 @@ class ReplayScreen(BaseScreen):
         self.shape = model.layout.shape
         log = self.query_one(HandLog)
         log.clear()
-        for i in hand_frames(replay, self.index):
-            events = replay.frames[i].events
-            for n, event in enumerate(events):
-                names = None
-                if event["type"] == "showdown":  # named as the table's log names them
-                    results = showdown_results(events[n + 1 :])
-                    names = {
-                        h["player"]: showdown_name(h, results, replay.options)
-                        for h in event["hands"]
-                    }
-                for line in event_lines(event, names):
-                    log.write(Text(line))
+        for i in hand_frames(replay, self.index):  # each frame's batch, as the table's log
+            for line in log_lines(logged(replay.frames[i].events), replay.options):
+                log.write(Text(line))
         self.query_one("#title", Line).show(*model.title)
         self.query_one(TableView).apply(model)
