@@ -163,3 +163,76 @@ def test_the_replay_shows_the_choice_and_the_ttaeng_value(tmp_path: Path) -> Non
             line = f"땡값: {payment['player']} → {ttaeng['winner']} {payment['amount']}칩"
             assert any(x.startswith(line) for x in lines), lines
     manager.close()
+
+
+async def test_the_choice_and_the_ttaeng_value_over_real_ssh_at_80x24(tmp_path: Path) -> None:
+    """Real SSH, pyte at 80×24, three players (one in English): hand 1's 구사 holder is asked
+    and the others see who is deciding; the holder declines. Hand 2: the third dealt dies, the
+    first dealt's 5땡 wins the showdown, and every terminal shows the 땡값."""
+    from contextlib import AsyncExitStack
+
+    from engine.dealing import DealRequest, StackedDeck
+    from seotda_tui.ui.app import make_app_factory
+
+    from .gamekit import deal_order
+    from .ssh_harness import ssh_server, wait_until
+
+    hands = {1: ([7, 16], [0, 2], [3, 15]), 2: ([8, 9], [0, 2], [3, 15])}  # 구사/5땡, 알리, 망통
+
+    def deals(request: DealRequest) -> list[int]:
+        stacked = StackedDeck()
+        if request.hand_no in hands and request.rematch_no == 0:
+            stacked.rig(dict(zip(request.receivers, hands[request.hand_no], strict=True)))
+        return stacked(request)
+
+    manager = RoomManager(seed_source=lambda: 7, reconnect_grace=30, deal=deals)
+    options = Options(deal_mode="oneRound", gusa_choice=True, ttaeng_value="school")
+    room = manager.create_room("영희", "구사 판", options)
+    for nick in ("bob", "철수"):
+        manager.join(room.id, nick)
+    manager.start(room.id, "영희")
+    game = manager.live_game(room.id)
+    assert game is not None
+    english = {"bob"}
+
+    def says(nick: str, korean: str, en: str) -> str:
+        return en if nick in english else korean
+
+    async with ssh_server(tmp_path, make_app_factory(manager)) as server, AsyncExitStack() as st_:
+        clients = {
+            nick: await st_.enter_async_context(
+                server.connect(
+                    nick, size=(80, 24), env={"LANG": says(nick, "ko_KR.UTF-8", "en_US.UTF-8")}
+                )
+            )
+            for nick in game.players
+        }
+
+        async def play_hand(dies: str | None) -> None:
+            while (actor := game.view(None).get("actor")) is not None:
+                await clients[actor].wait_for(says(actor, "내 차례예요", "Your turn"))
+                await clients[actor].press("1" if actor == dies else "2")  # die or check
+                await wait_until(lambda a=actor: game.view(None).get("actor") != a)
+
+        holder, _, _ = deal_order(game)
+        await play_hand(None)
+        assert game.pending() == {"phase": "gusaChoice", "players": [holder], "seconds": 20}
+        await clients[holder].wait_for(
+            says(holder, "내 구사를 발동할까요? y/n", "Fire your Gusa? y/n")
+        )
+        for nick in game.players:
+            if nick != holder:
+                waiting = says(nick, f"{holder}님이 구사 재경기를 고르는 중", "deciding on a Gusa")
+                await clients[nick].wait_for(waiting)
+        await clients[holder].press("n")
+        await wait_until(lambda: game.view(None).get("handPhase") == "handEnd")
+        for client in clients.values():
+            await client.press(" ")
+        await wait_until(lambda: game.view(None).get("handNo") == 2)
+
+        winner, _, dead = deal_order(game)
+        await play_hand(dead)
+        assert game.view(None)["ttaeng"]["payments"] == [{"player": dead, "amount": 10}]
+        for nick, client in clients.items():
+            bonus = says(nick, f"{winner} 땡값 +10칩 ({dead})", f"{winner} ttaeng bonus +10 chips")
+            await client.wait_for(bonus)
