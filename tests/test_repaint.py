@@ -107,6 +107,34 @@ async def test_the_hidden_hand_log_holds_lines_until_shown() -> None:
         assert f"{actor} 삥" in t.text("a")
 
 
+async def test_a_burst_of_updates_is_logged_whole_and_drawn_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Actions played before the screens had a turn (bots, a busy loop) reach each table as
+    one message: every hand-log line is written, in order, and the table is drawn once."""
+    draws: Counter[str] = Counter()
+    redraw = TableScreen._redraw
+
+    def counting(self: TableScreen) -> None:
+        draws[self.nickname] += 1
+        redraw(self)
+
+    monkeypatch.setattr(TableScreen, "_redraw", counting)
+    async with Table.open(["a", "b", "c"], seed=5, size=(120, 40)) as t:
+        draws.clear()
+        acted = []
+        for _ in range(5):  # server-side, with no await between: the screens wait
+            actor, kind = t.actor, "check" if "check" in kinds(t) else "call"
+            assert actor is not None
+            t.manager.act(t.room_id, actor, {"type": kind})
+            acted.append(f"{actor} {'체크' if kind == 'check' else '콜'}")
+        await t.settle()
+        assert draws == {"a": 1, "b": 1, "c": 1}
+        shown = [s.text.rstrip() for s in t.screen("c").query_one(HandLog).lines]
+        played = [line for line in shown if line.endswith(("체크", "콜"))]
+        assert played[-len(acted) :] == acted, shown
+
+
 async def test_blank_card_places_keep_the_second_card_s_room() -> None:
     async with Table.open(["a", "b"], seed=5, size=SIZE) as t:
         hand = t.screen("a").query_one(HandCards)

@@ -34,10 +34,9 @@ from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ...rooms.events import RoomEvent
 from ..geometry import SeatInfo
-from ..present.log import log_lines, logged
 from ..present.shape import Shape, log_visible
 from ..present.table import (
-    SessionUpdate,
+    Seen,
     TableModel,
     choosing,
     first_hands,
@@ -45,7 +44,14 @@ from ..present.table import (
     own_seat,
     present,
 )
-from ..present.text import Outcome, cut_text, flash_for, track_payouts
+from ..present.text import (
+    Outcome,
+    cut_text,
+    flash_for,
+    showdown_name,
+    showdown_results,
+    track_payouts,
+)
 from ..timers import ScreenTimer, after, every
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.chatline import ChatLine
@@ -53,6 +59,7 @@ from ..widgets.gauge import StatusGauge
 from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
+from ..widgets.texts import event_lines
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
@@ -86,6 +93,7 @@ class TableScreen(TableActions):
         self._ticker: ScreenTimer | None = None  # the countdown's second (ui/timers.py)
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
         self._cut_timer: ScreenTimer | None = None
+        self._arrived: list[RoomUpdate] = []  # delivered, not yet applied (see ``deliver``)
         #: The hand log's events (and a showdown's results), to write it again after ``L``.
         self._logged: deque[tuple[RoomEvent, list[Outcome] | None]] = deque(maxlen=LOG_LINES)
 
@@ -153,18 +161,18 @@ class TableScreen(TableActions):
     def _present(self) -> TableModel:
         """The table for this session now (:func:`present`): everything the widgets draw."""
         assert self.latest is not None
-        update = SessionUpdate(
-            self.latest,
-            self.nickname,
+        seen = Seen(
+            nickname=self.nickname,
             payouts=self.payouts,
             cut=self._cut,
             first_hands=first_hands(self.seotda.hands_dealt),
             log_shown=self.log_shown,
+            code=self.latest.code,
         )
         size = (self.app.size.width, self.app.size.height)
         style = str(getattr(self.app, "card_style", "box"))
         now = self.seotda.clock.time()  # (the countdown reads the same clock: _arm_countdown)
-        return present(update, now, size, style, None, self.selected)
+        return present(self.latest, now, size, style, None, self.selected, seen)
 
     def _layout(self) -> None:
         """Apply the arrangement alone (the log shown or hidden in the waiting room)."""
@@ -172,18 +180,36 @@ class TableScreen(TableActions):
             self.query_one(TableView).lay_out(self._present().layout)
 
     # ------------------------------------------------------------------ pushes
+    def deliver(self, payload: RoomUpdate | list[RoomSummary]) -> None:
+        """Updates that arrive while one is still on its way (bots acting at once, a loop
+        busy with other sessions) join it: the message that comes applies them all in order
+        and draws the table once, not once for each (each draw costs a few milliseconds)."""
+        if isinstance(payload, RoomUpdate):
+            self._arrived.append(payload)
+            if len(self._arrived) > 1:
+                return
+        super().deliver(payload)
+
     def on_pushed(self, message: Pushed) -> None:
-        update = message.payload
-        assert isinstance(update, RoomUpdate)  # (a table subscribes to its room's updates only)
-        self.seotda.action_latency.drawn()  # the next frame written shows this update
-        if update.closed:
-            self._unsubscribe = None
-            self.app.notify(update.notice_shown() or _("방이 닫혔어요"), markup=False)
-            self._close()
-            return
+        updates, self._arrived = self._arrived or [message.payload], []
+        for update in updates:
+            assert isinstance(update, RoomUpdate)  # (a table subscribes to its room only)
+            self.seotda.action_latency.drawn()  # the next frame written shows this update
+            if update.closed:
+                self._unsubscribe = None
+                self.app.notify(update.notice_shown() or _("방이 닫혔어요"), markup=False)
+                self._close()
+                return
+            self._apply(update)
+        self._arm_countdown()
+        self._redraw()
+        self.paint_now()
+
+    def _apply(self, update: RoomUpdate) -> None:
+        """One update taken in: the log, payouts, the hand count, flashes, the player's own
+        messages and the results screen (the table is drawn after the last one)."""
         previous = self.latest
         self.latest = update
-        self._arm_countdown()
         self._write_log(update)
         track_payouts(self.payouts, update.events)
         if self.in_game and (
@@ -198,12 +224,10 @@ class TableScreen(TableActions):
                 self._flash(None)
             if self.view is not None and any(e.get("type") == "handStart" for e in update.events):
                 self._show_cut(cut_text(self.view))
-        self._redraw()
         self._feedback(update)
         self._maybe_show_result(previous, update)
         if update.room.status == PLAYING and (previous is None or previous.room.status != PLAYING):
             self.seotda.new_game_started()
-        self.paint_now()
 
     def _flash(self, text: str | None) -> None:
         if self._flash_timer is not None:
@@ -294,9 +318,27 @@ class TableScreen(TableActions):
             log.clear()
             self.replay_chat()
             self._logged.clear()
-        entries = logged(update.events)  # (a showdown named as the seats name it)
-        self._logged.extend(entries)
-        for line in log_lines(entries, update.room.options):
+        for i, event in enumerate(update.events):
+            # a showdown is named as the seats name it, from the results that follow it
+            results = (
+                showdown_results(update.events[i + 1 :])
+                if event.get("type") == "showdown"
+                else None
+            )
+            self._logged.append((event, results))
+            self._log_event(log, event, results, update.room.options)
+
+    def _log_event(
+        self,
+        log: HandLog,
+        event: RoomEvent,
+        results: list[Outcome] | None,
+        options: Options,
+    ) -> None:
+        names = None
+        if results is not None and event["type"] == "showdown":
+            names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
+        for line in event_lines(event, names):
             log.write(Text(line))
 
     def _rewrite_log(self) -> None:
@@ -306,8 +348,8 @@ class TableScreen(TableActions):
         log = self.query_one("#log", HandLog)
         log.clear()
         self.replay_chat()
-        for line in log_lines(self._logged, self.latest.room.options):
-            log.write(Text(line))
+        for event, results in self._logged:
+            self._log_event(log, event, results, self.latest.room.options)
 
     def _arm_countdown(self) -> None:
         """Take the turn's deadline when an update arrives: a moment on the rooms' clock (the
