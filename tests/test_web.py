@@ -134,7 +134,7 @@ async def test_login_size_korean_input_resize_and_language(tmp_path: Path) -> No
             app = factory.latest("영희")
             assert app.ctx.language.code == "en"
             assert app.ctx.color_system == "truecolor" and app.ctx.term_type == "xterm-256color"
-        await wait_until(lambda: factory.latest("영희").disconnects, what="the app's end")
+        await wait_until(lambda: factory.latest("영희").disconnects, 15, "the app's end")
         # no Accept-Language on the upgrade (a browser that sends none): the page's languages
         async with web.connect("민수", languages=["en-US", "ko"]) as other:
             await other.wait_for("안녕 민수")
@@ -184,8 +184,8 @@ async def test_web_and_ssh_sessions_share_the_per_address_limit(
             said = [record_fields(r) for r in caplog.records]
             lines = [f for f in said if f.get("reason") == "ip_full"]
             assert [(f["event"], f.get("user")) for f in lines] == [("refused", "영희")]
-        await wait_until(lambda: not server.handle.state.sessions, what="the SSH session's end")
-        await wait_until(lambda: server.handle.state.admitted == 0, what="its place given back")
+        await wait_until(lambda: not server.handle.state.sessions, 15, "the SSH session's end")
+        await wait_until(lambda: server.handle.state.admitted == 0, 15, "its place given back")
         async with web.connect("영희") as browser:
             await browser.wait_for("안녕 영희")
 
@@ -279,10 +279,11 @@ async def test_a_hand_between_a_browser_and_an_ssh_player_then_the_browser_comes
         await browser.wait_for("2판/20판")
         # the browser's tab is closed mid-game: its seat is kept, and a new tab sits in it
         await browser.close()
-        await wait_until(lambda: "영희" in rooms.room(rooms.room_of("영희")).offline)
+        offline = lambda: "영희" in rooms.room(rooms.room_of("영희")).offline  # noqa: E731
+        await wait_until(offline, 15, "the seat kept for the closed tab")
         back = await stack.enter_async_context(web.connect("영희", size=SIZE))
         await back.wait_for("· 게임 중 ·")
-        await wait_until(lambda: "영희" not in rooms.room(rooms.room_of("영희")).offline)
+        await wait_until(lambda: not offline(), 15, "the new tab in the seat")
         assert rooms.room_of("영희") == rooms.room_of("철수")
 
 
