@@ -26,7 +26,7 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,8 @@ from typing import Any
 from engine import OptionsError
 
 from ..logs import log_event
-from ..rooms import RoomError, RoomManager
-from ..rooms.chat import ChatHub
+from ..rooms import RoomError, RoomManager, RoomSummary, RoomUpdate
+from ..rooms.chat import ChatHub, ChatMessage
 from ..ssh.admission import PendingLogins
 from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, ConnectLimiter, SessionCounts
@@ -93,7 +93,7 @@ class WorkerLink(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, object]) -> None:
         if self.transport is None or self.transport.is_closing():
             return
         self.transport.write(wire.frame(message))
@@ -165,12 +165,12 @@ class Hub:
                 link.transport.close()
 
     # ------------------------------------------------------------------ frames
-    def handle(self, link: WorkerLink, message: dict[str, Any]) -> None:
+    def handle(self, link: WorkerLink, message: Mapping[str, object]) -> None:
         kind, op, args = message.get("t"), message.get("op"), message.get("a", [])
         if not isinstance(op, str) or not isinstance(args, list) or kind not in ("q", "n"):
             raise wire.ProtocolError(f"bad frame {str(message)[:80]}")
         handler = _OPS.get(op)
-        reply: dict[str, Any] = {"t": "r", "i": message.get("i")}
+        reply: dict[str, object] = {"t": "r", "i": message.get("i")}
         started = time.perf_counter()
         try:
             if handler is None:
@@ -215,14 +215,14 @@ class Hub:
 
     # ------------------------------------------------------------------ subscriptions
     def _subscribe_room(self, link: WorkerLink, sub: int, room_id: str, nick: str) -> None:
-        def push(update: Any) -> None:
+        def push(update: RoomUpdate) -> None:
             now = self.manager.clock.time()
             link.send({"t": "p", "s": sub, "k": "room", "v": wire.update_to_wire(update, now)})
 
         link.subs[sub] = self.manager.subscribe_room(room_id, nick, push)
 
     def _subscribe_lobby(self, link: WorkerLink, sub: int) -> None:
-        def push(rooms: Any) -> None:
+        def push(rooms: list[RoomSummary]) -> None:
             now = self.manager.clock.time()
             data = [wire.summary_to_wire(r, now) for r in rooms]
             link.send({"t": "p", "s": sub, "k": "lobby", "v": data})
@@ -230,7 +230,7 @@ class Hub:
         link.subs[sub] = self.manager.subscribe_lobby(push)
 
     def _subscribe_chat(self, link: WorkerLink, sub: int, channel: str) -> None:
-        def push(message: Any) -> None:
+        def push(message: ChatMessage) -> None:
             link.send({"t": "p", "s": sub, "k": "chat", "v": wire.chat_to_wire(message)})
 
         link.subs[sub] = self.chat.subscribe(channel, push)
@@ -261,7 +261,7 @@ class Hub:
             self._waiting_for.clear()
         return False
 
-    def _restore(self, link: WorkerLink, held: dict[str, Any]) -> dict[str, Any]:
+    def _restore(self, link: WorkerLink, held: Mapping[str, object]) -> dict[str, object]:
         """What ``link``'s worker holds (sent first on each connect): counted again here. The
         answer is every jail and nickname lock this hub knows (a worker started since holds
         none of them).
@@ -275,7 +275,8 @@ class Hub:
         if link.worker not in self._restored:
             self._restored.add(link.worker)
             self._restore_failures(held)
-        for entry in held.get("pending") or ():
+        pending = held.get("pending")
+        for entry in pending if isinstance(pending, list) else ():
             if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], int):
                 ip, token, level = str(entry[0]), entry[1], int(entry[2])
                 self._pending_admit(link, ip, token, told=True)
@@ -290,7 +291,7 @@ class Hub:
         )
         return {"jailed": self.limits.jail.held()[1], "locks": self.limits.names.held()[1]}
 
-    def _restore_failures(self, held: dict[str, Any]) -> None:
+    def _restore_failures(self, held: Mapping[str, object]) -> None:
         """A worker's auth failures and jails, nickname guesses and locks, new nicknames (see
         _restore)."""
         failures, jailed = held.get("failures"), held.get("jailed")
@@ -341,7 +342,7 @@ class Hub:
 
     def _pending_admit(
         self, link: WorkerLink, ip: str, token: int, *, told: bool = False
-    ) -> list[Any]:
+    ) -> list[str | int | None]:
         """[refusal, None] or [None, a token of the caller's to hang up on]; a pending login
         evicted at another worker (or, ``told``, at any) is told to that worker."""
         reason, evicted = self.limits.pending.admit(ip, (link, token))
@@ -381,7 +382,7 @@ class Hub:
             del self.limits.holders[nick]
 
 
-def _texts(value: Any) -> list[str]:
+def _texts(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 

@@ -166,7 +166,7 @@ class HubLink:
             return
         self._feed(data, None)
 
-    def _feed(self, data: bytes, waiting: int | None) -> dict[str, Any] | None:
+    def _feed(self, data: bytes, waiting: int | None) -> dict[str, object] | None:
         """Deliver every whole frame; returns the answer to call ``waiting`` if it came."""
         answer = None
         try:

@@ -96,7 +96,7 @@ class RemoteLimits:
     def _restore(self) -> None:
         """Tell the hub (just connected: maybe a new one) what this worker holds."""
         failures, jailed = self._jail.held()
-        held: dict[str, Any] = {
+        held: dict[str, object] = {
             "admitted": list(self._admitted.elements()),
             "failures": failures,
             "jailed": jailed,
