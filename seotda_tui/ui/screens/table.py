@@ -34,9 +34,10 @@ from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
 from ...rooms.events import RoomEvent
 from ..geometry import SeatInfo
+from ..present.log import log_lines, logged
 from ..present.shape import Shape, log_visible
 from ..present.table import (
-    Seen,
+    SessionUpdate,
     TableModel,
     choosing,
     first_hands,
@@ -44,14 +45,7 @@ from ..present.table import (
     own_seat,
     present,
 )
-from ..present.text import (
-    Outcome,
-    cut_text,
-    flash_for,
-    showdown_name,
-    showdown_results,
-    track_payouts,
-)
+from ..present.text import Outcome, cut_text, flash_for, track_payouts
 from ..timers import ScreenTimer, after, every
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.chatline import ChatLine
@@ -59,7 +53,6 @@ from ..widgets.gauge import StatusGauge
 from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
-from ..widgets.texts import event_lines
 from .base import Pushed
 from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
@@ -161,18 +154,18 @@ class TableScreen(TableActions):
     def _present(self) -> TableModel:
         """The table for this session now (:func:`present`): everything the widgets draw."""
         assert self.latest is not None
-        seen = Seen(
-            nickname=self.nickname,
+        update = SessionUpdate(
+            self.latest,
+            self.nickname,
             payouts=self.payouts,
             cut=self._cut,
             first_hands=first_hands(self.seotda.hands_dealt),
             log_shown=self.log_shown,
-            code=self.latest.code,
         )
         size = (self.app.size.width, self.app.size.height)
         style = str(getattr(self.app, "card_style", "box"))
         now = self.seotda.clock.time()  # (the countdown reads the same clock: _arm_countdown)
-        return present(self.latest, now, size, style, None, self.selected, seen)
+        return present(update, now, size, style, None, self.selected)
 
     def _layout(self) -> None:
         """Apply the arrangement alone (the log shown or hidden in the waiting room)."""
@@ -318,27 +311,9 @@ class TableScreen(TableActions):
             log.clear()
             self.replay_chat()
             self._logged.clear()
-        for i, event in enumerate(update.events):
-            # a showdown is named as the seats name it, from the results that follow it
-            results = (
-                showdown_results(update.events[i + 1 :])
-                if event.get("type") == "showdown"
-                else None
-            )
-            self._logged.append((event, results))
-            self._log_event(log, event, results, update.room.options)
-
-    def _log_event(
-        self,
-        log: HandLog,
-        event: RoomEvent,
-        results: list[Outcome] | None,
-        options: Options,
-    ) -> None:
-        names = None
-        if results is not None and event["type"] == "showdown":
-            names = {h["player"]: showdown_name(h, results, options) for h in event["hands"]}
-        for line in event_lines(event, names):
+        entries = logged(update.events)  # (a showdown named as the seats name it)
+        self._logged.extend(entries)
+        for line in log_lines(entries, update.room.options):
             log.write(Text(line))
 
     def _rewrite_log(self) -> None:
@@ -348,8 +323,8 @@ class TableScreen(TableActions):
         log = self.query_one("#log", HandLog)
         log.clear()
         self.replay_chat()
-        for event, results in self._logged:
-            self._log_event(log, event, results, self.latest.room.options)
+        for line in log_lines(self._logged, self.latest.room.options):
+            log.write(Text(line))
 
     def _arm_countdown(self) -> None:
         """Take the turn's deadline when an update arrives: a moment on the rooms' clock (the
