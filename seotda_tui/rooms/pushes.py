@@ -14,7 +14,7 @@ import dataclasses
 import itertools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from engine.types import View
 
@@ -34,6 +34,7 @@ from .model import (
 from .registry import RoomRegistry, code_for
 
 log = logging.getLogger("seotda.rooms")
+_T = TypeVar("_T")
 
 #: The states the rooms gauge reports, each every time (zeros too).
 _ROOM_STATES = (WAITING, PLAYING, "paused", FINISHED)
@@ -170,7 +171,7 @@ class Pushes:
             metrics.rooms(counts)
 
     @staticmethod
-    def call(callback: Callable[[Any], None], arg: Any) -> None:
+    def call(callback: Callable[[_T], None], arg: _T) -> None:
         """One session's failing callback must not stop the others' updates."""
         try:
             callback(arg)
