@@ -33,6 +33,7 @@ from .ssh_harness import (
     ProbeFactory,
     connect,
     key_pair,
+    keys_text,
     public_view,
     ssh_server,
     start_game,
@@ -164,6 +165,31 @@ async def test_a_key_bound_nickname_is_refused_from_the_browser(
         said = [record_fields(r) for r in caplog.records]
         lines = [f for f in said if f.get("event") == "refused" and f.get("ip") == "127.0.0.1"]
         assert [(f["reason"], f.get("user")) for f in lines] == [("key_only_web", "철수")]
+
+
+async def test_password_mode_asks_the_server_password_and_keys_mode_lets_no_browser_in(
+    tmp_path: Path,
+) -> None:
+    factory = ProbeFactory()
+    async with (
+        ssh_server(tmp_path / "pw", factory, password="서버-비밀번호") as server,
+        web_listener(server) as web,
+    ):
+        with pytest.raises(WebRefused) as wrong:
+            await web.log_in("영희", password="틀린-서버-비밀번호")
+        assert "서버 비밀번호가 틀렸어요" in wrong.value.prompts[1]["message"]
+        async with web.connect("영희", password="서버-비밀번호") as browser:
+            await browser.wait_for("안녕 영희")
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(keys_text([key_pair()]))
+    async with (
+        ssh_server(tmp_path / "keys", factory, authorized_keys=keys) as server,
+        web_listener(server) as web,
+    ):
+        with pytest.raises(WebRefused) as refused:
+            await web.log_in("영희")
+        assert "허용된 SSH 키로만" in refused.value.message and not refused.value.prompts
+        assert server.handle.state.policy.store.holder("영희") is None  # no name taken
 
 
 async def test_web_and_ssh_sessions_share_the_per_address_limit(

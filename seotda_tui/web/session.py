@@ -78,6 +78,9 @@ MSG_KEY_ONLY_WEB = N_(
     "'{name}' 닉네임은 SSH 키로 지켜지고 있어서 브라우저에서는 쓸 수 없어요. "
     "그 키로 ssh 로 접속하거나 다른 닉네임을 써 주세요."
 )
+MSG_KEYS_ONLY_SERVER = N_(
+    "이 서버는 허용된 SSH 키로만 들어올 수 있어서 브라우저로는 접속할 수 없어요. ssh 로 접속해 주세요."
+)
 MSG_BAD_LOGIN = N_("로그인 정보를 읽을 수 없어요. 페이지를 새로 고친 뒤 다시 해 주세요.")
 MSG_LOGIN_TIMEOUT = N_("로그인을 제한 시간 안에 마치지 못했어요. 다시 해 주세요.")
 MSG_WRONG_TOO_OFTEN = N_("비밀번호가 여러 번 틀려서 접속을 끊어요.")
@@ -197,6 +200,8 @@ async def log_in(
     name = name.strip()[:64]
     room_text = clean_text(room.strip(), 64) if isinstance(room, str) else ""
     nickname, target = split_login(f"{name}+{room_text}" if room_text else name)
+    if not policy.keyless_allowed:  # --authorized-keys without a password: keys only
+        raise LoginFailed("keys_only", policy.say(MSG_KEYS_ONLY_SERVER), nickname)
     holder = policy.name_state(nickname).holder
     if holder is not None and holder.passphrase is None:
         message = policy.say(MSG_KEY_ONLY_WEB, name=nickname)
