@@ -373,3 +373,24 @@ async def test_with_workers_browser_sessions_live_in_the_workers_at_the_same_roo
                         assert (WEB_FD.encode() + b"=" in environ) == (role == "worker")
         finally:
             await web.http.close()
+
+
+async def test_an_idle_browser_is_warned_then_let_go_as_over_ssh(tmp_path: Path) -> None:
+    factory, clock = ProbeFactory(), FakeClock()
+    async with (
+        ssh_server(tmp_path, factory, clock=clock, idle_timeout=60.0, idle_warning=20.0) as server,
+        web_listener(server) as web,
+        web.connect("영희") as browser,
+    ):
+        await browser.wait_for("안녕 영희")
+        clock.advance(40)
+        await browser.wait_for_output("자동으로")  # the in-app warning
+        await browser.type("a")  # a key from the page keeps it
+        await browser.wait_for("typed=a")
+        clock.advance(59)
+        await browser.type("b")
+        await browser.wait_for("typed=ab")
+        clock.advance(60)
+        await browser.wait_closed()
+        assert "입력이 없어서 연결을 끊었어요" in browser.output_text
+        assert factory.latest("영희").disconnects == ["idle"]
