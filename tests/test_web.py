@@ -123,7 +123,7 @@ async def test_login_size_korean_input_resize_and_language(tmp_path: Path) -> No
         async with web.connect("영희", size=(90, 30), headers=headers) as browser:
             # a new name: asked for a new passphrase, twice, as over SSH
             (first,) = browser.prompts
-            assert len(first["prompts"]) == 2 and "영희" in first["message"]
+            assert first["kinds"] == ["new_passphrase", "again"] and "영희" in first["message"]
             await browser.wait_for("안녕 영희")
             await browser.wait_for("size=90x30")
             await browser.type("안녕")  # UTF-8 in binary frames, split or not
@@ -144,6 +144,7 @@ async def test_login_size_korean_input_resize_and_language(tmp_path: Path) -> No
         with pytest.raises(WebRefused) as refused:
             await web.log_in("영희", passphrase=["틀린-비밀번호-1", "틀린-비밀번호-2", "틀린-3"])
         assert len(refused.value.prompts) == 3 and "틀렸어요" in refused.value.prompts[1]["message"]
+        assert refused.value.prompts[0]["kinds"] == ["passphrase"]
         # and the right one gets in, over SSH too
         async with server.connect("영희") as ssh:
             await ssh.wait_for("안녕 영희")
@@ -178,6 +179,7 @@ async def test_password_mode_asks_the_server_password_and_keys_mode_lets_no_brow
         with pytest.raises(WebRefused) as wrong:
             await web.log_in("영희", password="틀린-서버-비밀번호")
         assert "서버 비밀번호가 틀렸어요" in wrong.value.prompts[1]["message"]
+        assert wrong.value.prompts[0]["kinds"] == ["server_password", "new_passphrase", "again"]
         async with web.connect("영희", password="서버-비밀번호") as browser:
             await browser.wait_for("안녕 영희")
     keys = tmp_path / "authorized_keys"

@@ -105,7 +105,7 @@ class WebHarness:
     ) -> WebClient:
         """Open a socket and log in as the page does; raises :class:`WebRefused`.
 
-        Each passphrase prompt is answered with ``passphrase`` (by default
+        Each passphrase prompt (by its kind, as the page fills them) is answered with ``passphrase`` (by default
         :func:`default_passphrase`, the SSH harness's, so a name gets in over either), or the
         next one of a list per round; the server-password prompt with ``password``."""
         if passphrase == DEFAULT:
@@ -133,9 +133,11 @@ class WebHarness:
             assert data["type"] == "prompts", data
             client.prompts.append(data)
             answer = rounds.pop(0) if rounds else None
+            assert len(data["kinds"]) == len(data["prompts"]), data
+            for kind, text in zip(data["kinds"], data["prompts"]):  # the prompts say it too
+                assert (kind == "server_password") == text.endswith(SERVER_PASSWORD_PROMPT)
             answers = [
-                (password if text.endswith(SERVER_PASSWORD_PROMPT) else answer) or ""
-                for text in data["prompts"]
+                (password if kind == "server_password" else answer) or "" for kind in data["kinds"]
             ]
             await ws.send_json({"type": "answers", "answers": answers})
         client.start_reading()

@@ -10,10 +10,12 @@ Login (text frames, JSON objects, before anything else):
   straight to (``?room=`` or ``#`` in the page's address; optional), the terminal's size, the
   browser's languages (``navigator.languages``: used when the upgrade request had no
   ``Accept-Language``);
-* server → browser: ``{"type": "prompts", "message": "…", "prompts": ["닉네임 비밀번호 …", …]}``:
-  what a keyless SSH login's keyboard-interactive round asks (the nickname's passphrase; on
-  first use a new one, twice; in ``--password`` mode the server password first), with the
-  round's explanation; asked again after a wrong answer, at most three rounds;
+* server → browser: ``{"type": "prompts", "message": "…", "prompts": ["닉네임 비밀번호 …", …],
+  "kinds": ["passphrase"]}``: what a keyless SSH login's keyboard-interactive round asks (the
+  nickname's passphrase; on first use a new one, twice; in ``--password`` mode the server
+  password first), with the round's explanation, and what each prompt is (``server_password``,
+  ``passphrase``, ``new_passphrase``, ``again``); asked again after a wrong answer, at most
+  three rounds;
 * browser → server: ``{"type": "answers", "answers": ["…", …]}``, one per prompt;
 * server → browser: ``{"type": "ready"}`` (logged in: the terminal starts) or
   ``{"type": "refused", "message": "…"}`` followed by the close.
@@ -182,6 +184,16 @@ class PendingWebLogin:
         asyncio.get_running_loop().create_task(self._ws.close(code=1013))
 
 
+def _prompt_kinds(count: int, *, server_password: bool) -> list[str]:
+    """What each prompt of a keyless round asks, for the page (it fills the passphrase typed in
+    its form into the right field): KeylessLogin's order, the server password first if any,
+    then the passphrase, or a new one and again."""
+    kinds = ["server_password"] if server_password else []
+    left = count - len(kinds)
+    kinds += ["passphrase"] if left == 1 else ["new_passphrase", "again"][:left]
+    return kinds + ["other"] * (count - len(kinds))
+
+
 async def log_in(
     ws: web.WebSocketResponse, state: ServerState, ip: str, pending: PendingWebLogin
 ) -> Login:
@@ -221,7 +233,10 @@ async def log_in(
         message, _, first_prompt = texts[0].rpartition("\n") if texts else ("", "", "")
         if texts:
             texts[0] = first_prompt
-        await ws.send_json({"type": "prompts", "message": message, "prompts": texts})
+        kinds = _prompt_kinds(len(texts), server_password=policy.password is not None)
+        await ws.send_json(
+            {"type": "prompts", "message": message, "prompts": texts, "kinds": kinds}
+        )
         reply = await _message(ws, until, policy.say)
         answers = reply.get("answers")
         if (

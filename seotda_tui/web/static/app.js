@@ -44,6 +44,7 @@
     intro.textContent = msg.message || "";
     promptsBox.appendChild(intro);
     const prompts = Array.isArray(msg.prompts) ? msg.prompts : [];
+    const kinds = Array.isArray(msg.kinds) ? msg.kinds : [];
     prompts.forEach((text, i) => {
       const label = document.createElement("label");
       label.textContent = String(text);
@@ -56,13 +57,18 @@
       promptsBox.appendChild(input);
       promptInputs.push(input);
     });
-    // The passphrase typed in the form answers the first round's passphrase prompt(s).
+    // The passphrase typed in the form answers the first round's passphrase (or fills the
+    // first of a new one's two fields); a round with nothing else to ask is sent at once.
     const typed = passInput.value;
-    if (rounds === 1 && typed && prompts.length === 1) {
-      send({ type: "answers", answers: [typed] });
-      return;
+    if (rounds === 1 && typed) {
+      kinds.forEach((kind, i) => {
+        if ((kind === "passphrase" || kind === "new_passphrase") && promptInputs[i]) promptInputs[i].value = typed;
+      });
+      if (promptInputs.length && promptInputs.every((input) => input.value)) {
+        send({ type: "answers", answers: promptInputs.map((input) => input.value) });
+        return;
+      }
     }
-    if (rounds === 1 && typed && prompts.length === 2) promptInputs[0].value = typed;
     promptsBox.hidden = false;
     passInput.disabled = true;
     enter.disabled = false;
