@@ -396,3 +396,21 @@ async def test_an_idle_browser_is_warned_then_let_go_as_over_ssh(tmp_path: Path)
         await browser.wait_closed()
         assert "입력이 없어서 연결을 끊었어요" in browser.output_text
         assert factory.latest("영희").disconnects == ["idle"]
+
+
+async def test_a_crash_in_a_browsers_app_ends_that_session_only(tmp_path: Path) -> None:
+    factory = ProbeFactory()
+    async with (
+        ssh_server(tmp_path, factory) as server,
+        web_listener(server) as web,
+        server.connect("철수") as ssh,
+        web.connect("영희") as browser,
+    ):
+        await ssh.wait_for("안녕 철수")
+        await browser.wait_for("안녕 영희")
+        await browser.type("!")  # the ProbeApp raises
+        await browser.wait_closed(timeout=15)
+        assert "문제가 생겨 게임 화면을 닫았어요" in browser.output_text
+        assert factory.latest("영희").disconnects == ["app_crashed"]
+        await ssh.type("x")  # the SSH player beside it goes on
+        await ssh.wait_for("typed=x")
