@@ -29,7 +29,7 @@ TEXTS = {
     },
     "en": {
         "running": "already started",
-        "next hand": "You sit down next hand",
+        "next hand": "You sit down at the next hand",
         "game ends": "when the game ends",
     },
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from seotda_tui.testing import Table
+from seotda_tui.ui.widgets.lines import Line
 
 TEXTS = {
     "ko": {
@@ -20,7 +21,7 @@ TEXTS = {
         "join": "j 참가",
     },
     "en": {
-        "queued": "You sit down next hand",
+        "queued": "You sit down at the next hand",
         "queued_long": "paying the school",
         "logged": "w sits down at the next hand",
         "seated": "w sat down with 1,000 chips",
@@ -47,6 +48,8 @@ async def test_a_spectator_joins_at_the_next_hand(language: str, size: tuple[int
         assert t.game.joining == ["w"]
         screen = _flat(t.text("w"))
         assert texts["queued"] in screen and texts["queued_long"] in screen, t.text("w")
+        # said once, on the own row: the message line beside the prompts says nothing more
+        assert t.screen("w").query_one("#message", Line).plain == ""
         summary = t.manager.room(t.room_id)
         assert summary is not None and "w" in summary.spectators
         assert "w" not in [s["id"] for s in t.view("a")["seats"]]  # not in this hand

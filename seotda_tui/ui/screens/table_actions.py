@@ -17,9 +17,8 @@ from engine import Options
 from engine.types import Action, LegalAction, SeatView, View
 
 from ...i18n import N_, _
-from ...rooms import PLAYING, RoomError, RoomUpdate
+from ...rooms import RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
-from ...rooms.mid_join import QUEUED_SHORT
 from ...rooms.moderation import NOT_HOST
 from ..keys import BET_NUMBERS, bind, numbered
 from ..widgets.actions import ActionBar, PromptBar
@@ -343,8 +342,7 @@ class TableActions(ChatScreen):
         except RoomError as exc:
             self.say(exc.shown())
             return
-        running = self.latest is not None and self.latest.room.status == PLAYING
-        self.say(_(QUEUED_SHORT) if running else "")  # a seat at the next hand (issue 32)
+        self.say("")  # (a seat at the next hand: the own row says so, issue 32)
 
     # ------------------------------------------------------------------ bots (host, waiting room)
     def action_add_bot(self) -> None:
