@@ -22,6 +22,7 @@ from seotda_tui.i18n import Language, speaking
 from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.rooms.events import RoomEvent
+from seotda_tui.ui.jokbo import jokbo_side_parts
 from seotda_tui.ui.present.log import log_lines, logged
 from seotda_tui.ui.present.shape import SHAPES, table_layout
 from seotda_tui.ui.present.table import SessionUpdate, TableModel, present
@@ -260,3 +261,21 @@ def test_the_hand_log_names_a_showdown_as_the_seats_do() -> None:
         english = log_lines(entries, options)
     assert len(english) == len(lines) and english != lines
     assert "(땡잡이 불발)" not in english[0]
+
+
+def test_the_jokbo_beside_the_table_is_the_helps_and_marks_the_own_hand() -> None:
+    """The presenter decides the 족보 list too (it was the screen's own call): on a big terminal
+    only, from the help's rows (ui/jokbo.py, one source), the own hand's row marked."""
+    with room("three") as (_manager, _room_id, latest):  # (two cards dealt: a hand to mark)
+        me = PLAYERS[0]
+        view = latest[me].view
+        assert view is not None and (hand := view.get("myHand"))
+        big = model(latest[me], me, (200, 60))
+        assert big.layout.jokbo_side and big.jokbo == tuple(
+            jokbo_side_parts(latest[me].room.options, hand["name"])
+        )
+        marked = [t for t, style in big.jokbo if style == "bold reverse"]
+        assert len(marked) == 1 and marked[0].startswith("\n▶")
+        assert model(latest[me], me, (80, 24)).jokbo == ()  # no room for it
+        watcher = model(latest[WATCHER], WATCHER, (200, 60))
+        assert watcher.jokbo and not any(s == "bold reverse" for _t, s in watcher.jokbo)

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 
-from engine.types import LegalAction, SeatView, View
+from engine.types import LegalAction, MyHand, SeatView, View
 
 from ...i18n import Language, _, speaking
 from ...rooms import PLAYING, RoomSummary, RoomUpdate
 from ...rooms.mid_join import QUEUED
 from ...rooms.pause import PAUSED_NOTICE
 from ..geometry import SeatInfo
+from ..jokbo import jokbo_side_parts
 from ..room_rules import room_rules_lines
 from ..widgets.texts import ACTION_NAMES, card_short, chips, first_fit
 from .fit import fit_parts, fit_ranking, text_rows
@@ -89,6 +90,8 @@ class TableModel:
     actions: tuple[LegalAction, ...] = ()  # the bet actions the bar offers
     action_bar: bool = False  # the bar is shown (to a player in a game)
     legal: tuple[LegalAction, ...] = ()
+    #: the 족보 list beside the table (wide terminals, ``layout.jokbo_side``), the own hand marked
+    jokbo: tuple[Part, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,7 @@ def _present(
     spectators = _("관전: {players}").format(players=watchers) if watchers else ""
     if view is None:
         return _waiting(update, layout, title, spectators, me)
+    jokbo = _jokbo(layout, room, view.get("myHand") if in_game else None)
     legal = legal_actions(update)
     picking = choosing(view, legal)
     seat = own_seat(view, me) if in_game else None
@@ -221,7 +225,16 @@ def _present(
         actions=tuple(a for a in legal if a["type"] in ACTION_NAMES),
         action_bar=in_game,
         legal=tuple(legal),
+        jokbo=jokbo,
     )
+
+
+def _jokbo(layout: Layout, room: RoomSummary, hand: MyHand | None) -> tuple[Part, ...]:
+    """The 족보 beside the table when the layout has room for it (§9 "PC: 족보표 상시 표시"),
+    from the help's own rows (:mod:`..jokbo`), the own hand's row marked."""
+    if not layout.jokbo_side:
+        return ()
+    return tuple(jokbo_side_parts(room.options, hand["name"] if hand else None))
 
 
 def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -> tuple[Part]:
@@ -286,6 +299,7 @@ def _waiting(
         hand=HandModel(),
         spectators=spectators,
         prompts=tuple(prompts),
+        jokbo=_jokbo(layout, room, None),
     )
 
 

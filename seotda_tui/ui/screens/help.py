@@ -19,11 +19,12 @@ from textual.widgets import Static, TabbedContent, TabPane
 from engine import DECK, Options
 
 from ...i18n import N_, _
+from ..jokbo import JokboRow, jokbo_rows, row_matches
 from ..keys import KEYS, Intent, bind
 from ..widgets.card import CardView
 from ..widgets.texts import hand_name
 from .base import BaseScreen
-from .help_text import VIRTUAL_NOTE, JokboRow, jokbo_rows, keys_table, row_matches, rules_text
+from .help_text import VIRTUAL_NOTE, keys_table, rules_text
 
 
 class HelpCard(CardView, can_focus=False):

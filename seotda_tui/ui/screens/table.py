@@ -54,7 +54,6 @@ from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.pot import PotView
 from .base import Pushed
-from .help_text import jokbo_side_parts
 from .table_actions import TableActions, table_bindings
 from .table_view import LOG_LINES, TableView, set_changed
 
@@ -341,12 +340,8 @@ class TableScreen(TableActions):
         """subscribe → present → apply: the model of the latest update, drawn."""
         assert self.latest is not None
         model = self._present()
-        table = self.query_one(TableView)
-        table.apply(model)
-        room, view = self.latest.room, self.view
-        if table.jokbo_shown:  # §9 "PC: 족보표 상시 표시": on a big terminal, beside the table
-            hint = view.get("myHand") if view and self.in_game else None
-            table.show_jokbo(*jokbo_side_parts(room.options, hint["name"] if hint else None))
+        self.query_one(TableView).apply(model)  # (the 족보 beside it too, on a big terminal)
+        view = self.view
         self.query_one("#title", Line).show(*model.title)
         self.query_one(PromptBar).set_prompts(list(model.prompts))
         self.fit_message()

@@ -91,6 +91,8 @@ class TableView(Horizontal):
             changes["flash"] = pot.flash
         self.query_one(PotView).set(**changes)
         self.query_one("#banner", Line).show(*model.banner)
+        if model.jokbo:
+            self.show_jokbo(*model.jokbo)
         self.query_one("#me-line", Line).show(*model.me_line)
         mine = self.query_one("#mine", Line)
         if mine.styles.min_height is None or mine.styles.min_height.value != model.mine_rows:
