@@ -7,7 +7,7 @@ the next hand, the game's end) is ``between_hands``'s: nothing here calls upward
 
 from __future__ import annotations
 
-from . import betting
+from . import betting, proof
 from .cards import DECK
 from .core import MAX_REMATCHES, GameCore, live, must_choose
 from .dealing import DealRequest, ordered
@@ -79,12 +79,27 @@ def _seat_joiners(g: GameCore) -> list[Event]:
 
 
 def begin_match(g: GameCore, hand: Hand) -> list[Event]:
-    """Shuffle, deal the first cards and open the first betting round (§5.1/§5.2)."""
-    deck = list(range(20))
-    g.rng.shuffle(deck)
-    hand.deck = deck
+    """Shuffle, deal the first cards and open the first betting round (§5.1/§5.2). With
+    ``verifiableDeals`` the deck comes from the match's own deal seed, committed to first."""
+    events: list[Event] = []
+    secret = g.state.deal_secret
+    if secret is None:
+        deck = list(range(20))
+        g.rng.shuffle(deck)
+        hand.deck = deck
+    else:
+        seed, salt = proof.deal_seed(secret, hand.hand_no, hand.rematch_no)
+        hand.deck = proof.deck(seed)
+        events.append(
+            {
+                "type": "dealCommit",
+                "handNo": hand.hand_no,
+                "rematchNo": hand.rematch_no,
+                "commitment": proof.commitment(seed, salt),
+            }
+        )
     first = 1 if g.options.card_mode == "two" and g.options.deal_mode == "twoRounds" else 2
-    events = _deal(g, hand, first)
+    events += _deal(g, hand, first)
     players = live(hand)
     if not players:  # every rematch player has left the room: nobody contests the pots
         return events + _settle_uncontested(g, hand)
@@ -491,6 +506,17 @@ def _settle_uncontested(g: GameCore, hand: Hand) -> list[Event]:
 def enter_hand_end(g: GameCore, hand: Hand) -> list[Event]:
     """The (re)match is over: with no pot kept for a rematch the hand is, and its 땡값 is paid."""
     events = [] if hand.rematch_pots else _pay_ttaeng(g, hand)
+    if g.state.deal_secret is not None:  # issue 36: the match is over: its seed is revealed
+        seed, salt = proof.deal_seed(g.state.deal_secret, hand.hand_no, hand.rematch_no)
+        events.append(
+            {
+                "type": "dealReveal",
+                "handNo": hand.hand_no,
+                "rematchNo": hand.rematch_no,
+                "seed": seed,
+                "salt": salt,
+            }
+        )
     hand.phase = "handEnd"
     hand.actor = None
     hand.ready = []

@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import get_args
 
-from . import betting, between_hands, flow, rematch
+from . import betting, between_hands, flow, proof, rematch
 from .cards import DECK
 from .core import (
     AWAY_SECONDS,
@@ -180,6 +180,8 @@ class Game:
         state = GameState(
             dict(options.to_dict()), rng.state, seats, options.base_unit, dealer_seat=dealer
         )
+        if options.verifiable_deals:  # issue 36: the deal seeds' secret, from the room's seed
+            state.deal_secret = proof.game_secret(seed)
         game = cls(options, state)
         game._core.deal_hook = deal
         game.last_events = flow.start_hand(game._core)

@@ -1,6 +1,6 @@
-"""§2 모드와 옵션: the 25 options (the spec's 20, issue #19's two 구사 rules, issue 32's
+"""§2 모드와 옵션: the 26 options (the spec's 20, issue #19's two 구사 rules, issue 32's
 ``midJoin``: joining a running game at the next hand, and issue 36's 땡값 ``ttaengValue`` and
-구사 선택권 ``gusaChoice``), their values, defaults and validation."""
+구사 선택권 ``gusaChoice`` and verifiable deals ``verifiableDeals``), their values, defaults and validation."""
 
 from __future__ import annotations
 
@@ -76,6 +76,7 @@ SPECS: tuple[_Spec, ...] = (
     _Spec("tie_rule", "tieRule", "동점 처리", ("rematch", "split")),
     _Spec("rejoin_cost", "rejoinCost", "재참가 비용", ("none", "half", "full")),
     _Spec("ttaeng_value", "ttaengValue", "땡값", ("off", "school", "double")),
+    _Spec("verifiable_deals", "verifiableDeals", "딜 검증", _BOOL),
     _Spec("hints", "hints", "힌트", _BOOL),
 )
 SPEC_BY_FIELD = {s.field: s for s in SPECS}
@@ -132,6 +133,7 @@ class OptionsDict(TypedDict):
     tieRule: str
     rejoinCost: str
     ttaengValue: str
+    verifiableDeals: bool
     hints: bool
 
 
@@ -163,6 +165,7 @@ class Options:
     tie_rule: str = "rematch"
     rejoin_cost: str = "none"
     ttaeng_value: str = "off"  # issue 36: who died pays a 땡/광땡 winner "school"/"double"
+    verifiable_deals: bool = False  # issue 36: each deal committed before, its seed revealed after
     hints: bool = True
 
     def __post_init__(self) -> None:
@@ -224,6 +227,7 @@ class Options:
             tie_rule=pick("tie_rule", d.tie_rule),
             rejoin_cost=pick("rejoin_cost", d.rejoin_cost),
             ttaeng_value=pick("ttaeng_value", d.ttaeng_value),
+            verifiable_deals=pick("verifiable_deals", d.verifiable_deals),
             hints=pick("hints", d.hints),
         )
 
@@ -254,6 +258,7 @@ class Options:
             "tieRule": self.tie_rule,
             "rejoinCost": self.rejoin_cost,
             "ttaengValue": self.ttaeng_value,
+            "verifiableDeals": self.verifiable_deals,
             "hints": self.hints,
         }
 

@@ -113,6 +113,8 @@ class GameState:
     result: GameResult | None = None
     #: issue 32: who asked to sit down mid-game, in order; seated when the next hand starts
     joining: list[str] = field(default_factory=list)
+    #: issue 36 (``verifiableDeals``): every deal seed comes from it (engine/proof.py); never sent
+    deal_secret: str | None = None
 
 
 # ----------------------------------------------------------------------------- the saved form
@@ -213,6 +215,7 @@ class _GameScalars(TypedDict):
     end_reason: NotRequired[str | None]
     result: NotRequired[GameResult | None]
     joining: NotRequired[list[str]]
+    deal_secret: NotRequired[str | None]
 
 
 class SavedGame(_GameScalars):
@@ -322,6 +325,7 @@ def state_to_plain(st: GameState) -> SavedGame:
         "end_reason": st.end_reason,
         "result": deepcopy(st.result),
         "joining": list(st.joining),
+        "deal_secret": st.deal_secret,
     }
 
 

@@ -257,6 +257,15 @@ class RejoinView(TypedDict):
     cost: int
 
 
+class DealProofView(TypedDict):
+    """Issue 36 verifiable deals: the (re)match's commitment, and once it is over its seed
+    and salt (docs/rules.md §8.4; engine/proof.py redoes the deck from them)."""
+
+    commitment: str
+    seed: str | None
+    salt: str | None
+
+
 class GusaChoiceView(TypedDict):
     """Issue 36: the 구사 holders still deciding whether their 구사 fires."""
 
@@ -333,6 +342,7 @@ class View(TypedDict):
     # issue 36, only while they apply (a default game's views stay as they were)
     gusaChoice: NotRequired[GusaChoiceView]
     ttaeng: NotRequired[TtaengRecord]
+    deal: NotRequired[DealProofView]  # with verifiableDeals only
 
 
 # ----------------------------------------------------------------------------- events
@@ -462,6 +472,25 @@ class AnswerEvent(TypedDict):
     amount: int
 
 
+class DealCommitEvent(TypedDict):
+    """Issue 36: before a (re)match's first card, the SHA-256 commitment to its deal seed."""
+
+    type: Literal["dealCommit"]
+    handNo: int
+    rematchNo: int
+    commitment: str
+
+
+class DealRevealEvent(TypedDict):
+    """Issue 36: the (re)match is over: its deal seed and salt (the deck follows from them)."""
+
+    type: Literal["dealReveal"]
+    handNo: int
+    rematchNo: int
+    seed: str
+    salt: str
+
+
 class GusaChoiceOpenEvent(TypedDict):
     """Issue 36: the showdown waits for these 구사 holders to say whether their 구사 fires."""
 
@@ -539,6 +568,8 @@ Event = (
     | GusaChoiceOpenEvent
     | GusaChoiceEvent
     | TtaengEvent
+    | DealCommitEvent
+    | DealRevealEvent
     | RematchStartEvent
     | RebuyOpenEvent
     | GameEndEvent

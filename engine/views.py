@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar, cast
 
+from . import proof
 from .cards import DECK
 from .hands import HandRank, best_two, evaluate
 from .options import Options
@@ -125,6 +126,14 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
             view["gusaChoice"] = {"players": list(hand.gusa_pending)}
         if hand.ttaeng is not None and hand.ttaeng["payments"] is not None:
             view["ttaeng"] = _fresh(hand.ttaeng)
+        if st.deal_secret is not None:  # issue 36: the commitment; the seed once it is over
+            seed, salt = proof.deal_seed(st.deal_secret, hand.hand_no, hand.rematch_no)
+            over = hand.phase == "handEnd"
+            view["deal"] = {
+                "commitment": proof.commitment(seed, salt),
+                "seed": seed if over else None,
+                "salt": salt if over else None,
+            }
     return view
 
 

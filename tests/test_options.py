@@ -39,6 +39,7 @@ SPEC_OPTIONS = [
     ("tie_rule", "tieRule", ("rematch", "split"), "rematch"),
     ("rejoin_cost", "rejoinCost", ("none", "half", "full"), "none"),
     ("ttaeng_value", "ttaengValue", ("off", "school", "double"), "off"),
+    ("verifiable_deals", "verifiableDeals", (True, False), False),
     ("hints", "hints", (True, False), True),
 ]
 SPEC_DEFAULTS = {camel: default for _, camel, _, default in SPEC_OPTIONS}
@@ -69,6 +70,7 @@ BAD_VALUES = [
     ("tie_rule", "highCard", "동점 처리는 rematch, split 중 하나여야 해요"),
     ("rejoin_cost", "double", "재참가 비용은 none, half, full 중 하나여야 해요"),
     ("ttaeng_value", "triple", "땡값은 off, school, double 중 하나여야 해요"),
+    ("verifiable_deals", "on", "딜 검증은 켬(true) 또는 끔(false)이어야 해요"),
     ("hints", "on", "힌트는 켬(true) 또는 끔(false)이어야 해요"),
 ]
 

@@ -46,6 +46,10 @@ def main(argv: list[str] | None = None, environ: Mapping[str, str] | None = None
     real_stderr = sys.stderr
     env = dict(os.environ if environ is None else environ)  # read once, here
     args = parse_args(argv, env)
+    if args.verify_hand is not None:  # issue 36: needs no settings, no data, no server
+        from .verify import verify_file
+
+        return verify_file(args.verify_hand, sys.stdout)
     try:
         settings = settings_from(args, env)
     except ConfigError as exc:

@@ -71,6 +71,15 @@ def build_parser(environ: Mapping[str, str] | None = None) -> argparse.ArgumentP
             "게임 기록을 지우지 않고 남겨요"
         ),
     )
+    parser.add_argument(
+        "--verify-hand",
+        type=Path,
+        metavar="FILE",
+        help=_(
+            "딜 검증(verifiableDeals) 방의 공개된 딜 시드를 약속(SHA-256)과 공개된 카드에 맞춰 "
+            "확인하고 끝내요. FILE: 이벤트 목록이나 판 기록의 JSON (docs/rules.md §8.4)"
+        ),
+    )
     bans = parser.add_argument_group(_("접속 차단 (서버가 돌고 있어도 돼요: 다음 접속부터 적용)"))
     bans.add_argument(
         "--ban-key",

@@ -156,6 +156,11 @@ def rule_topics(options: Options) -> list[list[str]]:
         *_specials(options),
         [tie, *_gusa_rules(options)],
         *_ttaeng(options),
+        *(
+            [[_("딜 검증 켬"), _("딜 전에 SHA-256 약속"), _("판이 끝나면 시드 공개")]]
+            if options.verifiable_deals
+            else []
+        ),
         [hints],
     ]
 

@@ -326,6 +326,12 @@ def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -
         if event.get("accept"):
             return [_("{p} 구사 발동").format(p=p)]
         return [_("{p} 구사 발동 안 함 (그대로 판정)").format(p=p)]
+    if event["type"] == "dealCommit":  # issue 36: verifiable deals (docs/rules.md §8.4)
+        return [_("딜 약속(SHA-256): {commitment}").format(commitment=event["commitment"])]
+    if event["type"] == "dealReveal":
+        return [
+            _("딜 시드 공개: {seed} · 소금 {salt}").format(seed=event["seed"], salt=event["salt"])
+        ]
     if event["type"] == "ttaengValue":  # issue 36 땡값: who paid how much to whom
         return [
             _("땡값: {p} → {winner} {n}칩 ({hand})").format(
