@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
@@ -28,7 +28,7 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 
 from engine import Options
-from engine.types import LegalAction, SeatView, View
+from engine.types import GameResult, LegalAction, SeatView, View
 
 from ...i18n import _
 from ...rooms import FINISHED, PLAYING, RoomError, RoomSummary, RoomUpdate
@@ -79,8 +79,8 @@ class TableScreen(TableActions):
         self.payouts: dict[str, int] = {}
         self._unsubscribe: Callable[[], None] | None = None
         self._deadline_at: float | None = None
-        self._turn_key: Any = None
-        self._shown_result: Any = None
+        self._turn_key: tuple[object, ...] | None = None  # the turn the bell rang for
+        self._shown_result: GameResult | None = None  # (compared by identity)
         self._flash_timer: ScreenTimer | None = None  # on the clock, as the countdown
         self._ticker: ScreenTimer | None = None  # the countdown's second (ui/timers.py)
         self._cut = ""  # the 기리 line of the hand just dealt, for CUT_SECONDS
@@ -183,9 +183,10 @@ class TableScreen(TableActions):
         super().deliver(payload)
 
     def on_pushed(self, message: Pushed) -> None:
-        updates, self._arrived = self._arrived or [message.payload], []
+        payload = message.payload
+        assert isinstance(payload, RoomUpdate)  # (a table subscribes to its room only)
+        updates, self._arrived = self._arrived or [payload], []
         for update in updates:
-            assert isinstance(update, RoomUpdate)  # (a table subscribes to its room only)
             self.seotda.action_latency.drawn()  # the next frame written shows this update
             if update.closed:
                 self._unsubscribe = None
