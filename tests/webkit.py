@@ -102,6 +102,7 @@ class WebHarness:
         size: tuple[int, int] = (80, 24),
         headers: dict[str, str] | None = None,
         languages: list[str] | None = None,
+        link: str | None = None,
     ) -> WebClient:
         """Open a socket and log in as the page does; raises :class:`WebRefused`.
 
@@ -117,6 +118,8 @@ class WebHarness:
             login["room"] = room
         if languages is not None:
             login["languages"] = languages
+        if link is not None:  # a one-time browser link's token (the page's ?link=)
+            login["link"] = link
         await ws.send_json(login)
         client = WebClient(ws, size)
         while True:

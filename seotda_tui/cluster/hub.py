@@ -37,6 +37,7 @@ from ..logs import log_event
 from ..rooms import RoomError, RoomManager, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatHub, ChatMessage
 from ..ssh.admission import PendingLogins
+from ..ssh.browser_links import BrowserLinks
 from ..ssh.guessing import NameGuard
 from ..ssh.limits import AuthJail, ConnectLimiter, SessionCounts
 from ..ssh.registration import Registrations
@@ -73,6 +74,9 @@ class GlobalLimits(SessionCounts):
     #: How far each pending login got, as its worker reported it (``pending``'s progress: the
     #: one that got least far is evicted first).
     progress: dict[object, int] = field(default_factory=dict)
+    #: One-time browser links (a key-held nickname's way into a browser): made by the worker
+    #: of the SSH session that asks, redeemed by whichever worker the browser lands on.
+    links: BrowserLinks = field(default_factory=BrowserLinks)
 
 
 class WorkerLink(asyncio.Protocol):
@@ -439,4 +443,6 @@ _OPS: dict[str, Callable[..., Any]] = {
     "pending_progress": Hub._pending_progress,
     "claim": Hub._claim,
     "unclaim": Hub._unclaim,
+    "link_issue": lambda h, _l, nick: h.limits.links.issue(str(nick)),
+    "link_redeem": lambda h, _l, nick, token: h.limits.links.redeem(str(nick), str(token)),
 }

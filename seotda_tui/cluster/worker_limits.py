@@ -87,6 +87,13 @@ class RemoteLimits:
     def registrations(self) -> Registrations:
         return self._registrations
 
+    def browser_link(self, nickname: str) -> str | None:
+        """Made at the hub, which checks every worker's web logins (none while it is away)."""
+        return as_text(self.link.call_or(None, "link_issue", nickname))
+
+    def redeem_browser_link(self, nickname: str, token: str) -> bool:
+        return self.link.call_or(False, "link_redeem", nickname, token) is True
+
     def pending_logins(
         self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
     ) -> RemotePending:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from ..clock import LOOP_CLOCK
 from ..config import Settings
 from .admission import PendingAdmission, PendingLogins
+from .browser_links import BrowserLinks
 from .guessing import NameGuard
 from .limits import AuthJail, Clock, ConnectLimiter, SessionCounts
 from .registration import Registrations
@@ -62,6 +63,15 @@ class SessionLimits(Protocol):
         takes the one that got least far (``progress(conn)``) first, as one process does."""
         ...
 
+    def browser_link(self, nickname: str) -> str | None:
+        """A one-time browser link's token for ``nickname`` (:mod:`.browser_links`), kept where
+        web logins are checked; None when it cannot be made now (the rooms process away)."""
+        ...
+
+    def redeem_browser_link(self, nickname: str, token: str) -> bool:
+        """Whether ``token`` lets ``nickname`` into a browser now (it is spent)."""
+        ...
+
 
 class LocalLimits(SessionCounts):
     """One process's own limits (no ``--workers``), from the settings, on ``clock``."""
@@ -72,6 +82,7 @@ class LocalLimits(SessionCounts):
         self.jail = AuthJail(s.auth_failures, s.auth_jail_seconds, clock)
         self.names = NameGuard(s.name_failures, s.name_lock_seconds, clock)
         self.new_names = Registrations(s.registrations_per_ip, clock)
+        self.links = BrowserLinks(clock)
         self.max_sessions, self.max_sessions_per_ip = s.max_sessions, s.max_sessions_per_ip
         self.admitted = 0
         self.per_address = Counter()
@@ -90,6 +101,12 @@ class LocalLimits(SessionCounts):
 
     def registrations(self) -> Registrations:
         return self.new_names
+
+    def browser_link(self, nickname: str) -> str | None:
+        return self.links.issue(nickname)
+
+    def redeem_browser_link(self, nickname: str, token: str) -> bool:
+        return self.links.redeem(nickname, token)
 
     def pending_logins(
         self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]

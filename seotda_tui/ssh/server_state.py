@@ -104,6 +104,9 @@ class ServerState:
     def jail_remaining(self, ip: str) -> float:
         return self.limits.jail_remaining(ip)
 
+    def browser_link(self, nickname: str) -> str | None:
+        return self.limits.browser_link(nickname)
+
     def check_login(
         self, ip: str, username: str, key_fp: str | None, proof: Proof | None
     ) -> tuple[str, str] | None:

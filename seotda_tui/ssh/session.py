@@ -21,6 +21,7 @@ from .. import i18n
 from ..i18n import N_
 from ..sanitize import split_login
 from .auth import MSG_STORE_FULL, Proof
+from .browser_links import link_base
 from .player import KICK_TIMEOUT, MAX_PENDING_OUTPUT, PlayerSession, crlf
 from .state import DisconnectReason, SessionContext, SessionHost
 from .store import StoreFull
@@ -204,7 +205,29 @@ class GameSession(PlayerSession, asyncssh.SSHServerSession[bytes]):
         if refusal:
             await self._refuse(refusal, "nickname_taken")
             return None
-        return await self._enter(identity, env, split_login(self._username)[1])
+        ctx = await self._enter(identity, env, split_login(self._username)[1])
+        if ctx is not None and identity.key_fingerprint is not None:  # (it proved its key)
+            ctx.browser_link = functools.partial(self._browser_link, identity.nickname)
+        return ctx
+
+    def _browser_link(self, nickname: str) -> tuple[str, str]:
+        """A one-time link that lets ``nickname`` into the browser page (the lobby asks)."""
+        settings = self._state.settings
+        local = self._chan.get_extra_info("sockname") if self._chan is not None else None
+        base = link_base(
+            settings.web_port,
+            settings.web_host,
+            settings.host,
+            settings.web_allowed_origins,
+            str(local[0]) if local else "",
+        )
+        if base is None:
+            return "off", ""
+        token = self._state.browser_link(nickname)
+        if token is None:
+            return "away", ""
+        self._log("browser_link")  # (never the token: it is the credential)
+        return "ok", f"{base}?link={token}"
 
     async def _ask_password(self) -> bool:
         """In --password mode, a not-yet-registered key also has to know the password."""

@@ -60,6 +60,10 @@ class SessionContext:
     language: Language = field(default_factory=Language)
     #: Keeps the identity's choice of language (None: nothing to keep it in).
     remember_language: Callable[[str], None] | None = None
+    #: A one-time browser link for this nickname (ssh/browser_links.py): what the lobby's key
+    #: shows, as (status, url), status ``ok``, ``off`` (no --web-port) or ``away`` (it cannot be
+    #: made now). None: this login did not prove an SSH key (a passphrase or the browser).
+    browser_link: Callable[[], tuple[str, str]] | None = None
     idle_exempt: Callable[[], bool] | None = None
     """Set by the app: returns True while the player must not be dropped for idleness.
 
@@ -158,4 +162,8 @@ class SessionHost(Protocol):
 
     def auth_failed(self, ip: str, user: str, method: str) -> bool:
         """Count a failed login; True if the address has just been jailed."""
+        ...
+
+    def browser_link(self, nickname: str) -> str | None:
+        """A one-time browser link's token for ``nickname`` (None: not now)."""
         ...

@@ -79,6 +79,7 @@ class SeotdaApp(App[None]):
         join_target: str | None = None,
         language: i18n.Language | str = i18n.KOREAN,
         remember_language: Callable[[str], None] | None = None,
+        browser_link: Callable[[], tuple[str, str]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -101,6 +102,8 @@ class SeotdaApp(App[None]):
         self.language = language if isinstance(language, i18n.Language) else i18n.Language(language)
         #: Keeps a switch for the identity (a login that proved it), if the server can.
         self.remember_language = remember_language
+        #: Makes a one-time browser link (the lobby's u), for a login that proved an SSH key.
+        self.browser_link = browser_link
 
     @property
     def clock(self) -> Clock:
@@ -380,6 +383,7 @@ def make_app_factory(
         target = getattr(session_context, "join_target", None)
         language = getattr(session_context, "language", None)
         remember = getattr(session_context, "remember_language", None)
+        link = getattr(session_context, "browser_link", None)
         return SeotdaApp(
             manager=manager,
             identity=identity,
@@ -388,6 +392,7 @@ def make_app_factory(
             join_target=target if isinstance(target, str) else None,
             language=language if isinstance(language, i18n.Language) else i18n.KOREAN,
             remember_language=remember if callable(remember) else None,
+            browser_link=link if callable(link) else None,
         )
 
     factory.chat = hub  # type: ignore[attr-defined]

@@ -57,6 +57,7 @@ Intent = Literal[
     "history",
     "records",
     "rules",
+    "browser_link",
     # the table and its prompts
     "sit",
     "start",
@@ -100,6 +101,7 @@ KEYS: Final[Mapping[Intent, tuple[str, ...]]] = {
     "history": ("h",),
     "records": ("r",),
     "rules": ("i",),
+    "browser_link": ("u",),  # the url of a one-time browser link
     "sit": ("j",),
     "start": ("s",),
     "recommend": ("r",),

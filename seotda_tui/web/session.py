@@ -6,10 +6,11 @@ larger one closes the socket with 1009):
 Login (text frames, JSON objects, before anything else):
 
 * browser → server, first: ``{"type": "login", "name": "철수", "room": "K7QX3",
-  "cols": 120, "rows": 40, "languages": ["ko-KR", "en"]}``: the nickname, the room to go
-  straight to (``?room=`` or ``#`` in the page's address; optional), the terminal's size, the
-  browser's languages (``navigator.languages``: used when the upgrade request had no
-  ``Accept-Language``);
+  "cols": 120, "rows": 40, "languages": ["ko-KR", "en"], "link": "…"}``: the nickname, the
+  room to go straight to (``?room=`` or ``#`` in the page's address; optional), the terminal's
+  size, the browser's languages (``navigator.languages``: used when the upgrade request had no
+  ``Accept-Language``), a one-time browser link's token (``?link=``; optional: only for a
+  nickname held by an SSH key alone, which then gets in with no prompt);
 * server → browser: ``{"type": "prompts", "message": "…", "prompts": ["닉네임 비밀번호 …", …],
   "kinds": ["passphrase"]}``: what a keyless SSH login's keyboard-interactive round asks (the
   nickname's passphrase; on first use a new one, twice; in ``--password`` mode the server
@@ -32,9 +33,9 @@ Every check is the SSH one on the same objects (:class:`~seotda_tui.ssh.server_s
 banned addresses, the connection rate and jail, the pending-login table, the passphrase
 dialogue (:class:`~seotda_tui.ssh.keyless.KeylessLogin`: its name lock, hash line and
 new-name limit), ``max_sessions``/``max_sessions_per_ip`` counted together with SSH logins. A
-nickname held by an SSH key is refused here: a browser has no key (its way in, a one-time link
-its owner makes over SSH, is not built yet: :func:`log_in`'s ``key_only_web`` refusal is where
-such a link's token would be checked).
+nickname held by an SSH key alone is refused here (a browser has no key) unless the login
+carries a live one-time link its owner made over SSH (the lobby's ``u``,
+:mod:`~seotda_tui.ssh.browser_links`): then it gets in as that key's login would, once.
 """
 
 from __future__ import annotations
@@ -78,7 +79,11 @@ MSG_BUSY = N_(
 MSG_JAILED = N_("로그인 실패가 너무 많아서 이 주소는 잠시 막혔어요. 잠시 뒤에 다시 해 주세요.")
 MSG_KEY_ONLY_WEB = N_(
     "'{name}' 닉네임은 SSH 키로 지켜지고 있어서 브라우저에서는 쓸 수 없어요. "
-    "그 키로 ssh 로 접속하거나 다른 닉네임을 써 주세요."
+    "그 키로 ssh 로 접속해서 로비의 u 로 브라우저 링크를 만들거나 다른 닉네임을 써 주세요."
+)
+MSG_LINK_SPENT = N_(
+    "이 브라우저 링크는 이미 쓰였거나 만료됐어요 (10분, 한 번만). "
+    "ssh 로비의 u 로 새 링크를 만들어 주세요."
 )
 MSG_KEYS_ONLY_SERVER = N_(
     "이 서버는 허용된 SSH 키로만 들어올 수 있어서 브라우저로는 접속할 수 없어요. ssh 로 접속해 주세요."
@@ -131,6 +136,7 @@ class Login:
     room: str | None
     size: tuple[int, int]
     languages: str = ""  # what the page said navigator.languages are, as Accept-Language
+    key: str | None = None  # the SSH key a one-time browser link stood in for
 
 
 def _languages(data: dict[str, Any]) -> str:
@@ -212,9 +218,23 @@ async def log_in(
     name = name.strip()[:64]
     room_text = clean_text(room.strip(), 64) if isinstance(room, str) else ""
     nickname, target = split_login(f"{name}+{room_text}" if room_text else name)
+    holder = policy.name_state(nickname).holder
+    if holder is not None and holder.passphrase is None and holder.key_fingerprint is not None:
+        key = holder.key_fingerprint
+        link = first.get("link")
+        if not isinstance(link, str) or not link:
+            message = policy.say(MSG_KEY_ONLY_WEB, name=nickname)
+            raise LoginFailed("key_only_web", message, nickname)
+        if not state.limits.redeem_browser_link(nickname, link[:128]):
+            if state.auth_failed(ip, nickname, "web-link") or state.jail_remaining(ip) > 0:
+                raise LoginFailed("jailed", policy.say(MSG_JAILED), nickname)
+            raise LoginFailed("link_spent", policy.say(MSG_LINK_SPENT), nickname)
+        refusal = state.check_login(ip, nickname, key, None)
+        if refusal is not None:
+            raise LoginFailed(*refusal, nickname)
+        return Login(nickname, None, target, _size(first), _languages(first), key)
     if not policy.keyless_allowed:  # --authorized-keys without a password: keys only
         raise LoginFailed("keys_only", policy.say(MSG_KEYS_ONLY_SERVER), nickname)
-    holder = policy.name_state(nickname).holder
     if holder is not None and holder.passphrase is None:
         message = policy.say(MSG_KEY_ONLY_WEB, name=nickname)
         raise LoginFailed("key_only_web", message, nickname)
@@ -284,6 +304,7 @@ class WebSession(PlayerSession):
         super().__init__(state, login.name, peer_ip, client=client)
         self._ws = ws
         self._proof = login.proof
+        self._key = login.key  # (a one-time link's: this session makes no links itself)
         self._room = login.room
         self._abort_socket = abort
         self._term = TERM
@@ -348,7 +369,7 @@ class WebSession(PlayerSession):
 
     async def _admit(self) -> SessionContext | None:
         policy = self._state.policy
-        admission = policy.admit(self._username, None, self._peer_ip, self._proof)
+        admission = policy.admit(self._username, self._key, self._peer_ip, self._proof)
         if admission.identity is None:
             await self._refuse(admission.refusal or self.say(MSG_REFUSED), admission.code or "")
             return None

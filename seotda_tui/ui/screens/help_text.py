@@ -170,6 +170,7 @@ KEY_SECTIONS = (
             (shown("rules"), N_("고른 방의 규칙")),
             (shown("history"), N_("지난 게임 (다시 보기)")),
             (shown("records"), N_("전적")),
+            (shown("browser_link"), N_("브라우저 링크 (SSH 키 닉네임을 브라우저에서 한 번)")),
             (shown("leave"), N_("나가기 (먼저 물어요)")),
         ),
     ),

@@ -27,6 +27,9 @@ class ScreenHost(Protocol):
     chat: ChatService
     nickname: str
     motd: str
+    #: A one-time browser link for this nickname, as (status, url): ``ok``, ``off`` (no web
+    #: page on this server) or ``away``; None when this login did not prove an SSH key.
+    browser_link: Callable[[], tuple[str, str]] | None
     hands_dealt: int
     #: This session's key → screen timing (the table's actions; :mod:`seotda_tui.metrics`).
     action_latency: ActionLatency

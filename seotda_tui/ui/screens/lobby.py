@@ -35,6 +35,17 @@ MESSAGE_SECONDS = 5.0
 COLUMNS = (N_("번호"), N_("방 이름"), N_("방장"), N_("인원"), N_("관전"), N_("상태"), N_("규칙"))
 EMPTY = N_("아직 방이 없어요. n 키로 새 방을 만들어 보세요.")
 PICK_FIRST = N_("방을 먼저 골라 주세요 (위아래 화살표)")
+#: The lobby's u: a one-time browser link (ssh/browser_links.py: 10 minutes, one login).
+LINK_SECONDS_SHOWN = 60.0  # long enough to copy it
+LINK_OK = N_(
+    "브라우저 링크예요. 10분 안에 한 번만 이 닉네임으로 들어갈 수 있어요 (남에게 보이지 마세요):"
+)
+LINK_OFF = N_("이 서버는 브라우저 접속이 꺼져 있어요.")
+LINK_AWAY = N_("지금은 브라우저 링크를 만들 수 없어요. 잠시 뒤에 다시 해 주세요.")
+LINK_NO_KEY = N_(
+    "브라우저 링크는 SSH 키로 접속했을 때만 만들 수 있어요. "
+    "비밀번호가 있는 닉네임은 브라우저에서 그 비밀번호로 들어가요."
+)
 
 
 def headers() -> tuple[str, ...]:
@@ -78,6 +89,7 @@ class LobbyScreen(ChatScreen):
         bind("history", "history", "지난 게임", show=True),
         bind("leave", "quit", "나가기", show=True),
         bind("rules", "rules"),
+        bind("browser_link", "browser_link"),
         bind("cancel", "close_chat"),
     ]
 
@@ -228,7 +240,7 @@ class LobbyScreen(ChatScreen):
             return
         self.seotda.open_help(selected[1].options, None, tab="help-rules-pane")
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, seconds: float = MESSAGE_SECONDS) -> None:
         """Show a refusal for :data:`MESSAGE_SECONDS` (the room list it was about moves on)."""
         self.query_one("#lobby-message", Static).update(Text(text))  # may quote a room name
         if self._message_timer is not None:
@@ -236,7 +248,18 @@ class LobbyScreen(ChatScreen):
             self._message_timer = None
         if text:
             clock = self.seotda.clock
-            self._message_timer = after(clock, self, MESSAGE_SECONDS, lambda: self.say(""))
+            self._message_timer = after(clock, self, seconds, lambda: self.say(""))
+
+    def action_browser_link(self) -> None:
+        """A one-time link into the browser page for this nickname, to a login that proved
+        its SSH key (a browser has none: its name is refused there without such a link)."""
+        make = self.seotda.browser_link
+        status, url = make() if make is not None else ("no_key", "")
+        if status == "ok":
+            self.say(_(LINK_OK) + "\n" + url, LINK_SECONDS_SHOWN)
+        else:
+            refusal = {"off": LINK_OFF, "away": LINK_AWAY}.get(status, LINK_NO_KEY)
+            self.say(_(refusal))
 
     def notice(self, text: str) -> bool:
         self.say(text)

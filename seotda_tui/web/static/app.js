@@ -22,6 +22,15 @@
     return room;
   }
   const room = roomFromAddress();
+  // A one-time browser link (?link=TOKEN, made in the ssh lobby with u) for a nickname held by
+  // an SSH key: sent with the login, then taken out of the address bar (it is spent).
+  const link = (new URLSearchParams(location.search).get("link") || "").slice(0, 128);
+  if (link) {
+    const params = new URLSearchParams(location.search);
+    params.delete("link");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
   if (room) {
     $("room-code").textContent = room;
     $("room-line").hidden = false;
@@ -142,7 +151,7 @@
       const cols = Math.max(MIN_COLS, Math.floor(window.innerWidth / 9));
       const rows = Math.max(MIN_ROWS, Math.floor(window.innerHeight / 18));
       const languages = (navigator.languages || [navigator.language || ""]).slice(0, 8);
-      send({ type: "login", name, room, cols, rows, languages });
+      send({ type: "login", name, room, cols, rows, languages, link });
     };
     ws.onmessage = (event) => {
       if (typeof event.data !== "string") {
