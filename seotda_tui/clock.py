@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import heapq
 import itertools
 from collections.abc import AsyncIterator, Callable
@@ -54,17 +55,21 @@ LOOP_CLOCK = LoopClock()
 
 
 class _FakeHandle:
-    __slots__ = ("callback", "cancelled", "when")
+    __slots__ = ("callback", "cancelled", "context", "when")
 
     def __init__(self, when: float, callback: Callable[[], None]) -> None:
         self.when = when
         self.callback = callback
         self.cancelled = False
+        #: Where it was scheduled: it runs there, as an asyncio loop's callback does (a screen's
+        #: timer in its app's context, whichever task moves the clock).
+        self.context = contextvars.copy_context()
 
     def cancel(self) -> None:
-        """As asyncio's handles do, let the callback go at once (it may hold a closed screen)."""
+        """Let the callback and its context go at once (they may hold a closed screen)."""
         self.cancelled = True
         self.callback = _cancelled
+        self.context = contextvars.Context()
 
 
 def _cancelled() -> None:
@@ -72,7 +77,8 @@ def _cancelled() -> None:
 
 
 class FakeClock:
-    """A manual clock: timers fire only inside :meth:`advance`, in time order."""
+    """A manual clock: timers fire only inside :meth:`advance`, in time order, each in the
+    context it was scheduled from (as :class:`LoopClock`'s do)."""
 
     def __init__(self, start: float = 0.0) -> None:
         self.now = start
@@ -100,7 +106,7 @@ class FakeClock:
             if handle.cancelled:
                 continue
             self.now = max(self.now, when)
-            handle.callback()
+            handle.context.run(handle.callback)
         self.now = target
 
 

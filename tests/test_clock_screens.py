@@ -6,6 +6,8 @@ does: no test ticks a screen by hand (``ui/timers.py``), and real time alone cha
 
 from __future__ import annotations
 
+import contextvars
+import weakref
 from types import SimpleNamespace
 
 from engine import Options
@@ -51,3 +53,28 @@ async def test_a_lobby_message_goes_after_its_seconds_on_the_clock() -> None:
         clock.advance(0.1)
         await pilot.pause()
         assert PICK_FIRST not in screen_text(app)
+
+
+def test_a_fake_timer_runs_where_it_was_scheduled_and_a_cancelled_one_lets_go() -> None:
+    """As the loop's handles do: a screen's timer runs in its app's context (its language)
+    whichever task moves the clock, and a cancelled one keeps no closed screen alive."""
+    clock = FakeClock()
+    where: contextvars.ContextVar[str] = contextvars.ContextVar("where", default="test")
+    seen: list[str] = []
+
+    def schedule() -> None:
+        where.set("screen")
+        clock.call_later(1, lambda: seen.append(where.get()))
+
+    contextvars.copy_context().run(schedule)
+    holder = Holder()
+    ref = weakref.ref(holder)
+    clock.call_later(1, holder.method).cancel()
+    del holder
+    assert ref() is None  # freed by reference counting, though its due time has not come
+    clock.advance(1)
+    assert seen == ["screen"] and where.get() == "test"
+
+
+class Holder:
+    def method(self) -> None: ...

@@ -3,10 +3,11 @@
 Why not Textual's ``set_interval`` / ``set_timer``: those run on the event loop's own time, so a
 test on a :class:`~seotda_tui.clock.FakeClock` had to tick its screens by hand, and a flash went
 away after real seconds whatever the fake clock said. These run on the session's clock
-(``app.clock``, the rooms' own: the one a deadline is a moment on), and call back on the
-screen's own task (posted, as Textual's ``call_later`` does: a clock's callback may run on
-another session's task, or inside a test's ``FakeClock.advance``). In production the clock is
-the loop's, so they fire when Textual's timers did.
+(``app.clock``, the rooms' own: the one a deadline is a moment on). In production that is the
+loop's, so they fire when Textual's did, and as Textual's did their callback runs outside the
+screen's task but in the context the timer was started from (its app, its language): a clock
+runs each callback in the context it was scheduled from (asyncio's handles do; so does the fake
+clock), and a screen starts its timers from its own handlers.
 
 Textual's own timers stay Textual's: the screen refresh, the cursor blink, animations, and the
 driver's escape and resize debounces (``ui/driver.py``) are about drawing and input, not the
@@ -23,12 +24,11 @@ from ..clock import Cancellable, Clock
 
 
 class ScreenTimer:
-    """Calls ``callback`` on ``target``'s task ``seconds`` after it starts on ``clock`` (and every
-    ``seconds`` after that if ``repeat``), until :meth:`stop` or ``target`` closes.
+    """Calls ``callback`` ``seconds`` after it starts on ``clock`` (and every ``seconds`` after
+    that if ``repeat``), until :meth:`stop` or ``target`` (the screen) stops running.
 
-    A repeating timer counts from its start, not from each call (no drift), skips the times it
-    missed (a busy loop, or a fake clock moved many seconds at once) and never has more than one
-    call waiting on ``target``'s queue: the callback reads the clock's time, not how often it ran.
+    A repeating timer counts from its start, not from each call (no drift), and skips the times
+    it missed (a busy loop): the callback reads the clock's time, not how often it ran.
     """
 
     def __init__(
@@ -45,13 +45,12 @@ class ScreenTimer:
         self._callback: Callable[[], object] | None = callback
         self._seconds, self._repeat = seconds, repeat
         self._next = clock.time() + seconds
-        self._waiting = False  # a call is posted and has not run yet
         self._handle: Cancellable | None = clock.call_later(seconds, self._due)
 
     def stop(self) -> None:
-        """No more calls (one already posted is dropped too). The screen and the callback are
-        let go: a screen's timers are stopped as it unmounts, so a closed screen is freed by
-        reference counting alone (no cycle through its timers; tests/test_memory.py)."""
+        """No more calls. The screen and the callback are let go: a screen's timers are stopped
+        as it unmounts, so a closed screen is freed by reference counting alone (no cycle
+        through its timers; tests/test_memory.py)."""
         self._target = self._callback = None
         if self._handle is not None:
             self._handle.cancel()
@@ -59,34 +58,29 @@ class ScreenTimer:
 
     def _due(self) -> None:
         self._handle = None
+        callback = self._callback
+        if callback is None or self._target is None or not self._target.is_running:
+            self.stop()  # (the screen closed without stopping it: nothing more to show)
+            return
         if self._repeat:
             now = self._clock.time()
             while self._next <= now:
                 self._next += self._seconds
             self._handle = self._clock.call_later(self._next - now, self._due)
-        if not self._waiting and self._target is not None:
-            self._waiting = self._target.call_later(self._run)
-            if not self._waiting:  # the screen closed: nothing more to show
-                self.stop()
-
-    def _run(self) -> None:
-        self._waiting = False
-        callback = self._callback
-        if not self._repeat:
+        else:
             self.stop()
-        if callback is not None:
-            callback()
+        callback()
 
 
 def every(
     clock: Clock, target: MessagePump, seconds: float, callback: Callable[[], object]
 ) -> ScreenTimer:
-    """``callback`` on ``target``'s task every ``seconds`` of ``clock`` (a countdown's tick)."""
+    """``callback`` every ``seconds`` of ``clock`` while ``target`` runs (a countdown's tick)."""
     return ScreenTimer(clock, target, seconds, callback, repeat=True)
 
 
 def after(
     clock: Clock, target: MessagePump, seconds: float, callback: Callable[[], object]
 ) -> ScreenTimer:
-    """``callback`` on ``target``'s task once, ``seconds`` of ``clock`` from now (a flash)."""
+    """``callback`` once, ``seconds`` of ``clock`` from now, if ``target`` still runs (a flash)."""
     return ScreenTimer(clock, target, seconds, callback)
