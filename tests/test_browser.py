@@ -27,7 +27,15 @@ from seotda_tui.rooms import RoomManager
 from seotda_tui.rooms.clock import FakeClock
 from seotda_tui.ui.app import make_app_factory
 
-from .ssh_harness import ProbeFactory, default_passphrase, public_view, ssh_server, wait_until
+from .ssh_harness import (
+    ProbeFactory,
+    default_passphrase,
+    key_pair,
+    public_view,
+    ssh_server,
+    wait_until,
+)
+from .test_web_links import free_port, make_link
 from .webkit import web_listener
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -200,5 +208,29 @@ async def test_the_terminal_refits_the_window_and_says_when_it_is_too_small(
         await page.locator("#too-small").wait_for(state="visible", timeout=TIMEOUT * 1000)
         await page.set_viewport_size({"width": 740, "height": 360})  # a phone held sideways
         await page.locator("#too-small").wait_for(state="hidden", timeout=TIMEOUT * 1000)
+        assert page.errors == []  # type: ignore[attr-defined]
+        await page.context.close()
+
+
+async def test_a_key_held_name_opens_its_one_time_link_in_chromium(
+    tmp_path: Path, browser: Browser
+) -> None:
+    port = free_port()
+    factory = make_app_factory(manager())
+    async with ssh_server(tmp_path, factory, web_port=port) as server, web_listener(server) as web:
+        async with server.connect("철수", key=key_pair(), size=(100, 30)) as ssh:
+            await ssh.wait_for("철수님 환영해요")
+            url = await make_link(ssh)  # the lobby's u
+        assert url.startswith(f"{web.url}/?link=")
+        page = await open_tab(browser, url, (1000, 600))
+        assert "link=" not in page.url  # spent by the login: taken out of the address bar
+        await page.fill("#name", "철수")  # no passphrase: the link stands in for the key
+        await page.click("#enter")
+        tab = BrowserPlayer(page)
+        await tab.wait_for("철수님 환영해요")
+        await page.reload()  # the same tab again: the link is spent
+        await page.fill("#name", "철수")
+        await page.click("#enter")
+        await page.locator("#message").filter(has_text="SSH 키로").wait_for(timeout=TIMEOUT * 1000)
         assert page.errors == []  # type: ignore[attr-defined]
         await page.context.close()
