@@ -37,7 +37,7 @@ async def busted(turn_seconds: int, language: str) -> AsyncIterator[Table]:
 @pytest.mark.parametrize("language", ["ko", "en"])
 async def test_a_60_second_room_gives_the_rebuy_60_seconds(language: str) -> None:
     async with busted(60, language) as t:
-        assert t.manager.deadline(t.room_id) == 60
+        assert t.manager.seconds_left(t.room_id) == 60
         text = t.text("b")
         assert PROMPT[language] in text and SECONDS[language].format(n=60) in text, text
         await t.advance(45)  # well past the old 15 s
@@ -60,5 +60,5 @@ async def test_the_rebuy_times_out_after_the_turn_time_not_before() -> None:
 
 async def test_a_15_second_room_keeps_15_seconds() -> None:
     async with busted(15, "ko") as t:
-        assert t.manager.deadline(t.room_id) == 15
+        assert t.manager.seconds_left(t.room_id) == 15
         assert "15초" in t.text("b")

@@ -296,11 +296,11 @@ def test_resume_arms_timers_once_the_event_loop_runs(tmp_path: Path) -> None:
     m.start(room_id, "a")
     # like __main__: the manager is built before asyncio.run, on the loop's clock
     m2 = RoomManager(journal=Journal(tmp_path / "g.sqlite3"), reconnect_grace=60)
-    assert m2.deadline(room_id) is None  # nothing armed without a loop
+    assert m2.seconds_left(room_id) is None  # nothing armed without a loop
 
     async def inside() -> None:
         assert m2.session_connected("a") == room_id  # first call from inside the loop
-        assert m2.deadline(room_id) == pytest.approx(15, abs=1)  # armed, on the loop's clock
+        assert m2.seconds_left(room_id) == pytest.approx(15, abs=1)  # armed, on the loop's clock
         m2.close()
 
     asyncio.run(inside())

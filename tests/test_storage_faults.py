@@ -233,7 +233,7 @@ def test_when_the_bots_disconnect_cannot_be_written_no_timer_runs_until_it_is(
     conn.full = True
     conn.which = lambda sql, params: "disconnect" in str(params)
     m.leave(room.id, "a")  # written; then no human is left: the bots' disconnects fail
-    assert m.paused(room.id) and m.deadline(room.id) is None
+    assert m.paused(room.id) and m.seconds_left(room.id) is None
     assert watcher.last.paused and watcher.last.deadline_at is None
     waiting = m.waiting_changes(room.id)
     assert sorted(waiting) == sorted((bot, {"type": "disconnect"}) for bot in bots)

@@ -43,7 +43,7 @@ API (all synchronous; call from the event loop's thread; what callers may use of
     manager.result(room_id) -> dict | None           # the last finished game's result
     manager.live_game(room_id) -> Game | None        # server truth, for the tester harness / tools
     manager.bot_drivers(room_id) -> dict[str, SeatDriver]  # who plays each bot seat (tools, tests)
-    manager.deadline(room_id) -> float | None         # seconds to the next automatic action
+    manager.seconds_left(room_id) -> float | None     # seconds to the next automatic action
     manager.paused(room_id) -> bool                   # waiting for the journal (rooms/pause.py)
     manager.waiting_changes(room_id) -> list[(nick, action)]  # what a paused room holds back
     manager.lobby_subscribers -> int                  # sessions getting lobby pushes now
@@ -311,9 +311,10 @@ class RoomManager:
         room = self._registry.rooms.get(room_id)
         return [(nick, dict(action)) for nick, action in room.backlog] if room else []
 
-    def deadline(self, room_id: str) -> float | None:
+    def seconds_left(self, room_id: str) -> float | None:
         """Seconds until the game acts for whoever it waits for; None while no timer is armed
-        (no game, a paused room, or a resumed one whose event loop has not run yet)."""
+        (no game, a paused room, or a resumed one whose event loop has not run yet). A count,
+        not a moment: ``RoomUpdate.deadline_at`` is the moment (rooms/api.py)."""
         room = self._registry.rooms.get(room_id)
         return self._play.seconds_left(room) if room is not None else None
 
