@@ -124,7 +124,7 @@ class Table:
         cls,
         players: Sequence[str] = ("a", "b"),
         *,
-        options: Options | Mapping[str, Any] | None = None,
+        options: Options | Mapping[str, object] | None = None,
         seed: int | str = 1,
         spectators: Sequence[str] = (),
         size: tuple[int, int] = (80, 24),
@@ -261,7 +261,7 @@ class Table:
         await self.pilots[_who(nick)].press(*keys)
         await self.settle()
 
-    async def act(self, nick: str, action: Mapping[str, Any]) -> None:
+    async def act(self, nick: str, action: Mapping[str, object]) -> None:
         """Send an engine action for ``nick`` directly (no keys); a refusal raises RoomError."""
         self.manager.act(self.room_id, nick, action)
         await self.settle()
@@ -316,7 +316,7 @@ class Table:
             kinds = [a["type"] for a in game.legal_actions(nick)]
             for kind in ("check", "call", "ready", "choose"):
                 if kind in kinds:
-                    action: dict[str, Any] = {"type": kind}
+                    action: dict[str, object] = {"type": kind}
                     if kind == "choose":
                         action["cardIds"] = self.own_cards(nick)[:2]
                     with contextlib.suppress(RoomError):  # (refused: the loop tries again)
