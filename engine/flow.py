@@ -7,7 +7,7 @@ the next hand, the game's end) is ``between_hands``'s: nothing here calls upward
 
 from __future__ import annotations
 
-from . import betting, proof
+from . import betting, modes, proof
 from .cards import DECK
 from .core import MAX_REMATCHES, GameCore, live, must_choose
 from .dealing import DealRequest, ordered
@@ -98,8 +98,7 @@ def begin_match(g: GameCore, hand: Hand) -> list[Event]:
                 "commitment": proof.commitment(seed, salt),
             }
         )
-    first = 1 if g.options.card_mode == "two" and g.options.deal_mode == "twoRounds" else 2
-    events += _deal(g, hand, first)
+    events += _deal(g, hand, modes.first_deal(g.options))
     players = live(hand)
     if not players:  # every rematch player has left the room: nobody contests the pots
         return events + _settle_uncontested(g, hand)
@@ -223,7 +222,7 @@ def _end_round(g: GameCore, hand: Hand) -> list[Event]:
         hand.phase = "choose"
         hand.actor = None
         return events
-    if hand.street == 0 and opts.deal_mode == "twoRounds":
+    if hand.street == 0 and modes.second_round(opts):
         events += _deal(g, hand, 1)
         return events + start_round(g, hand, 1)
     return events + _showdown(g, hand)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar, cast
 
-from . import proof
+from . import modes, proof
 from .cards import DECK
 from .hands import HandRank, best_two, evaluate
 from .options import Options
@@ -78,9 +78,10 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
                 {"type": rp.last_action, "amount": rp.last_amount} if rp.last_action else None
             )
             entry["cardCount"] = len(rp.hand)
-            cards: list[CardDict | HiddenCard] = (
-                [_CARD[i].copy() for i in rp.hand] if own else [{"hidden": True} for _ in rp.hand]
-            )
+            seen = modes.shown_to(opts, hand, rp, viewer) if hand else []
+            cards: list[CardDict | HiddenCard] = [
+                _CARD[i].copy() if face else {"hidden": True} for i, face in zip(rp.hand, seen)
+            ]
             entry["cards"] = cards
             entry["chosen"] = rp.chosen is not None
             if own and rp.chosen is not None:
@@ -174,9 +175,10 @@ def _my_hand(game: ViewSource, viewer: str | None) -> MyHand | None:
     if viewer is None or hand is None or viewer not in hand.players:
         return None
     rp = hand.players[viewer]
-    if len(rp.hand) < 2:
+    known = modes.known_own(game.options, hand, rp)  # 인디언: not the own first card
+    if len(known) < 2:
         return None
-    cards = [DECK[i] for i in (rp.chosen or rp.hand)]
+    cards = [DECK[i] for i in (rp.chosen or known)]
     if len(cards) == 3:
         a, b = best_two(cards, game.options)
         mine = _hint(evaluate(a, b, game.options))

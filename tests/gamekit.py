@@ -131,7 +131,8 @@ ILLEGAL_SAMPLES: list[Any] = [
 
 def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
     """Card ids the viewer must not learn: others' cards not revealed at showdown, all discards
-    (each player's own view says what they hold and discarded)."""
+    (each player's own view says what they hold and discarded), and in 인디언 섯다 the viewer's
+    own first card."""
     view = game.view(None)
     if "handNo" not in view:
         return set()
@@ -139,6 +140,11 @@ def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
     for row in view.get("showdown") or []:
         revealed |= {c["id"] for c in row["cards"]}
     secret: set[int] = set()
+    hand = game.state.hand
+    if viewer is not None and hand is not None and viewer in hand.players:
+        # issue 36 인디언: the own cards the own view does not show (the first card) are secret
+        # to their holder too, until the showdown reveals them
+        secret |= set(hand.players[viewer].hand) - set(held(game, viewer)) - revealed
     for other in view["seats"]:
         pid = other["id"]
         if pid == viewer or not other["inHand"]:

@@ -635,9 +635,9 @@ async def test_form_options_change_with_the_arrow_keys_and_enter_creates() -> No
         await settle(pilot)
         assert form.values()["card_mode"] == "three"
         assert "<3장 섯다 (골라 쓰기)>" in screen_text(app)  # the longest label fits at 80
-        await pilot.press("left", "left")  # wraps round: two choices
+        await pilot.press("left", "left")  # wraps round (issue 36: the variants come last)
         await settle(pilot)
-        assert form.values()["card_mode"] == "three"
+        assert form.values()["card_mode"] == "indian"
         await pilot.press("space")
         await settle(pilot)
         assert form.values()["card_mode"] == "two"

@@ -35,6 +35,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "two-card": dict(starting_chips=500, base_unit=20, max_raise="full"),
     "two-rounds": dict(deal_mode="twoRounds", starting_chips=500, base_unit=20),
     "three-card": dict(card_mode="three", starting_chips=500, base_unit=20, tie_rule="rematch"),
+    # issue 36 인디언 섯다: the two-rounds flow, other views (it shares two-rounds' game budget)
+    "indian": dict(card_mode="indian", starting_chips=500, base_unit=20),
     # (issue 36: the 구사 dealt here is also chosen, and 땡값 is paid by who died)
     "rejoin": dict(
         deal_mode="oneRound",
@@ -54,11 +56,14 @@ MUST_SEE: dict[str, set[str]] = {
     "two-card": {"betting", "handEnd"},
     "two-rounds": {"betting", "handEnd"},
     "three-card": {"betting", "choose", "handEnd"},
+    "indian": {"betting", "handEnd"},
     "rejoin": {"betting", "handEnd", "rejoin", "gusaChoice"},
     "rebuy": {"betting", "handEnd", "rebuy", "finished"},
     "rebuy-unlimited-hands": {"betting", "handEnd", "rebuy", "finished"},
 }
 GAMES = 6
+#: Families that share a budget play fewer games (the variants add no time to the suite).
+GAMES_OF = {"two-rounds": 3, "indian": 3}
 CHECK_EVERY = 5
 #: A 구사 (4+9) for the first player and weak hands for the rest: a rematch others may rejoin.
 GUSA_TABLE = ([7, 17], [0, 3], [9, 13], [11, 19], [1, 5])
@@ -225,7 +230,7 @@ def _new_stats() -> dict[str, set[str]]:
 def test_listed_actions_accepted_others_refused(family: str) -> None:
     stats = _new_stats()
     options = Options(**FAMILIES[family])
-    for seed in range(GAMES):
+    for seed in range(GAMES_OF.get(family, GAMES)):
         _walk(options, seed * 7919 + len(family), stats, gusa=family == "rejoin")
     missing = MUST_SEE[family] - stats["phases"]
     assert not missing, f"{family}: never checked in {missing}"

@@ -9,6 +9,9 @@ Levels:
 - ``strong`` ("강한 봇"): equity against the number of live opponents, pot odds, position (acting
   last lets it bet more lightly) and the occasional bluff; picks its 3-card pair with ``best_two``.
 - ``random`` ("무작위 봇"): any legal action; the baseline for benchmarks.
+
+In 인디언 섯다 (issue 36) both weigh the cards they know against the ones the others show
+(:func:`table_equity`): the own first card stays as unknown to a bot as to a person.
 """
 
 from __future__ import annotations
@@ -84,6 +87,23 @@ def hand_equity(card_ids: list[int], options: Options) -> float:
         values = [table[_pair(ids[0], c)] for c in range(20) if c != ids[0]]
         return sum(values) / len(values)
     return 0.5
+
+
+def table_equity(view: View, options: Options, opponents: int) -> float:
+    """The chance to win against the ``opponents`` still in. In 인디언 섯다 (issue 36) the bot
+    cannot see its own first card but sees each opponent's: it weighs what it knows of its own
+    hand against what each opponent shows (a shown 광 or 장 is a strong start)."""
+    mine = hand_equity(_own_cards(view), options)
+    if options.card_mode != "indian" or view.get("showdown"):
+        return mine ** max(1, opponents)
+    equity = 1.0
+    for s in view["seats"]:
+        if s["id"] == view["viewer"] or not s.get("inHand") or s.get("folded"):
+            continue
+        shown = [c["id"] for c in s.get("cards", []) if "hidden" not in c]
+        theirs = hand_equity(shown, options)
+        equity *= min(0.95, max(0.05, 0.5 + mine - theirs))
+    return equity
 
 
 def situation_rng(view: View, salt: str) -> random.Random:
@@ -176,7 +196,7 @@ def cautious(view: View, options: Options, rng: random.Random) -> Action:
     if other is not None:
         return other
     opponents, to_call, pot, _ = _table_facts(view, legal)
-    equity = hand_equity(_own_cards(view), options) ** max(1, opponents)
+    equity = table_equity(view, options, opponents)
     if equity > 0.7:
         return _pick(legal, "half", "call", "ping", "check")
     if equity > 0.45:
@@ -208,7 +228,7 @@ def strong(view: View, options: Options, rng: random.Random, style: StrongStyle 
     if other is not None:
         return other
     opponents, to_call, pot, last = _table_facts(view, legal)
-    equity = hand_equity(_own_cards(view), options) ** max(1, opponents)
+    equity = table_equity(view, options, opponents)
     pot_odds = to_call / (pot + to_call) if to_call else 0.0
     if last:
         equity += 0.05  # acting last: everyone else has already shown their hand's strength

@@ -52,8 +52,16 @@ GUSA_CHOICE_TEXT = N_(
 )
 
 
+#: The card mode as the room's rules name it (issue 36 adds the variants).
+_MODE = {
+    "two": N_("2장 섯다"),
+    "three": N_("3장 섯다(2장 고르기)"),
+    "indian": N_("인디언 섯다(내 첫 장은 남들만 봐요)"),
+}
+
+
 def _game(o: Options) -> list[str]:
-    parts = [_("3장 섯다(2장 고르기)") if o.card_mode == "three" else _("2장 섯다")]
+    parts = [_(_MODE.get(o.card_mode, "2장 섯다"))]
     if o.card_mode == "two":
         parts.append(_("1장씩 두 번") if o.deal_mode == "twoRounds" else _("2장 한 번에"))
     parts.append(_("시작 {n:,}칩").format(n=o.starting_chips))

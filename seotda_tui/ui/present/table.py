@@ -56,6 +56,7 @@ class HandModel:
     size: str = "compact"
     places: int = 0
     thrown: frozenset[int] = frozenset()
+    unknown: int = 0  # own cards face down first, marked "?" (인디언 섯다's first card)
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,9 @@ def own_hand(seat: SeatView | None, size: str, cards: int, selected: Sequence[in
     thrown = frozenset(i for i in ids if chosen is not None and i not in chosen)
     dimmed = frozenset(ids) if seat is not None and seat.get("folded") else thrown
     places = 0 if seat is None else cards
-    return HandModel(ids, frozenset(selected), dimmed, size, places, thrown)
+    # issue 36 인디언: the own first card, which everyone but its holder sees, shows as "?"
+    unknown = sum(1 for c in (seat.get("cards", []) if seat else []) if "hidden" in c)
+    return HandModel(ids, frozenset(selected), dimmed, size, places, thrown, unknown)
 
 
 def _waiting(

@@ -106,6 +106,7 @@ class TableView(Horizontal):
             hand.size,  # type: ignore[arg-type]
             hand.places,
             hand.thrown,
+            hand.unknown,
         )
 
     def show_seats(self, model: TableModel) -> None:

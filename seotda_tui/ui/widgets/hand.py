@@ -20,6 +20,15 @@ from .card_art import SizeName
 from .texts import card_name
 
 DISCARD_MARK = N_("버림")
+#: Over an own card its holder may not see (인디언 섯다's first card, issue 36).
+UNKNOWN_MARK = "?"
+
+
+def _mark(card: Card | None, discarded: frozenset[int]) -> str:
+    """The word above a card: "?" over a face-down own card, "버림" over the discard."""
+    if card is None:
+        return UNKNOWN_MARK
+    return _(DISCARD_MARK) if card.id in discarded else ""
 
 
 class HandCard(CardView, can_focus=False):
@@ -78,11 +87,15 @@ class HandCards(HorizontalGroup):
         size: SizeName = "compact",
         places: int | None = None,
         discarded: frozenset[int] = frozenset(),
+        unknown: int = 0,
     ) -> None:
         """Show ``cards`` in ``places`` places (default: as many as cards; the rest blank);
-        ``discarded`` cards (the 3-card choice's third) are marked "버림" above, not only dim."""
-        places = len(cards) if places is None else max(places, len(cards))
-        shown = (tuple(cards), selected, dimmed, size, places, discarded)
+        ``discarded`` cards (the 3-card choice's third) are marked "버림" above, not only dim;
+        ``unknown`` own cards come first face down, marked "?" (인디언 섯다: the own first card
+        everyone but its holder sees)."""
+        faces: list[Card | None] = [None] * unknown + list(cards)
+        places = len(faces) if places is None else max(places, len(faces))
+        shown = (tuple(faces), selected, dimmed, size, places, discarded)
         if shown == self._shown:
             return
         self._shown = shown
@@ -92,9 +105,9 @@ class HandCards(HorizontalGroup):
             return  # the places stay mounted, hidden, for the next deal
         views = list(self.query_children(HandCard))
         for i, view in enumerate(views[:places]):
-            if i < len(cards):
-                self._set(view, cards[i], selected, dimmed, size)
-                view.mark = _(DISCARD_MARK) if cards[i].id in discarded else ""
+            if i < len(faces):
+                self._set(view, faces[i], selected, dimmed, size)
+                view.mark = _mark(faces[i], discarded)
             else:
                 view.blank = True
                 view.size_name = size
@@ -104,14 +117,14 @@ class HandCards(HorizontalGroup):
             HandCard(
                 card,
                 size_name=size,
-                selected=card.id in selected,
-                dimmed=card.id in dimmed,
+                selected=card is not None and card.id in selected,
+                dimmed=card is not None and card.id in dimmed,
                 follow_app=True,
             )
-            for card in cards[len(views) : places]
+            for card in faces[len(views) : places]
         ]
-        for view, card in zip(extra, cards[len(views) : places]):
-            view.set_reactive(HandCard.mark, _(DISCARD_MARK) if card.id in discarded else "")
+        for view, card in zip(extra, faces[len(views) : places]):
+            view.set_reactive(HandCard.mark, _mark(card, discarded))
         for _extra in range(len(views) + len(extra), places):
             extra.append(self._place(size))
         if extra:
@@ -126,12 +139,16 @@ class HandCards(HorizontalGroup):
 
     @staticmethod
     def _set(
-        view: HandCard, card: Card, selected: frozenset[int], dimmed: frozenset[int], size: SizeName
+        view: HandCard,
+        card: Card | None,
+        selected: frozenset[int],
+        dimmed: frozenset[int],
+        size: SizeName,
     ) -> None:
         view.card = card
         view.blank = False
-        view.selected = card.id in selected
-        view.dimmed = card.id in dimmed
+        view.selected = card is not None and card.id in selected
+        view.dimmed = card is not None and card.id in dimmed
         view.size_name = size
 
     @property

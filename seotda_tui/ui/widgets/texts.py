@@ -41,10 +41,17 @@ END_REASONS = {
     "botsOnly": N_("사람이 모두 탈락하거나 나가서 봇만 남았어요"),
 }
 
+#: The lobby's short word for each card mode (issue 36 adds the variants).
+MODE_SHORT = {"two": N_("2장"), "three": N_("3장"), "indian": N_("인디언")}
+
 #: Labels (msgids) of every option value, for the create-room form and the lobby; a label
 #: with ``{v}`` is filled with the value (:func:`choice_label`).
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "card_mode": {"two": N_("2장 섯다"), "three": N_("3장 섯다 (골라 쓰기)")},
+    "card_mode": {
+        "two": N_("2장 섯다"),
+        "three": N_("3장 섯다 (골라 쓰기)"),
+        "indian": N_("인디언 섯다"),  # issue 36 variants
+    },
     "deal_mode": {"twoRounds": N_("1장씩 두 번"), "oneRound": N_("2장 한 번에")},
     "starting_chips": dict.fromkeys((500, 1000, 2000, 5000), N_("{v:,}칩")),
     "base_unit": dict.fromkeys((2, 10, 20, 50), N_("{v}칩")),
@@ -184,7 +191,7 @@ def option_summary_forms(options: Options) -> tuple[str, ...]:
     selected room's rules are in full below the list): first the word "chips" (the number
     stays), then the starting chips, and only then the parts from the end. So "·풀"/"·Full"
     stays as long as the starting chips can make room for it (English words are longer)."""
-    cards = _("3장") if options.card_mode == "three" else _("2장")
+    cards = _(MODE_SHORT.get(options.card_mode, "2장"))
     start = _("{n:,}칩").format(n=options.starting_chips)
     rest = [_("학교 {n}").format(n=options.base_unit)]
     if options.end_condition == "hands":

@@ -1,0 +1,54 @@
+"""Issue 36 variants (``cardMode``): what each deals when, and who sees which card.
+
+- ``indian`` (인디언 섯다): one card each that everyone but its holder sees, a betting round,
+  then one card only its holder sees, a second round, the showdown. The holder's first card
+  is hidden from the holder in every view (replays are views too) until the showdown.
+
+The flow (engine/flow.py) asks here how many cards the first deal gives and whether a second
+card and round follow; the view (engine/views.py) asks who sees which card. Kept apart so the
+two-card and three-card games read as they did.
+"""
+
+from __future__ import annotations
+
+from .options import Options
+from .state import Hand, RoundPlayer
+
+#: The holder's own first card in 인디언 섯다 (index in ``RoundPlayer.hand``).
+INDIAN_CARD = 0
+
+
+def first_deal(options: Options) -> int:
+    """How many cards each player gets before the first betting round (§5.1/§5.2)."""
+    if options.card_mode == "indian":
+        return 1
+    return 1 if options.card_mode == "two" and options.deal_mode == "twoRounds" else 2
+
+
+def second_round(options: Options) -> bool:
+    """Whether one more card and a second betting round follow the first round (not 3장,
+    whose third card leads to the choose phase)."""
+    return options.card_mode == "indian" or (
+        options.card_mode == "two" and options.deal_mode == "twoRounds"
+    )
+
+
+def shown_to(options: Options, hand: Hand, rp: RoundPlayer, viewer: str | None) -> list[bool]:
+    """For each of ``rp``'s cards, whether ``viewer`` (None: a spectator) sees its face before
+    the showdown reveals it: the own cards, and in 인디언 섯다 the others' first cards."""
+    own = rp.id == viewer
+    if options.card_mode != "indian":
+        return [own] * len(rp.hand)
+    seen = [own] * len(rp.hand)
+    if len(rp.hand) > INDIAN_CARD:
+        seen[INDIAN_CARD] = not own or _revealed(hand, rp.id)
+    return seen
+
+
+def known_own(options: Options, hand: Hand, rp: RoundPlayer) -> list[int]:
+    """The cards ``rp`` knows they hold (what hints and the holder's bots may judge from)."""
+    return [c for c, seen in zip(rp.hand, shown_to(options, hand, rp, rp.id)) if seen]
+
+
+def _revealed(hand: Hand, pid: str) -> bool:
+    return bool(hand.showdown) and any(r["player"] == pid for r in hand.showdown or [])
