@@ -8,12 +8,21 @@
     .venv/bin/python bench/load_bench.py --workers 1,2 --tables 50 --think 4   # side by side
     .venv/bin/python bench/load_bench.py --workers 1,2 --capacity --think 4    # most players
                                                             # at p95 ≤ 150 ms, for each N
+    .venv/bin/python bench/load_bench.py --tables 10 --transport ssh,web
+                                            # SSH players, then browser players (the
+                                            # --web-port WebSocket), side by side
     .venv/bin/python bench/load_bench.py --tables 10 --before HEAD~1 --pairs 2
                                             # the previous commit's server and this tree's,
                                             # alternating, side by side
 
 With ``--workers N`` (N ≥ 2) the server's figures (CPU, RSS) are those of all its processes
 (the parent, the rooms process, the N workers); the CPU of each is printed too.
+
+With ``--transport web`` the players are browsers instead (:class:`WebPlayer`: the page's
+WebSocket protocol, seotda_tui/web/session.py, with the same keys and the same pyte screens; the
+server gets ``--web-port``); ``--transport ssh,web`` runs both, one fresh server after the
+other, and prints them side by side: server CPU per action and RSS per session (above the
+server's RSS before the first login), CPU seconds beside wall seconds.
 
 What it does:
 
@@ -67,6 +76,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -79,6 +89,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
+import aiohttp
 import asyncssh
 import pyte
 from wcwidth import wcswidth
@@ -190,6 +201,13 @@ def server_flags(python: str, tree: Path) -> frozenset[str]:
     return _FLAGS[key]
 
 
+def free_port() -> int:
+    """A port free on 127.0.0.1 now (the server's --web-port; its SSH port is 0: it says)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 class Server:
     """``python -m seotda_tui`` (of ``args.tree``) in a subprocess; reads its port and watches
     /proc."""
@@ -206,6 +224,9 @@ class Server:
         self._reader: asyncio.Task[None] | None = None
         self.clk = os.sysconf("SC_CLK_TCK")
         self.skipped: list[str] = []
+        #: The browser listener's port (--transport web), 0: none.
+        self.web_port = free_port() if getattr(args, "transport", "ssh") == "web" else 0
+        self.web_ready = asyncio.Event()  # its event=web_listening line was logged
 
     async def start(self) -> None:
         known = server_flags(self.args.python, self.tree)
@@ -227,6 +248,7 @@ class Server:
             *(part for flag in limits for part in flag),
             *(["--compression"] if self.args.compress else []),
             *(["--workers", str(self.args.workers)] if self.args.workers > 1 else []),
+            *(["--web-port", str(self.web_port)] if self.web_port else []),
         ]
         self.proc = await asyncio.create_subprocess_exec(
             *cmd,
@@ -240,6 +262,8 @@ class Server:
         self._reader = asyncio.create_task(self._read(found))
         try:
             self.port = await asyncio.wait_for(found, 30)
+            if self.web_port:
+                await asyncio.wait_for(self.web_ready.wait(), 30)
         except TimeoutError:
             raise BenchError("server did not start:\n" + "\n".join(self.tail)) from None
 
@@ -258,6 +282,8 @@ class Server:
         self.tail.append(text)
         if out is not None:
             out.write(text + "\n")
+        if "event=web_listening" in text:
+            self.web_ready.set()
         if not found.done():
             m = re.search(r"event=listening addr=\S*:(\d+)", text)
             if m:
@@ -916,6 +942,91 @@ class Player:
         self.send(key.encode())
 
 
+class WebPlayer(Player):
+    """A browser tab instead of an SSH client: the page's WebSocket protocol (a JSON login with
+    the same passphrase prompts, then terminal bytes in binary frames) as app.js speaks it, the
+    same pyte screen, keys and measurements. ``wire`` counts the frames' payloads (no TLS on
+    loopback, as the SSH figures count the encrypted stream)."""
+
+    def __init__(self, bench: Bench, nick: str, table: Table, seat: int) -> None:
+        super().__init__(bench, nick, table, seat)
+        self.http: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self._out: asyncio.Queue[bytes] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def connect(self) -> None:
+        t0 = now()
+        assert self.bench.server is not None
+        url = f"http://127.0.0.1:{self.bench.server.web_port}"
+        self.http = aiohttp.ClientSession()
+        ws = self.ws = await self.http.ws_connect(
+            f"{url}/ws", headers={"Origin": url}, max_msg_size=0
+        )
+        await ws.send_json(
+            {"type": "login", "name": self.nick, "cols": self.cols, "rows": self.rows}
+        )
+        turn, holding, waited = self.bench.hash_turn, False, 0.0
+        try:
+            while True:
+                msg = await asyncio.wait_for(ws.receive(), 60)
+                if msg.type != aiohttp.WSMsgType.TEXT:
+                    raise BenchError(f"{self.nick}: the socket closed at login ({msg.type!r})")
+                data = msg.json()
+                if data["type"] == "ready":
+                    break
+                if data["type"] != "prompts":
+                    raise BenchError(f"{self.nick}: refused: {data.get('message')}")
+                if holding:  # a second round: the first was refused
+                    raise BenchError(f"{self.nick}: asked again: {data.get('message')}")
+                asked = now()
+                await turn.lock.acquire()  # (one passphrase hashed at a time: see HashTurn)
+                holding, waited = True, now() - asked
+                turn.waits_s.append(waited)
+                answer = f"{self.nick}-bench-passphrase"
+                await ws.send_json({"type": "answers", "answers": [answer] * len(data["kinds"])})
+        finally:
+            if holding:
+                turn.lock.release()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._read()), loop.create_task(self._write())]
+        t = await self.wait_until(lambda: LOBBY_MARK in self.title(), "lobby", 60)
+        self.connect_s = t - t0 - waited
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        async for msg in self.ws:
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                self.wire += len(msg.data)
+                self.on_data(msg.data)
+        self.closed = True
+        self.wake.set()
+
+    async def _write(self) -> None:
+        """Keys in the order they were pressed (send() is called from sync code)."""
+        while self.ws is not None and not self.ws.closed:
+            data = await self._out.get()
+            try:
+                await self.ws.send_bytes(data)
+            except (ConnectionError, RuntimeError):
+                return
+
+    def send(self, data: bytes) -> None:
+        if self.ws is not None and not self.closed:
+            self._out.put_nowait(data)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            try:
+                await asyncio.wait_for(self.ws.close(), 5)
+            except TimeoutError:
+                pass
+        for task in self._tasks:
+            task.cancel()
+        if self.http is not None:
+            await self.http.close()
+
+
 class Table:
     def __init__(self, bench: Bench, index: int) -> None:
         self.bench = bench
@@ -965,9 +1076,11 @@ class Bench:
         self.size = (cols, rows)
         self.port = 0
         self.tables = [Table(self, t) for t in range(args.tables)]
+        #: Who plays: SSH clients, or browsers (--transport web).
+        self.player_kind = WebPlayer if getattr(args, "transport", "ssh") == "web" else Player
         for table in self.tables:
             for s in range(args.seats):
-                table.players.append(Player(self, f"b{table.index:02d}s{s}", table, s))
+                table.players.append(self.player_kind(self, f"b{table.index:02d}s{s}", table, s))
         self.players = [p for t in self.tables for p in t.players]
         self.paused = False
         self.stopping = False
@@ -992,6 +1105,7 @@ class Bench:
         self.server: Server | None = None
         self.notes: list[str] = []
         self.cpu_split: list[float] = []  # CPU seconds of each server process, largest first
+        self.rss_base = 0.0  # the server's RSS (MiB) before the first login
 
     def mark(self, name: str) -> None:
         assert self.server is not None
@@ -1060,7 +1174,7 @@ class Bench:
             if self.stopping:
                 return
             n += 1
-            p = Player(self, f"probe{n:03d}", Table(self, -1), 0)
+            p = self.player_kind(self, f"probe{n:03d}", Table(self, -1), 0)
             try:
                 await p.connect()
                 assert p.connect_s is not None
@@ -1206,6 +1320,7 @@ class Bench:
                 file=sys.stderr,
                 flush=True,
             )
+            self.rss_base = self.server.memory_mb()[0]
             tasks.append(asyncio.create_task(self.sample()))
             tasks.append(asyncio.create_task(self.drain()))
             self.mark("start")
@@ -1364,6 +1479,10 @@ class Bench:
             "own_ms": {q: round(pct(self.own_ms, q), 1) for q in (50, 95, 99)},
             "rss_mb_end": round(rss_end, 1),
             "rss_mb_peak": round(rss_peak, 1),
+            "rss_mb_base": round(self.rss_base, 1),
+            "rss_kb_per_session": round((rss_end - self.rss_base) * 1024 / len(self.players)),
+            "transport": getattr(self.args, "transport", "ssh"),
+            "server_cpu_s_play": round(self.server_cpu(("play0", "pause"), ("resume", "play1")), 2),
             "rss_mb_max_sampled": round(max((r for _, r in self.rss), default=0.0), 1),
             "server_cpu_pct": {
                 "login": round(self.login_server_cpu / login_wall * 100),
@@ -1668,6 +1787,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "other, and prints them side by side (default 1)",
     )
     ap.add_argument(
+        "--transport",
+        default="ssh",
+        help="who plays: ssh (SSH clients), web (browsers: the --web-port WebSocket), or "
+        "ssh,web: both, one fresh server after the other, printed side by side (default ssh)",
+    )
+    ap.add_argument(
         "--capacity",
         action="store_true",
         help="for each --workers value: the most players (tables × seats, from --tables up, "
@@ -1727,16 +1852,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.pairs < 1:
         ap.error("--pairs must be ≥ 1")
     args.workers = args.worker_counts[0]
+    args.transports = str(args.transport).split(",")
+    if any(t not in ("ssh", "web") for t in args.transports):
+        ap.error("--transport takes ssh, web or ssh,web")
+    if len(args.transports) > 1 and (args.before or args.capacity):
+        ap.error(
+            "--transport ssh,web compares one size of this tree: leave out --before/--capacity"
+        )
+    args.transport = args.transports[0]
     return args
 
 
 def run_once(
-    args: argparse.Namespace, workers: int, tables: int, tree: Path = ROOT, label: str = ""
+    args: argparse.Namespace,
+    workers: int,
+    tables: int,
+    tree: Path = ROOT,
+    label: str = "",
+    transport: str | None = None,
 ) -> dict[str, Any] | None:
-    """One bench run (a fresh server from ``tree``) with these ``--workers`` and ``--tables``;
-    its report is printed; None if it failed."""
+    """One bench run (a fresh server from ``tree``) with these ``--workers`` and ``--tables``
+    (and players over ``transport``, else ``--transport``'s first); its report is printed;
+    None if it failed."""
     one = copy.copy(args)
     one.workers, one.tables, one.tree = workers, tables, tree
+    one.transport = transport or args.transport
     if label:
         print(f"\n=== {label}", flush=True)
     bench = Bench(one)
@@ -1911,10 +2051,19 @@ def compare(runs: list[dict[str, Any]]) -> str:
         ),
         ("server CPU %, play", lambda r: f"{r['server_cpu_pct']['play']} %"),
         (
+            "server CPU s / wall s, play",
+            lambda r: f"{r.get('server_cpu_s_play', '-')} / {r['play_s']} s",
+        ),
+        (
             "connect → lobby p50 / p95",
             lambda r: "{} / {} ms".format(*(f"{r['connect_s'][q] * 1000:.0f}" for q in (50, 95))),
         ),
         ("server RSS end", lambda r: f"{r['rss_mb_end']:.0f} MiB"),
+        (
+            "server RSS per session (above its start)",
+            lambda r: f"{r.get('rss_kb_per_session', '-')} KiB",
+        ),
+        ("bytes per player per action", lambda r: str(r.get("bytes_per_player_action", "-"))),
         ("other processes, CPU % play", lambda r: f"{r['other_cpu_pct']['play']} %"),
     ]
     for label, get in figures:
@@ -1951,6 +2100,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps(compared, ensure_ascii=False, indent=2))
         return 0 if len(compared) == 2 * args.pairs * len(args.worker_counts) else 1
+    if len(args.transports) > 1:  # the same size over each transport, side by side
+        runs = []
+        for workers in args.worker_counts:
+            for transport in args.transports:
+                label = f"{transport}, --workers {workers}"
+                result = run_once(args, workers, args.tables, label=label, transport=transport)
+                if result is not None:
+                    runs.append(result)
+        if runs:
+            print("\n" + compare(runs), flush=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(runs, ensure_ascii=False, indent=2))
+        return 0 if len(runs) == len(args.transports) * len(args.worker_counts) else 1
     for workers in args.worker_counts:
         if args.capacity:
             caps[workers], runs = capacity(args, workers)
