@@ -78,7 +78,6 @@ class TableScreen(TableActions):
         self.log_shown: bool | None = None  # None: shown on wide terminals only
         self.payouts: dict[str, int] = {}
         self._unsubscribe: Callable[[], None] | None = None
-        self._deadline_at: float | None = None
         self._turn_key: tuple[object, ...] | None = None  # the turn the bell rang for
         self._shown_result: GameResult | None = None  # (compared by identity)
         self._flash_timer: ScreenTimer | None = None  # on the clock, as the countdown
@@ -163,7 +162,7 @@ class TableScreen(TableActions):
         )
         size = (self.app.size.width, self.app.size.height)
         style = str(getattr(self.app, "card_style", "box"))
-        now = self.seotda.clock.time()  # (the countdown reads the same clock: _arm_countdown)
+        now = self.seotda.clock.time()  # (the countdown reads the same clock: _tick)
         return present(update, now, size, style, None, self.selected)
 
     def _layout(self) -> None:
@@ -327,15 +326,12 @@ class TableScreen(TableActions):
             log.write(Text(line))
 
     def _arm_countdown(self) -> None:
-        """Take the turn's deadline when an update arrives: a moment on the rooms' clock (the
-        one ``self.seotda.clock`` is), so every tick and redraw counts to the same moment."""
+        """The gauge's full length when an update brings a turn's deadline (its moment is the
+        update's ``deadline_at``, on the rooms' clock: every tick counts to it, see _tick)."""
         assert self.latest is not None
         view = self.view
         if self.latest.deadline_at is not None and view is not None:
-            self._deadline_at = self.latest.deadline_at
             self.query_one(StatusGauge).total = view["pending"]["seconds"]
-        else:
-            self._deadline_at = None
 
     def _redraw(self) -> None:
         """subscribe → present → apply: the model of the latest update, drawn."""
@@ -396,7 +392,8 @@ class TableScreen(TableActions):
         (issue 32: players expect to see the others' time run, as on Hangame): the same
         number on every screen, each change sent as the one or two cells that moved."""
         gauge = self.query_one(StatusGauge)
-        if self._deadline_at is None:
-            gauge.seconds = None
-            return
-        gauge.seconds = max(0, math.ceil(self._deadline_at - self.seotda.clock.time() - 0.001))
+        latest = self.latest
+        left = None
+        if latest is not None and self.view is not None:
+            left = latest.seconds_left(self.seotda.clock.time())  # to its deadline_at
+        gauge.seconds = None if left is None else max(0, math.ceil(left - 0.001))
