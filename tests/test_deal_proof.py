@@ -172,7 +172,8 @@ async def test_every_seat_and_spectator_is_shown_the_commitment_then_the_seed() 
     options = Options(verifiable_deals=True, deal_mode="oneRound")
     async with Table.open(["a", "b"], options=options, seed=3, spectators=["s"]) as t:
         deal = t.game.view(None)["deal"]
-        for nick in ("a", "b", "s"):
+        for nick in ("a", "b", "s"):  # the title line has its first 8 digits
+            assert f"약속 {deal['commitment'][:8]}" in t.text(nick).splitlines()[0]
             await t.press(nick, "l")
             assert f"딜약속(SHA-256):{deal['commitment']}" in log_text(t, nick).replace(" ", "")
         t.play_until(lambda g: g.view(None).get("handPhase") == "handEnd")

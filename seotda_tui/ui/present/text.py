@@ -51,6 +51,8 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
             else _("{hand}판").format(hand=hand)
         )
         parts.append(_("학교 {n}").format(n=chips(view["baseUnit"])))
+        if deal := view.get("deal"):  # issue 36: this deal's commitment, for every viewer
+            parts.append(_("약속 {c}").format(c=deal["commitment"][:8]))
     else:
         parts.append(_("{n}/{max}명").format(n=len(room.players), max=room.max_players))
     if host:
