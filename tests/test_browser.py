@@ -12,6 +12,7 @@ One browser per module (each test opens a fresh context in it); skipped, saying 
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -128,24 +129,34 @@ async def test_chromium_and_ssh_play_a_whole_hand_joined_by_link(
     tmp_path: Path, browser: Browser
 ) -> None:
     rooms = manager()
-    room = rooms.create_room("철수", "비밀 방", {}, private=True, listed=False)
     async with (
         ssh_server(tmp_path, make_app_factory(rooms)) as server,
         web_listener(server) as web,
         AsyncExitStack() as stack,
     ):
-        # the SSH host is back in his private room, whose code his table shows
+        # the SSH host makes a private, unlisted room in the form; his table shows its code
         ssh = await stack.enter_async_context(server.connect("철수", size=(100, 30)))
-        code = rooms.room_code(room.id, "철수")
-        assert code is not None
-        await ssh.wait_for(f"방 코드 {code}")
+        await ssh.wait_for("철수님 환영해요")
+        await ssh.press("n")
+        await ssh.wait_for("새 방 만들기")
+        # from the name back past the scrolling form and its two buttons to the last choice,
+        # 공개 여부: public → private, listed → private, unlisted
+        await ssh.press(*["shift+tab"] * 4, "right", "right", "enter")
+        await ssh.wait_for("방 코드 ")
+        found = re.search(r"방 코드 ([A-Z0-9]+)", ssh.text)
+        assert found is not None, ssh.text
+        code = found.group(1)
+        room_id = rooms.room_of("철수")
+        assert room_id is not None and rooms.room_code(room_id, "철수") == code
+        summary = rooms.room(room_id)
+        assert summary is not None and summary.private and not summary.listed
         # the friend opens the link he sent: the form says which room, then the table
         page = await open_tab(browser, f"{web.url}/?room={code}", (1200, 760))
         assert await page.text_content("#room-code") == code
         tab = BrowserPlayer(page)
         await tab.log_in("영희", default_passphrase("영희"))
         await tab.wait_for("방장 철수님이 시작하기를")
-        assert rooms.room_of("영희") == room.id
+        assert rooms.room_of("영희") == room_id
         await ssh.wait_for("영희")
         await ssh.press("s")
         await tab.wait_for("· 게임 중 ·")
