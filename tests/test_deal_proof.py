@@ -189,3 +189,62 @@ async def test_every_seat_and_spectator_is_shown_the_commitment_then_the_seed() 
             )
         await t.press("a", "i")
         assert "판이 끝나면 시드 공개" in t.text("a")
+
+
+async def test_the_replay_gives_each_hands_record_as_json_that_verifies(tmp_path: Any) -> None:
+    """A finished verifiable-deals game, replayed: v at a hand's end shows its record as JSON
+    laid out so the screen's lines, copied as they are, parse and pass --verify-hand's check;
+    before the hand is over there is nothing to check yet."""
+    from types import SimpleNamespace
+
+    from seotda_tui.rooms import RoomManager
+    from seotda_tui.rooms.clock import FakeClock
+    from seotda_tui.rooms.journal import Journal
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.deal_record import DealRecordScreen
+    from seotda_tui.ui.screens.replay import ReplayScreen
+
+    options = Options(verifiable_deals=True, deal_mode="oneRound", hand_limit=10)
+    journal = Journal(tmp_path / "games.sqlite3")
+    manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: "v1", journal=journal)
+    room = manager.create_room("a", "검증 방", options)
+    manager.join(room.id, "b")
+    manager.start(room.id, "a")
+    rng = random.Random(2)
+    while (game := manager.live_game(room.id)) is not None and not game.finished:
+        move = random_action(game, rng)
+        if move is None:
+            manager.clock.advance(game.pending()["seconds"] or 1)  # type: ignore[attr-defined]
+        else:
+            manager.act(room.id, *move)
+    manager.leave(room.id, "a")
+    app = make_app_factory(manager)(SimpleNamespace(nickname="a"), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert "v 딜 기록" in str(screen.query_one("#replay-keys").render())
+        await pilot.press("v")  # the first frame: the hand has only begun
+        await pilot.pause()
+        empty: object = app.screen
+        assert isinstance(empty, DealRecordScreen) and not empty.records
+        await pilot.press("escape")
+        end = screen.replay.hand_starts[1] - 1  # the first hand's last frame
+        await pilot.press(*["right"] * end, "v")
+        await pilot.pause()
+        shown: object = app.screen
+        assert isinstance(shown, DealRecordScreen) and shown.records
+        lines = [line.rstrip() for line in _screen_lines(app)]
+        start = lines.index("[")
+        stop = len(lines) - lines[::-1].index("]")
+        copied = json.loads("\n".join(lines[start:stop]))  # the lines as a terminal copies them
+        assert copied[0]["handNo"] == 1 and [proof.verify(r) for r in copied] == [[]]
+    manager.close()
+
+
+def _screen_lines(app: Any) -> list[str]:
+    from seotda_tui.testing import screen_text
+
+    return [line[1:] for line in screen_text(app).splitlines()]  # (the box's padding)

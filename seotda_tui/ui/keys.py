@@ -50,6 +50,7 @@ Intent = Literal[
     "previous_field",
     "previous_hand",
     "next_hand",
+    "deal_record",  # a replayed hand's deal record (verifiable deals, issue 36)
     # the lobby
     "new_room",
     "watch",
@@ -95,6 +96,7 @@ KEYS: Final[Mapping[Intent, tuple[str, ...]]] = {
     "previous_field": ("shift+tab",),
     "previous_hand": ("left_square_bracket",),
     "next_hand": ("right_square_bracket",),
+    "deal_record": ("v",),
     "new_room": ("n",),
     "watch": ("w",),
     "code": ("c",),

@@ -22,6 +22,7 @@ from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widget import Widget
 
+from engine import proof
 from engine.types import View
 
 from ...i18n import N_, _
@@ -36,6 +37,7 @@ from ..widgets.roomlist import RoomList
 from ..widgets.seats import SeatInfo
 from ..widgets.texts import chips
 from .base import BaseScreen
+from .deal_record import DealRecordScreen
 from .table_view import TableView
 
 # msgids, translated where they are shown
@@ -46,6 +48,7 @@ GONE = N_("그 게임은 이제 없어요 (보관 기간이 지났어요)")
 BROKEN = N_("그 게임은 다시 볼 수 없어요 (기록이 손상됐어요)")
 LIST_KEYS = N_("↑/↓ 고르기 · Enter 다시 보기 · q 돌아가기")
 REPLAY_KEYS = N_("←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록")
+DEAL_RECORD_KEY = N_("v 딜 기록")
 #: The players column is cut to this many cells (names are up to 16 each).
 PLAYER_CELLS = 24
 
@@ -153,6 +156,7 @@ class ReplayScreen(BaseScreen):
         bind("home", "go(0)", "처음", priority=True),
         bind("end", "go(-1)", "끝", priority=True),
         bind(("leave", "cancel"), "back", "목록"),
+        bind("deal_record", "deal_record", "딜 기록"),
     ]
 
     #: The table's ids (app.tcss styles them); only what the replay has of its own is here.
@@ -173,7 +177,10 @@ class ReplayScreen(BaseScreen):
         yield Line(id="replay-keys")
 
     def on_mount(self) -> None:
-        self.query_one("#replay-keys", Line).show((_(REPLAY_KEYS), "dim"))
+        keys = _(REPLAY_KEYS)
+        if self.replay.options.verifiable_deals:  # issue 36: v shows the hand's deal record
+            keys += " · " + _(DEAL_RECORD_KEY)
+        self.query_one("#replay-keys", Line).show((keys, "dim"))
         self._draw()
 
     def relabel(self) -> None:
@@ -206,6 +213,14 @@ class ReplayScreen(BaseScreen):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+    def action_deal_record(self) -> None:
+        """Issue 36: the current hand's revealed deal records (its matches so far), as JSON to
+        copy into a file for ``seotda-server --verify-hand``."""
+        replay, hand = self.replay, self.frame_view.get("handNo")
+        events = [e for i in range(self.index + 1) for e in replay.frames[i].events]
+        records = [r for r in proof.records(events) if r["handNo"] == hand]
+        self.app.push_screen(DealRecordScreen(records))
 
     def _go(self, index: int) -> None:
         index = max(0, min(index, len(self.replay.frames) - 1))
