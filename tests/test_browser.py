@@ -209,6 +209,16 @@ async def test_the_terminal_refits_the_window_and_says_when_it_is_too_small(
         await wait_until(lambda: app().size.height == rows, what="the app at the page's rows")
         await tab.press("a", "b")  # keys typed on the page reach the app
         await tab.wait_for("typed=ab")
+        # Korean through an input method: a syllable composed (ㅎ, 하, 한), then committed
+        cdp = await page.context.new_cdp_session(page)
+        for composing in ("ㅎ", "하", "한"):
+            await cdp.send(
+                "Input.imeSetComposition",
+                {"text": composing, "selectionStart": 1, "selectionEnd": 1},
+            )
+        await cdp.send("Input.insertText", {"text": "한"})
+        await page.keyboard.insert_text("글")  # and text inserted at once (a paste, a phone)
+        await tab.wait_for("typed=ab한글")
         await page.set_viewport_size({"width": 1400, "height": 900})
         await wait_until(lambda: app().size.height > rows, what="the app's rows after the refit")
         bigger, wider = await page.evaluate(SIZE_JS)
