@@ -4,7 +4,7 @@ of the game: what follows a match (``flow``) or a rematch (``rematch``), which c
 from __future__ import annotations
 
 from .core import LAST_STANDING_HAND_CAP, GameCore, live, must_choose
-from .flow import advance, gusa_choice, start_hand, start_round, win_by_fold
+from .flow import advance, gusa_choice, pick_shared, start_hand, start_round, win_by_fold
 from .pots import split_evenly
 from .rematch import open_rejoin, rejoin
 from .result import build_result
@@ -184,13 +184,15 @@ def leave(g: GameCore, seat: Seat) -> list[Event]:
             if all(p in hand.ready for p in g.ready_expected()):
                 events += ready(g, hand, [])
             return events + check_connected_end(g)
-        if rp is not None and not rp.folded and hand.phase in ("betting", "choose"):
+        if rp is not None and not rp.folded and hand.phase in ("betting", "choose", "pickShared"):
             rp.folded = True
             rp.last_action = "die"
             events.append({"type": "fold", "player": seat.id, "auto": True})
             if len(live(hand)) == 1:
                 return events + win_by_fold(g, hand) + check_connected_end(g)
-            if hand.phase == "betting" and hand.actor == seat.id:
+            if hand.phase == "pickShared" and hand.actor == seat.id:  # issue 36: picked for them
+                events += pick_shared(g, hand, hand.deck[0], auto=True)
+            elif hand.phase == "betting" and hand.actor == seat.id:
                 events += advance(g, hand, after=seat.id)
             elif hand.phase == "choose" and not any(
                 must_choose(hand, p) for p in hand.participants

@@ -98,7 +98,15 @@ def begin_match(g: GameCore, hand: Hand) -> list[Event]:
                 "commitment": proof.commitment(seed, salt),
             }
         )
-    events += _deal(g, hand, modes.first_deal(g.options))
+    if g.options.card_mode == "shared":  # issue 36 한장공유: the 선 picks the shared card first
+        return events + open_pick(g, hand)
+    return events + deal_first(g, hand)
+
+
+def deal_first(g: GameCore, hand: Hand) -> list[Event]:
+    """The match's first cards, then its first betting round (or its end, when nobody or one
+    player is left to contest it)."""
+    events = _deal(g, hand, modes.first_deal(g.options))
     players = live(hand)
     if not players:  # every rematch player has left the room: nobody contests the pots
         return events + _settle_uncontested(g, hand)
@@ -119,6 +127,41 @@ def _deal(g: GameCore, hand: Hand, count: int) -> list[Event]:
         for pid in players:
             hand.players[pid].hand.append(hand.deck.pop(0))
     return [{"type": "dealt", "to": pid, "count": count} for pid in players]
+
+
+def open_pick(g: GameCore, hand: Hand) -> list[Event]:
+    """Issue 36 한장공유: the match waits for its 선 to pick the shared card from the 20 (the
+    deck is already shuffled; the pick leaves it without that card)."""
+    picker = g.state.seats[hand.dealer_seat].id
+    hand.shared = None
+    hand.phase = "pickShared"
+    hand.actor = picker
+    events: list[Event] = [{"type": "sharedPickOpen", "player": picker}]
+    if g.seats[picker].status == "left":  # nobody will answer: the card is picked for them
+        events += pick_shared(g, hand, hand.deck[0], auto=True)
+    return events
+
+
+def pick_refusal(hand: Hand, pid: str, card: int | None) -> Refusal | None:
+    """Only the match's 선, while the shared card is being picked; any of the 20 cards."""
+    if hand.phase != "pickShared" or hand.actor != pid:
+        return Refusal("notPicking", "지금은 공유 카드를 고를 때가 아니에요")
+    if card is not None and card not in hand.deck:
+        return Refusal("needCard", "카드를 골라 주세요")
+    return None
+
+
+def pick_shared(g: GameCore, hand: Hand, card: int, *, auto: bool = False) -> list[Event]:
+    """The shared card is picked: shown to all, out of the deck; the deal follows."""
+    picker = hand.actor or g.state.seats[hand.dealer_seat].id
+    hand.deck.remove(card)
+    hand.shared = card
+    hand.actor = None
+    hand.phase = "dealing"
+    events: list[Event] = [
+        {"type": "sharedCard", "player": picker, "card": DECK[card].to_dict(), "auto": auto}
+    ]
+    return events + deal_first(g, hand)
 
 
 def start_round(g: GameCore, hand: Hand, street: int) -> list[Event]:
@@ -252,8 +295,10 @@ def choose(g: GameCore, hand: Hand, pid: str, ids: list[int]) -> list[Event]:
     return events + start_round(g, hand, 1)
 
 
-def _cards_of(rp: RoundPlayer) -> list[int]:
-    return rp.chosen if rp.chosen is not None else rp.hand
+def _cards_of(hand: Hand, rp: RoundPlayer) -> list[int]:
+    """The two cards ``rp`` plays: the chosen two, or the hand (with 한장공유's shared card)."""
+    own = rp.chosen if rp.chosen is not None else rp.hand
+    return own + ([hand.shared] if hand.shared is not None else [])
 
 
 def _showdown(g: GameCore, hand: Hand) -> list[Event]:
@@ -266,7 +311,7 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
     reveal: list[ShownHand] = []
     for pid in players:
         rank = ranks[pid]
-        cards = [DECK[i].to_dict() for i in _cards_of(hand.players[pid])]
+        cards = [DECK[i].to_dict() for i in _cards_of(hand, hand.players[pid])]
         reveal.append(
             {
                 "player": pid,
@@ -297,7 +342,7 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
 def _ranks(g: GameCore, hand: Hand, players: list[str]) -> dict[str, HandRank]:
     ranks: dict[str, HandRank] = {}
     for pid in players:
-        a, b = (DECK[i] for i in _cards_of(hand.players[pid]))
+        a, b = (DECK[i] for i in _cards_of(hand, hand.players[pid]))
         ranks[pid] = evaluate(a, b, g.options)
     return ranks
 

@@ -62,6 +62,7 @@ from .views import build_view
 _PAYLOAD: dict[str, tuple[str, ...]] = {
     **{kind: () for kind in betting.BET_ACTIONS},
     "choose": ("cardIds",),
+    "pickShared": ("cardId",),
     "rejoin": ("accept",),
     "gusaChoice": ("accept",),
     "rebuy": ("accept",),
@@ -92,6 +93,8 @@ def _parse(action: object) -> CheckedAction:
         if key not in action:
             if kind == "choose":
                 raise IllegalAction("카드 두 장을 골라 주세요", "needCards")
+            if kind == "pickShared":
+                raise IllegalAction("카드를 골라 주세요", "needCard")
             raise IllegalAction("받기/안 받기를 정해 주세요", "needAnswer")
     if kind == "rejoin" or kind == "rebuy" or kind == "gusaChoice":
         accept = action["accept"]
@@ -113,6 +116,11 @@ def _parse(action: object) -> CheckedAction:
         if ids[0] == ids[1]:
             raise IllegalAction("같은 카드를 두 번 고를 수 없어요", "sameCard")
         return {"type": "choose", "cardIds": [int(i) for i in ids]}
+    if kind == "pickShared":  # issue 36 한장공유
+        card = action["cardId"]
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 20:
+            raise IllegalAction("카드를 골라 주세요", "needCard")
+        return {"type": "pickShared", "cardId": card}
     if kind in _BETS:
         return {"type": _BETS[kind]}
     return {"type": _PLAIN[kind]}
@@ -302,6 +310,11 @@ class Game:
             away = self._core.seats[hand.actor].away
             seconds = AWAY_SECONDS if away else self.options.turn_seconds
             return {"phase": "betting", "players": [hand.actor], "seconds": seconds}
+        if hand.phase == "pickShared":
+            assert hand.actor is not None
+            away = self._core.seats[hand.actor].away
+            seconds = AWAY_SECONDS if away else self.options.turn_seconds
+            return {"phase": "pickShared", "players": [hand.actor], "seconds": seconds}
         if hand.phase == "choose":
             waiting = [p for p in hand.participants if must_choose(hand, p)]
             seconds = self.options.turn_seconds + CHOOSE_EXTRA_SECONDS
@@ -331,6 +344,8 @@ class Game:
             actions += betting.legal_actions(flow.bet_context(core, core.hand(), player_id))
         elif phase == "choose" and self.check_choose(player_id) is None:
             actions.append({"type": "choose", "amount": 0})
+        elif phase == "pickShared" and self.check_pick_shared(player_id) is None:
+            actions.append({"type": "pickShared", "amount": 0})
         elif phase == "gusaChoice":
             for accept in (True, False):
                 if self.check_gusa_choice(player_id, accept) is None:
@@ -398,6 +413,13 @@ class Game:
             return refusal
         ids = None if card_ids is None else list(card_ids)
         return flow.choose_refusal(self._core.hand(), player_id, ids)
+
+    def check_pick_shared(self, player_id: str, card_id: int | None = None) -> Refusal | None:
+        """Issue 36 한장공유: the 선 picking the shared card (with ``card_id``: any of the 20)."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        return flow.pick_refusal(self._core.hand(), player_id, card_id)
 
     def check_rejoin(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.5: answering the 구사 rejoin offer (accepting needs the cost in chips)."""
@@ -511,6 +533,10 @@ class Game:
         """§5.2: keep two of the three cards (``act`` with a ``choose``)."""
         return self.act(player_id, {"type": "choose", "cardIds": list(card_ids)})
 
+    def pick_shared(self, player_id: str, card_id: int) -> list[Event]:
+        """Issue 36 한장공유: the 선 picks the shared card (``act`` with a ``pickShared``)."""
+        return self.act(player_id, {"type": "pickShared", "cardId": card_id})
+
     def rejoin(self, player_id: str, accept: bool) -> list[Event]:
         """§5.5: answer the 구사 rejoin offer (``act`` with a ``rejoin``)."""
         return self.act(player_id, {"type": "rejoin", "accept": accept})
@@ -550,6 +576,11 @@ class Game:
             _refuse(self.check_choose(player_id, ids))
             seat = core.seats[player_id]
             return touch(seat) + flow.choose(core, core.hand(), player_id, ids)
+        if action["type"] == "pickShared":
+            card = action["cardId"]
+            _refuse(self.check_pick_shared(player_id, card))
+            seat = core.seats[player_id]
+            return touch(seat) + flow.pick_shared(core, core.hand(), card)
         if action["type"] == "ready":
             _refuse(self.check_ready(player_id))
             seat = core.seats[player_id]
@@ -609,6 +640,11 @@ class Game:
             events.append({"type": "timeout", "player": pid, "action": kind})
             events += count_timeout(core.seats[pid])
             return events + flow.bet(core, hand, pid, kind, 0)
+        if hand.phase == "pickShared":  # issue 36: the shuffled deck's top card is shared
+            assert hand.actor is not None
+            events.append({"type": "timeout", "player": hand.actor, "action": "pickShared"})
+            events += count_timeout(core.seats[hand.actor])
+            return events + flow.pick_shared(core, hand, hand.deck[0], auto=True)
         if hand.phase == "choose":
             for pid in [p for p in hand.participants if must_choose(hand, p)]:
                 cards = [DECK[i] for i in hand.players[pid].hand]

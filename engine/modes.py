@@ -3,6 +3,9 @@
 - ``indian`` (인디언 섯다): one card each that everyone but its holder sees, a betting round,
   then one card only its holder sees, a second round, the showdown. The holder's first card
   is hidden from the holder in every view (replays are views too) until the showdown.
+- ``shared`` (한장공유): before the deal the match's 선 picks one of the 20 cards as the shared
+  card, shown to all (flow.py's ``pickShared`` phase; a timeout picks the shuffled deck's top
+  card); one card each, one betting round; each hand is its card plus the shared card.
 
 The flow (engine/flow.py) asks here how many cards the first deal gives and whether a second
 card and round follow; the view (engine/views.py) asks who sees which card. Kept apart so the
@@ -20,7 +23,7 @@ INDIAN_CARD = 0
 
 def first_deal(options: Options) -> int:
     """How many cards each player gets before the first betting round (§5.1/§5.2)."""
-    if options.card_mode == "indian":
+    if options.card_mode in ("indian", "shared"):
         return 1
     return 1 if options.card_mode == "two" and options.deal_mode == "twoRounds" else 2
 
@@ -46,8 +49,10 @@ def shown_to(options: Options, hand: Hand, rp: RoundPlayer, viewer: str | None) 
 
 
 def known_own(options: Options, hand: Hand, rp: RoundPlayer) -> list[int]:
-    """The cards ``rp`` knows they hold (what hints and the holder's bots may judge from)."""
-    return [c for c, seen in zip(rp.hand, shown_to(options, hand, rp, rp.id)) if seen]
+    """The cards ``rp`` knows they play with (what hints may judge from): the own cards they
+    see, and 한장공유's shared card."""
+    own = [c for c, seen in zip(rp.hand, shown_to(options, hand, rp, rp.id)) if seen]
+    return own + ([hand.shared] if hand.shared is not None else [])
 
 
 def _revealed(hand: Hand, pid: str) -> bool:

@@ -52,7 +52,7 @@ class _Spec:
 _BOOL = (True, False)
 
 SPECS: tuple[_Spec, ...] = (
-    _Spec("card_mode", "cardMode", "카드 방식", ("two", "three", "indian")),  # issue 36 variants
+    _Spec("card_mode", "cardMode", "카드 방식", ("two", "three", "indian", "shared")),  # issue 36
     _Spec("deal_mode", "dealMode", "분배 방식", ("twoRounds", "oneRound")),
     _Spec("starting_chips", "startingChips", "시작 칩", (500, 1000, 2000, 5000)),
     _Spec("base_unit", "baseUnit", "기본 단위(학교)", (2, 10, 20, 50)),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .rng import Rng
 
@@ -56,6 +56,9 @@ class DealRecord(TypedDict):
     salt: str
     deals: list[tuple[int, list[str]]]
     shown: dict[str, list[int]]
+    #: issue 36 한장공유: the card the 선 picked before the deal (out of the deck, in every
+    #: shown hand)
+    shared: NotRequired[int]
 
 
 def dealt(cards: Sequence[int], deals: Iterable[tuple[int, Sequence[str]]]) -> dict[str, list[int]]:
@@ -85,10 +88,17 @@ def verify(record: Mapping[str, object]) -> list[str]:
     except (KeyError, TypeError, ValueError) as exc:
         return [f"기록 형식이 올바르지 않아요: {exc}"]
     problems: list[str] = []
+    cards = deck(seed)
+    if "shared" in record:  # 한장공유: dealt from the deck without it; every hand holds it
+        shared = _int(record["shared"])
+        if shared not in cards:
+            return [f"공유 카드 {shared}가 덱에 없어요"]
+        cards.remove(shared)
+        shown = {p: [i for i in ids if i != shared] for p, ids in shown.items()}
     if commitment(seed, salt) != promised:
         problems.append("시드와 소금이 딜 전에 보인 약속(SHA-256)과 맞지 않아요")
     try:
-        hands = dealt(deck(seed), deals)
+        hands = dealt(cards, deals)
     except ValueError as exc:
         return [*problems, str(exc)]
     for pid, ids in shown.items():
@@ -124,6 +134,9 @@ def records(events: Iterable[Mapping[str, object]]) -> list[DealRecord]:
                 deals[-1][1].append(pid)
             else:
                 deals.append((count, [pid]))
+        elif current is not None and kind == "sharedCard":
+            card = event["card"]
+            current["shared"] = _int(card["id"]) if isinstance(card, Mapping) else _int(card)
         elif current is not None and kind == "showdown":
             for hand in _list(event["hands"]):
                 current["shown"][str(hand["player"])] = [

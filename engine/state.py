@@ -90,6 +90,9 @@ class Hand:
     gusa_pending: list[str] = field(default_factory=list)
     gusa_waived: list[str] = field(default_factory=list)
     ttaeng: TtaengRecord | None = None
+    #: issue 36 한장공유 (``cardMode=shared``): the card every hand of the match shares, once
+    #: its 선 has picked it (``None`` before, and in every other mode)
+    shared: int | None = None
 
 
 @dataclass(slots=True)
@@ -182,6 +185,7 @@ class _HandScalars(TypedDict):
     gusa_pending: NotRequired[list[str]]
     gusa_waived: NotRequired[list[str]]
     ttaeng: NotRequired[TtaengRecord | None]
+    shared: NotRequired[int | None]
 
 
 class SavedHand(_HandScalars):
@@ -304,6 +308,7 @@ def hand_to_plain(h: Hand) -> SavedHand:
         "gusa_pending": list(h.gusa_pending),
         "gusa_waived": list(h.gusa_waived),
         "ttaeng": deepcopy(h.ttaeng),
+        "shared": h.shared,
     }
 
 

@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 BetKind = Literal["die", "check", "ping", "call", "ddadang", "quarter", "half", "full"]
 #: What a player decides (``Game.act``); ``legal_actions`` lists only these.
-PlayerKind = Literal[BetKind, "choose", "rejoin", "rebuy", "gusaChoice", "ready"]
+PlayerKind = Literal[BetKind, "choose", "pickShared", "rejoin", "rebuy", "gusaChoice", "ready"]
 #: What the room manager reports about a seat (``Game.leave``/``disconnect``/``reconnect``), and
 #: a spectator's request for a seat at the next hand (``Game.join``, issue 32).
 SystemKind = Literal["leave", "disconnect", "reconnect", "join"]
@@ -33,6 +33,13 @@ class ChooseAction(TypedDict):
 
     type: Literal["choose"]
     cardIds: list[int]
+
+
+class PickSharedAction(TypedDict):
+    """Issue 36 한장공유: the dealer picks the shared card (an id 0–19) before the deal."""
+
+    type: Literal["pickShared"]
+    cardId: int
 
 
 class AnswerAction(TypedDict):
@@ -57,11 +64,15 @@ class PlainAction(TypedDict):
 Action = Mapping[str, object]
 #: A well-formed action: what ``Game.apply`` has checked an :data:`Action` to be (and what the
 #: typed ``Game.bet``/``choose``/``rejoin``/``rebuy``/``ready`` send).
-CheckedAction = BetAction | ChooseAction | AnswerAction | PlainAction
+CheckedAction = BetAction | ChooseAction | PickSharedAction | AnswerAction | PlainAction
 
 GamePhase = Literal["playing", "rebuy", "finished"]
-HandPhase = Literal["dealing", "betting", "choose", "gusaChoice", "rejoin", "showdown", "handEnd"]
-PendingPhase = Literal["finished", "rebuy", "betting", "choose", "gusaChoice", "rejoin", "handEnd"]
+HandPhase = Literal[
+    "dealing", "pickShared", "betting", "choose", "gusaChoice", "rejoin", "showdown", "handEnd"
+]
+PendingPhase = Literal[
+    "finished", "rebuy", "pickShared", "betting", "choose", "gusaChoice", "rejoin", "handEnd"
+]
 SeatStatus = Literal["playing", "busted", "eliminated", "left"]
 
 RefusalCode = Literal[
@@ -72,6 +83,7 @@ RefusalCode = Literal[
     "needCards",
     "needAnswer",
     "sameCard",
+    "needCard",
     # who may act at all
     "notParticipant",
     "gameOver",
@@ -99,6 +111,7 @@ RefusalCode = Literal[
     "unknownBet",
     # choose (§5.2), rejoin (§5.5), rebuy (§5.6), ready (§5.1.9)
     "notChoosing",
+    "notPicking",
     "notInHand",
     "alreadyChosen",
     "notYourCard",
@@ -343,6 +356,7 @@ class View(TypedDict):
     gusaChoice: NotRequired[GusaChoiceView]
     ttaeng: NotRequired[TtaengRecord]
     deal: NotRequired[DealProofView]  # with verifiableDeals only
+    sharedCard: NotRequired[CardDict | None]  # cardMode=shared: the shared card, once picked
 
 
 # ----------------------------------------------------------------------------- events
@@ -491,6 +505,22 @@ class DealRevealEvent(TypedDict):
     salt: str
 
 
+class SharedPickOpenEvent(TypedDict):
+    """Issue 36 한장공유: the (re)match waits for ``player`` (its 선) to pick the shared card."""
+
+    type: Literal["sharedPickOpen"]
+    player: str
+
+
+class SharedCardEvent(TypedDict):
+    """The shared card, picked by ``player`` (``auto``: by the timeout or on leaving)."""
+
+    type: Literal["sharedCard"]
+    player: str
+    card: CardDict
+    auto: bool
+
+
 class GusaChoiceOpenEvent(TypedDict):
     """Issue 36: the showdown waits for these 구사 holders to say whether their 구사 fires."""
 
@@ -565,6 +595,8 @@ Event = (
     | HandEndEvent
     | RejoinOpenEvent
     | AnswerEvent
+    | SharedPickOpenEvent
+    | SharedCardEvent
     | GusaChoiceOpenEvent
     | GusaChoiceEvent
     | TtaengEvent

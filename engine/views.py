@@ -127,6 +127,8 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
             view["gusaChoice"] = {"players": list(hand.gusa_pending)}
         if hand.ttaeng is not None and hand.ttaeng["payments"] is not None:
             view["ttaeng"] = _fresh(hand.ttaeng)
+        if opts.card_mode == "shared":  # issue 36 한장공유: the shared card, shown to all
+            view["sharedCard"] = None if hand.shared is None else _CARD[hand.shared].copy()
         if st.deal_secret is not None:  # issue 36: the commitment; the seed once it is over
             seed, salt = proof.deal_seed(st.deal_secret, hand.hand_no, hand.rematch_no)
             over = hand.phase == "handEnd"

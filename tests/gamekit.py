@@ -104,6 +104,8 @@ def random_action(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]] 
         action["accept"] = choice["accept"]
     if choice["type"] == "choose":
         action["cardIds"] = rng.sample(held(game, pid), 2)
+    if choice["type"] == "pickShared":  # issue 36 한장공유: any of the 20 cards
+        action["cardId"] = rng.randrange(20)
     return pid, action
 
 

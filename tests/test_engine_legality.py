@@ -27,7 +27,7 @@ from engine.types import LegalAction
 
 from .gamekit import random_action, random_options
 
-PLAYER_KINDS = (*BET_ACTIONS, "choose", "rejoin", "rebuy", "gusaChoice", "ready")
+PLAYER_KINDS = (*BET_ACTIONS, "choose", "pickShared", "rejoin", "rebuy", "gusaChoice", "ready")
 SYSTEM_KINDS = ("leave", "disconnect", "reconnect", "join")
 
 #: Option sets that force each phase to come up often (small stacks: all-ins and busts).
@@ -37,6 +37,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "three-card": dict(card_mode="three", starting_chips=500, base_unit=20, tie_rule="rematch"),
     # issue 36 인디언 섯다: the two-rounds flow, other views (it shares two-rounds' game budget)
     "indian": dict(card_mode="indian", starting_chips=500, base_unit=20),
+    # issue 36 한장공유: the 선 picks the shared card (one of the one-round family's games)
+    "shared": dict(card_mode="shared", starting_chips=500, base_unit=20),
     # (issue 36: the 구사 dealt here is also chosen, and 땡값 is paid by who died)
     "rejoin": dict(
         deal_mode="oneRound",
@@ -57,13 +59,14 @@ MUST_SEE: dict[str, set[str]] = {
     "two-rounds": {"betting", "handEnd"},
     "three-card": {"betting", "choose", "handEnd"},
     "indian": {"betting", "handEnd"},
+    "shared": {"pickShared", "betting", "handEnd"},
     "rejoin": {"betting", "handEnd", "rejoin", "gusaChoice"},
     "rebuy": {"betting", "handEnd", "rebuy", "finished"},
     "rebuy-unlimited-hands": {"betting", "handEnd", "rebuy", "finished"},
 }
 GAMES = 6
 #: Families that share a budget play fewer games (the variants add no time to the suite).
-GAMES_OF = {"two-rounds": 3, "indian": 3}
+GAMES_OF = {"two-rounds": 3, "indian": 3, "two-card": 4, "shared": 2}
 CHECK_EVERY = 5
 #: A 구사 (4+9) for the first player and weak hands for the rest: a rematch others may rejoin.
 GUSA_TABLE = ([7, 17], [0, 3], [9, 13], [11, 19], [1, 5])
@@ -88,6 +91,7 @@ def _candidates(game: Game, pid: str) -> list[dict[str, Any]]:
     stranger = next(c for c in range(20) if c not in own)
     pairs.append([own[0] if own else (stranger + 1) % 20, stranger])
     actions += [{"type": "choose", "cardIds": p} for p in pairs]
+    actions += [{"type": "pickShared", "cardId": c} for c in (0, 7, 19)]  # issue 36 한장공유
     answers = ("rejoin", "rebuy", "gusaChoice")
     actions += [{"type": k, "accept": a} for k in answers for a in (True, False)]
     actions.append({"type": "ready"})
@@ -115,6 +119,8 @@ def _check_for(game: Game, pid: str, action: dict[str, Any]) -> Any:
         return game.check_bet(pid, kind)
     if kind == "choose":
         return game.check_choose(pid, action["cardIds"])
+    if kind == "pickShared":
+        return game.check_pick_shared(pid, action["cardId"])
     if kind in ("rejoin", "rebuy"):
         return getattr(game, f"check_{kind}")(pid, action["accept"])
     if kind == "gusaChoice":

@@ -22,6 +22,10 @@ def _typed(game: Game, pid: str, action: dict[str, object]) -> list[Event]:
         ids = action["cardIds"]
         assert isinstance(ids, list)
         return game.choose(pid, ids)
+    if kind == "pickShared":  # issue 36 한장공유
+        card = action["cardId"]
+        assert isinstance(card, int)
+        return game.pick_shared(pid, card)
     if kind in ("rejoin", "rebuy", "gusaChoice"):
         accept = action["accept"]
         assert isinstance(accept, bool)

@@ -11,7 +11,7 @@ import pytest
 from engine import Game, Options, OptionsError
 from engine.dealing import StackedDeck
 
-from .gamekit import act, held, leaks, new_game, seat, stack
+from .gamekit import act, held, leaks, must_fail, new_game, seat, stack
 
 G1, Y2, G3, T4, Y9, T9, Y10, T10 = 0, 2, 4, 7, 16, 17, 18, 19
 
@@ -87,7 +87,7 @@ def test_indian_option_validation() -> None:
     Options(card_mode="indian").check_players(10)
     with pytest.raises(OptionsError, match="참가 인원은 최대 10명까지예요"):
         Options(card_mode="indian").check_players(11)
-    with pytest.raises(OptionsError, match="카드 방식은 two, three, indian"):
+    with pytest.raises(OptionsError, match="카드 방식은 two, three, indian, shared"):
         Options.from_dict({"cardMode": "indians"})
     assert Options.from_dict({"cardMode": "indian"}).card_mode == "indian"
     assert Options().card_mode == "two"  # the default game is untouched
@@ -128,3 +128,121 @@ def test_indian_bots_weigh_what_the_others_show() -> None:
     # the bot does not know its own card: against a shown 1광 it is worse off than against
     # a 3띠 (id 5: the weakest start)
     assert equity_facing(G1) < 0.4 and equity_facing(5) > 0.55
+
+
+# ------------------------------------------------------------------------------ 한장공유
+T2 = 3  # 2월 띠
+
+
+def test_shared_the_dealer_picks_then_one_card_each_plus_the_shared_card() -> None:
+    game, (a, b, c) = new_game(3, card_mode="shared", cards={"a": [Y2], "b": [G3], "c": [Y9]})
+    assert game.pending() == {"phase": "pickShared", "players": [a], "seconds": 20}
+    assert game.legal_actions(a) == [{"type": "pickShared", "amount": 0}]
+    assert game.legal_actions(b) == [] and game.view(None)["sharedCard"] is None
+    assert all(len(seat(game, p, p).get("cards", [])) == 0 for p in (a, b, c))  # nothing dealt
+    must_fail(game, b, {"type": "pickShared", "cardId": G1}, "notPicking")
+    must_fail(game, a, {"type": "pickShared", "cardId": 20}, "needCard")
+    must_fail(game, a, {"type": "pickShared", "cardId": True}, "needCard")
+    must_fail(game, a, {"type": "pickShared"}, "needCard")
+    events = act(game, a, "pickShared", cardId=G1)
+    assert {
+        "type": "sharedCard",
+        "player": a,
+        "card": {"id": G1, "month": 1, "kind": "gwang"},
+    }.items() <= events[0].items()
+    for viewer in (a, b, c, None):
+        assert game.view(viewer)["sharedCard"] == {"id": G1, "month": 1, "kind": "gwang"}
+    assert held(game, a) == [Y2] and faces(game, a, b) == [None]
+    assert game.view(a)["myHand"]["name"] == "알리"  # own 2열 + the shared 1광
+    assert game.view(b)["myHand"]["name"] == "13광땡"
+    for p in (a, b, c):
+        act(game, p, "check")  # one betting round, then the showdown
+    shown = {r["player"]: [x["id"] for x in r["cards"]] for r in game.view(None)["showdown"]}
+    assert shown == {a: [Y2, G1], b: [G3, G1], c: [Y9, G1]}
+    assert stack(game, b) == 1000 - 10 + 30 and game.chips_in_play() == 3000
+
+
+@pytest.mark.parametrize(("tie_rule", "rematch"), [("rematch", True), ("split", False)])
+def test_shared_ties_follow_tie_rule(tie_rule: str, rematch: bool) -> None:
+    game, (a, b) = new_game(2, card_mode="shared", tie_rule=tie_rule, cards={"a": [Y2], "b": [T2]})
+    act(game, a, "pickShared", cardId=G1)  # both hold 알리 (1 + 2)
+    act(game, a, "check")
+    act(game, b, "check")
+    view = game.view(None)
+    assert bool(view["rematchReason"]) is rematch
+    if rematch:  # the rematch's 선 picks a shared card again
+        game.timeout()
+        assert game.pending()["phase"] == "pickShared" and game.view(None)["sharedCard"] is None
+    else:
+        assert stack(game, a) == stack(game, b) == 1000
+
+
+def test_shared_timeout_and_leaving_pick_for_the_dealer() -> None:
+    game, (a, b, c) = new_game(3, card_mode="shared")
+    events = game.timeout()
+    assert events[0] == {"type": "timeout", "player": a, "action": "pickShared"}
+    picked = next(e for e in events if e["type"] == "sharedCard")
+    assert picked["auto"] and game.view(None)["sharedCard"] == picked["card"]
+    assert game.pending()["phase"] == "betting"
+    game2, (a2, b2, c2) = new_game(3, card_mode="shared")
+    events = game2.leave(a2)
+    assert {"type": "fold", "player": a2, "auto": True} in events
+    assert any(e["type"] == "sharedCard" and e["auto"] for e in events)
+    assert game2.pending() == {"phase": "betting", "players": [b2], "seconds": 20}
+    assert seat(game2, a2, None).get("cards", []) == []  # the leaver is dealt nothing
+
+
+def test_shared_reload_and_replay_mid_pick() -> None:
+    options = Options(card_mode="shared")
+    game = Game.new(options, ["a", "b"], 5)
+    clone = Game.from_dict(game.to_dict())
+    assert clone.pending() == game.pending() and clone.state_hash() == game.state_hash()
+    picker = game.pending()["players"][0]
+    log: list[tuple[str | None, dict[str, object]]] = [
+        (picker, {"type": "pickShared", "cardId": 12})
+    ]
+    game.apply(*log[0])
+    clone.apply(*log[0])
+    assert clone.state_hash() == game.state_hash()
+    assert Game.replay(options, ["a", "b"], 5, log).state_hash() == game.state_hash()
+    Options(card_mode="shared").check_players(10)
+    with pytest.raises(OptionsError, match="참가 인원은 최대 10명까지예요"):
+        Options(card_mode="shared").check_players(11)
+
+
+def test_shared_bots_play_to_the_end_and_judge_with_the_shared_card() -> None:
+    from seotda_tui.rooms.bots import decide, shared_equity
+
+    options = Options(card_mode="shared")
+    # 1광 shared: a 3광 makes 13광땡 (near certain), a 2열 알리 (strong), a 5띠 6끗 (middling)
+    assert shared_equity([G3], G1, options) > shared_equity([Y2], G1, options) > 0.5
+    assert shared_equity([9], G1, options) < shared_equity([Y2], G1, options)
+    options = Options(card_mode="shared", starting_chips=500, base_unit=20, hand_limit=10)
+    game = Game.new(options, ["a", "b", "c"], 4)
+    for _step in range(3000):
+        if game.finished:
+            break
+        pending = game.pending()["players"]
+        if not pending:
+            game.timeout()
+            continue
+        action = decide("strong", game.view(pending[0]), options, seed=2)
+        assert action is not None
+        game.apply(pending[0], action)
+    assert game.finished
+
+
+def test_shared_deals_verify_and_a_changed_shared_card_is_found() -> None:
+    from engine import proof
+
+    options = Options(card_mode="shared", verifiable_deals=True, deal_mode="oneRound")
+    game = Game.new(options, ["a", "b"], 8)
+    events = list(game.last_events)
+    events += game.apply(game.pending()["players"][0], {"type": "pickShared", "cardId": 6})
+    while game.pending()["phase"] == "betting":
+        events += game.apply(game.pending()["players"][0], {"type": "check"})
+    (record,) = proof.records(events)
+    assert record["shared"] == 6 and all(6 in ids for ids in record["shown"].values())
+    assert proof.verify(record) == []
+    other = next(c for c in range(20) if all(c not in ids for ids in record["shown"].values()))
+    assert proof.verify({**record, "shared": other})  # another card: the deal no longer fits

@@ -64,3 +64,43 @@ async def test_indian_in_english_and_the_showdown_shows_the_holder_their_card() 
         await t.settle()
         assert t.game.view(None).get("handPhase") == "handEnd"
         assert not _marked(t.text("a"))  # shown down: the holder sees it too
+
+
+SHARED = Options(card_mode="shared")
+
+
+async def test_shared_the_dealer_picks_with_the_keys_and_everyone_sees_the_card() -> None:
+    deal = {"a": ["2열"], "b": ["3광"], "c": ["9열"]}
+    async with Table.open(
+        ["a", "b", "c"], options=SHARED, seed=2, deal=deal, spectators=["s"]
+    ) as t:
+        assert t.game.pending()["players"] == ["a"]
+        mine = t.text("a")
+        assert "공유 카드를 골라요: 1·2 키로 넘기고 Enter" in mine and "Enter 1광 공유" in mine
+        for nick in ("b", "s"):
+            assert "a님이 공유 카드를 고르는 중" in t.text(nick), nick
+            assert "Enter 1광 공유" not in t.text(nick)
+        for nick in ("a", "b", "s"):
+            assert not cuts(t.app(nick)), nick
+        await t.press("b", "2")  # not b's pick: nothing moves
+        await t.press("a", "2", "2")
+        assert "Enter 2열 공유" in t.text("a")  # 1광 → 1띠 → 2열
+        await t.press("a", "1", "1", "1")  # back round the 20: 2열 → 1띠 → 1광 → 10띠
+        assert "Enter 10띠 공유" in t.text("a")
+        await t.press("a", "2", "enter")
+        await t.settle()
+        assert t.game.view(None)["sharedCard"] == {"id": 0, "month": 1, "kind": "gwang"}
+        for nick in ("a", "b", "c", "s"):
+            assert "공유 카드 1광" in t.text(nick), nick
+        assert "알리" in t.text("a")  # the own hint counts the shared card: 2열 + 1광
+        assert "내 차례" in t.text("a") and "a님 차례" in t.text("b")
+
+
+async def test_shared_in_english_and_the_timeout_picks() -> None:
+    async with Table.open(["a", "b"], options=SHARED, seed=2, language="en") as t:
+        assert "Pick the shared card: 1/2 to browse, Enter" in t.text("a")
+        assert "a is picking the shared card" in t.text("b")
+        await t.advance(SHARED.turn_seconds + 1)
+        shared = t.game.view(None)["sharedCard"]
+        assert shared is not None and t.game.pending()["phase"] == "betting"
+        assert "shared " in t.text("b")

@@ -89,10 +89,32 @@ def hand_equity(card_ids: list[int], options: Options) -> float:
     return 0.5
 
 
+def shared_equity(own: list[int], shared: int, options: Options) -> float:
+    """한장공유 (issue 36): the share of the other players' possible cards that the own card
+    plus the shared card beats, each of them holding the shared card too (ties count half)."""
+    if not own:
+        return 0.5
+    table = hand_table(options)
+    mine = table[own[0] * 20 + shared]
+    assert mine is not None
+    score, count = 0.0, 0
+    for other in range(20):
+        if other in (own[0], shared):
+            continue
+        theirs = table[other * 20 + shared]
+        assert theirs is not None
+        score += _beats(mine.value, mine.special, theirs.value, theirs.special)
+        count += 1
+    return score / count
+
+
 def table_equity(view: View, options: Options, opponents: int) -> float:
     """The chance to win against the ``opponents`` still in. In 인디언 섯다 (issue 36) the bot
     cannot see its own first card but sees each opponent's: it weighs what it knows of its own
     hand against what each opponent shows (a shown 광 or 장 is a strong start)."""
+    shared = view.get("sharedCard")
+    if shared is not None:  # 한장공유: every hand holds the shared card
+        return shared_equity(_own_cards(view), shared["id"], options) ** max(1, opponents)
     mine = hand_equity(_own_cards(view), options)
     if options.card_mode != "indian" or view.get("showdown"):
         return mine ** max(1, opponents)
@@ -147,6 +169,8 @@ def _non_betting(
     if "choose" in kinds:
         a, b = best_two([DECK[i] for i in _own_cards(view)], options)
         return {"type": "choose", "cardIds": [a.id, b.id]}
+    if "pickShared" in kinds:
+        return {"type": "pickShared", "cardId": pick_shared_card(view, options)}
     if "ready" in kinds:
         return {"type": "ready"}
     if "rebuy" in kinds:
@@ -157,6 +181,12 @@ def _non_betting(
     if "gusaChoice" in kinds:
         return {"type": "gusaChoice", "accept": not _wins_without_gusa(view, options)}
     return None
+
+
+def pick_shared_card(view: View, options: Options) -> int:
+    """한장공유: the 선 picks before anyone has a card, so no card favours the picker over
+    the others; the bot varies its pick from hand to hand (from what it sees: replayable)."""
+    return situation_rng(view, "pickShared").randrange(20)
 
 
 def _wins_without_gusa(view: View, options: Options) -> bool:
@@ -263,6 +293,8 @@ def random_bot(view: View, options: Options, rng: random.Random) -> Action:
     choice = legal[rng.randrange(len(legal))]
     if choice["type"] == "choose":
         return {"type": "choose", "cardIds": rng.sample(_own_cards(view), 2)}
+    if choice["type"] == "pickShared":
+        return {"type": "pickShared", "cardId": rng.randrange(20)}
     return _as_action(choice)
 
 

@@ -36,6 +36,7 @@ from .text import (
     status_parts,
     title_text,
 )
+from .variants import candidate, pick_prompts, picking_shared
 from .waiting import result_parts, waiting_seats, waiting_status
 
 Part = tuple[str, str]
@@ -187,6 +188,7 @@ def _present(
     jokbo = _jokbo(layout, room, view.get("myHand") if in_game else None)
     legal = legal_actions(update)
     picking = choosing(view, legal)
+    picks = picking_shared(view, legal)  # issue 36 한장공유: this player picks the shared card
     seat = own_seat(view, me) if in_game else None
     me_line, *rest = mine_parts(
         view,
@@ -220,9 +222,15 @@ def _present(
         me_line=tuple(me_line),
         mine=tuple(fit_parts(rest[0] if rest else [], rows, width)),
         mine_rows=rows,
-        hand=own_hand(seat, layout.shape[1], cards, selection if picking else ()),
+        hand=pick_hand(selection, layout.shape[1])
+        if picks
+        else own_hand(seat, layout.shape[1], cards, selection if picking else ()),
         spectators=spectators,
-        prompts=tuple(_game_prompts(room, view, me, legal, selection, picking)),
+        prompts=tuple(
+            pick_prompts(selection)
+            if picks
+            else _game_prompts(room, view, me, legal, selection, picking)
+        ),
         actions=tuple(a for a in legal if a["type"] in ACTION_NAMES),
         action_bar=in_game,
         legal=tuple(legal),
@@ -262,6 +270,12 @@ def own_hand(seat: SeatView | None, size: str, cards: int, selected: Sequence[in
     # issue 36 인디언: the own first card, which everyone but its holder sees, shows as "?"
     unknown = sum(1 for c in (seat.get("cards", []) if seat else []) if "hidden" in c)
     return HandModel(ids, frozenset(selected), dimmed, size, places, thrown, unknown)
+
+
+def pick_hand(selection: Sequence[int], size: str) -> HandModel:
+    """한장공유 (issue 36): while the 선 picks, the card they are looking at, raised."""
+    card = candidate(selection)
+    return HandModel((card,), frozenset({card}), frozenset(), size, 1)
 
 
 def _waiting(

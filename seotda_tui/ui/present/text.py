@@ -31,6 +31,7 @@ from ..widgets.texts import (
     hand_name,
 )
 from .pots import labelled_pots, merged_results, pots_forms
+from .variants import pick_status, shared_note
 
 Part = tuple[str, str]
 
@@ -228,6 +229,8 @@ def pot_values(view: View) -> tuple[int | None, tuple[str, ...], str]:
     note = ""
     if view.get("handPhase") == "betting" and view.get("currentBet"):
         note = _("이번 라운드 {n}").format(n=chips(view["currentBet"]))
+    if shared := shared_note(view):  # issue 36 한장공유: the shared card, in the middle
+        note = f"{shared} · {note}" if note else shared
     return int(view.get("pot", 0)), pots_forms(labelled_pots(view)), note
 
 
@@ -304,6 +307,8 @@ def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) 
         if actor == me:
             return [(_("내 차례예요!"), "bold reverse"), (" " + _("1~8 키"), "")]
         return [(_("{p}님 차례").format(p=actor), "")]
+    if phase == "pickShared":  # issue 36 한장공유
+        return pick_status(view, me)
     waiting = ", ".join(pending["players"])
     if phase == "choose":
         if choosing:

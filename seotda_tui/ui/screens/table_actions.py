@@ -21,6 +21,7 @@ from ...rooms import RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
 from ...rooms.moderation import NOT_HOST
 from ..keys import BET_NUMBERS, bind, numbered
+from ..present.variants import candidate, picking_shared, stepped
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
@@ -273,6 +274,10 @@ class TableActions(ChatScreen):
         view = self.view
         if view is None or not self.in_game:
             return
+        if picking_shared(view, self.legal()):  # issue 36 한장공유: step through the 20 cards
+            self.selected = stepped(self.selected, n)
+            self._redraw()
+            return
         if self._choosing(view):
             seat = self._own_seat(view)
             cards = [c["id"] for c in (seat.get("cards", []) if seat else []) if "hidden" not in c]
@@ -296,6 +301,10 @@ class TableActions(ChatScreen):
         if self._watcher_refused():
             return
         view = self.view
+        if view is not None and picking_shared(view, self.legal()):  # issue 36 한장공유
+            card, self.selected = candidate(self.selected), []
+            self._act({"type": "pickShared", "cardId": card})
+            return
         if view is None or not self._choosing(view):
             return
         if len(self.selected) != 2:

@@ -42,7 +42,7 @@ END_REASONS = {
 }
 
 #: The lobby's short word for each card mode (issue 36 adds the variants).
-MODE_SHORT = {"two": N_("2장"), "three": N_("3장"), "indian": N_("인디언")}
+MODE_SHORT = {"two": N_("2장"), "three": N_("3장"), "indian": N_("인디언"), "shared": N_("공유")}
 
 #: Labels (msgids) of every option value, for the create-room form and the lobby; a label
 #: with ``{v}`` is filled with the value (:func:`choice_label`).
@@ -51,6 +51,7 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
         "two": N_("2장 섯다"),
         "three": N_("3장 섯다 (골라 쓰기)"),
         "indian": N_("인디언 섯다"),  # issue 36 variants
+        "shared": N_("한장공유"),
     },
     "deal_mode": {"twoRounds": N_("1장씩 두 번"), "oneRound": N_("2장 한 번에")},
     "starting_chips": dict.fromkeys((500, 1000, 2000, 5000), N_("{v:,}칩")),
@@ -333,6 +334,15 @@ def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -
         if event.get("accept"):
             return [_("{p} 구사 발동").format(p=p)]
         return [_("{p} 구사 발동 안 함 (그대로 판정)").format(p=p)]
+    if event["type"] == "sharedPickOpen":  # issue 36 한장공유
+        return [_("{p}님이 공유 카드를 고르는 중").format(p=p)]
+    if event["type"] == "sharedCard":
+        text = (
+            _("공유 카드: {card} (자동으로 골랐어요)")
+            if event.get("auto")
+            else _("공유 카드: {card}")
+        )
+        return [text.format(card=card_label(event["card"]))]
     if event["type"] == "dealCommit":  # issue 36: verifiable deals (docs/rules.md §8.4)
         return [_("딜 약속(SHA-256): {commitment}").format(commitment=event["commitment"])]
     if event["type"] == "dealReveal":
