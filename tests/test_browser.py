@@ -36,7 +36,8 @@ from .ssh_harness import (
     ssh_server,
     wait_until,
 )
-from .test_web_links import free_port, make_link
+from .test_web import free_port
+from .test_web_links import make_link
 from .webkit import web_listener
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -6,7 +6,6 @@ clock). Only a login that proved the key gets one (ssh/browser_links.py, seotda_
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 import pytest
@@ -17,16 +16,11 @@ from seotda_tui.ssh.browser_links import LINK_SECONDS, BrowserLinks, link_base
 from seotda_tui.ui.app import make_app_factory
 
 from .ssh_harness import SSHClient, connect, key_pair, ssh_server
+from .test_web import free_port
 from .webkit import WebHarness, WebRefused, web_listener
 from .workerkit import cluster
 
 SIZE = (100, 30)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_a_link_is_random_single_use_for_its_name_and_expires() -> None:
