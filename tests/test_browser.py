@@ -246,6 +246,7 @@ async def test_a_key_held_name_opens_its_one_time_link_in_chromium(
         assert url.startswith(f"{web.url}/?link=")
         page = await open_tab(browser, url, (1000, 600))
         assert "link=" not in page.url  # spent by the login: taken out of the address bar
+        assert "닉네임만 쓰면 돼요" in (await page.text_content("#message") or "")
         await page.fill("#name", "철수")  # no passphrase: the link stands in for the key
         await page.click("#enter")
         tab = BrowserPlayer(page)

@@ -23,13 +23,15 @@
   }
   const room = roomFromAddress();
   // A one-time browser link (?link=TOKEN, made in the ssh lobby with u) for a nickname held by
-  // an SSH key: sent with the login, then taken out of the address bar (it is spent).
+  // an SSH key: sent with the login, and taken out of the address bar (it works once: a reload
+  // must not send it again).
   const link = (new URLSearchParams(location.search).get("link") || "").slice(0, 128);
   if (link) {
     const params = new URLSearchParams(location.search);
     params.delete("link");
     const rest = params.toString();
     history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+    say("브라우저 링크로 들어가요: 닉네임만 쓰면 돼요. (A browser link: just type the nickname.)");
   }
   if (room) {
     $("room-code").textContent = room;
