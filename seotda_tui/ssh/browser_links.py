@@ -6,7 +6,8 @@ its owner, logged in over SSH with that key, asks for a link in the lobby: a ran
 within :data:`LINK_SECONDS`. The token is the credential: random (``secrets``), never stored on
 disk, spent by its first use, and replaced by a newer one for the same name. Kept in memory by
 whoever checks web logins: the one process, or with ``--workers N`` the rooms process (the
-browser may land on another worker than the SSH session that made the link).
+browser may land on another worker than the SSH session that made the link). A restart (of the
+server, or of the rooms process) forgets them: the owner makes another, as after expiry.
 """
 
 from __future__ import annotations
