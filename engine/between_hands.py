@@ -4,7 +4,15 @@ of the game: what follows a match (``flow``) or a rematch (``rematch``), which c
 from __future__ import annotations
 
 from .core import LAST_STANDING_HAND_CAP, GameCore, live, must_choose
-from .flow import advance, gusa_choice, pick_shared, start_hand, start_round, win_by_fold
+from .flow import (
+    advance,
+    gusa_choice,
+    next_drawer,
+    pick_shared,
+    start_hand,
+    start_round,
+    win_by_fold,
+)
 from .pots import split_evenly
 from .rematch import open_rejoin, rejoin
 from .result import build_result
@@ -157,6 +165,10 @@ def _void_hand(g: GameCore) -> list[Event]:
     return events
 
 
+#: The phases in which a player who leaves folds at once (issue 36 adds the variants' own).
+_FOLD_PHASES = ("betting", "choose", "pickShared", "draw")
+
+
 def leave(g: GameCore, seat: Seat) -> list[Event]:
     """§5.7: a player who leaves folds now and auto-dies in every later hand. An eliminated
     player who leaves stays eliminated, at the hand they went out in (§6.6 ranks by it)."""
@@ -184,7 +196,7 @@ def leave(g: GameCore, seat: Seat) -> list[Event]:
             if all(p in hand.ready for p in g.ready_expected()):
                 events += ready(g, hand, [])
             return events + check_connected_end(g)
-        if rp is not None and not rp.folded and hand.phase in ("betting", "choose", "pickShared"):
+        if rp is not None and not rp.folded and hand.phase in _FOLD_PHASES:
             rp.folded = True
             rp.last_action = "die"
             events.append({"type": "fold", "player": seat.id, "auto": True})
@@ -192,6 +204,8 @@ def leave(g: GameCore, seat: Seat) -> list[Event]:
                 return events + win_by_fold(g, hand) + check_connected_end(g)
             if hand.phase == "pickShared" and hand.actor == seat.id:  # issue 36: picked for them
                 events += pick_shared(g, hand, hand.deck[0], auto=True)
+            elif hand.phase == "draw" and hand.actor == seat.id:  # issue 36: the next draws
+                events += next_drawer(g, hand)
             elif hand.phase == "betting" and hand.actor == seat.id:
                 events += advance(g, hand, after=seat.id)
             elif hand.phase == "choose" and not any(

@@ -100,6 +100,8 @@ def begin_match(g: GameCore, hand: Hand) -> list[Event]:
         )
     if g.options.card_mode == "shared":  # issue 36 한장공유: the 선 picks the shared card first
         return events + open_pick(g, hand)
+    if g.options.card_mode == "regret":  # issue 36 후회의 섯다: the players draw their cards
+        return events + open_draw(g, hand)
     return events + deal_first(g, hand)
 
 
@@ -162,6 +164,50 @@ def pick_shared(g: GameCore, hand: Hand, card: int, *, auto: bool = False) -> li
         {"type": "sharedCard", "player": picker, "card": DECK[card].to_dict(), "auto": auto}
     ]
     return events + deal_first(g, hand)
+
+
+def open_draw(g: GameCore, hand: Hand) -> list[Event]:
+    """후회의 섯다 (issue 36): the cards lie face down; the players take them in turn."""
+    players = live(hand)
+    if not players:
+        return _settle_uncontested(g, hand)
+    if len(players) == 1:
+        return win_by_fold(g, hand)
+    hand.phase = "draw"
+    return next_drawer(g, hand)
+
+
+def next_drawer(g: GameCore, hand: Hand) -> list[Event]:
+    """The next to draw (round the table from the 선's right, the fewest cards first), or, once
+    everyone holds their cards, the choose phase."""
+    target = modes.regret_cards(len(hand.participants))
+    order = [p for p in modes.draw_order(hand.participants) if not hand.players[p].folded]
+    counts = {p: len(hand.players[p].hand) for p in order}
+    short = [p for p in order if counts[p] < target]
+    if short:
+        fewest = min(counts[p] for p in short)
+        hand.actor = next(p for p in short if counts[p] == fewest)
+        return []
+    hand.actor = None
+    hand.phase = "choose"
+    return []
+
+
+def draw_refusal(hand: Hand, pid: str) -> Refusal | None:
+    """Only the player whose turn it is to take a card."""
+    if hand.phase != "draw" or hand.actor != pid:
+        return Refusal("notDrawing", "지금은 카드를 가져갈 차례가 아니에요")
+    return None
+
+
+def draw(g: GameCore, hand: Hand, pid: str) -> list[Event]:
+    """``pid`` takes one face-down card (the deal hook may choose which, as for a deal)."""
+    if g.deal_hook is not None:
+        held = {pid: tuple(hand.players[pid].hand)}
+        request = DealRequest(hand.hand_no, hand.rematch_no, (pid,), 1, held, tuple(hand.deck))
+        hand.deck = ordered(request, g.deal_hook)
+    hand.players[pid].hand.append(hand.deck.pop(0))
+    return [{"type": "dealt", "to": pid, "count": 1}, *next_drawer(g, hand)]
 
 
 def start_round(g: GameCore, hand: Hand, street: int) -> list[Event]:
@@ -312,15 +358,17 @@ def _showdown(g: GameCore, hand: Hand) -> list[Event]:
     for pid in players:
         rank = ranks[pid]
         cards = [DECK[i].to_dict() for i in _cards_of(hand, hand.players[pid])]
-        reveal.append(
-            {
-                "player": pid,
-                "cards": cards,
-                "name": rank.name,
-                "value": rank.value,
-                "special": rank.special,
-            }
-        )
+        shown: ShownHand = {
+            "player": pid,
+            "cards": cards,
+            "name": rank.name,
+            "value": rank.value,
+            "special": rank.special,
+        }
+        if g.options.card_mode == "regret":  # issue 36: the cards not played are shown too
+            rp = hand.players[pid]
+            shown["unchosen"] = [DECK[i].to_dict() for i in rp.hand if i not in (rp.chosen or [])]
+        reveal.append(shown)
         g.note_best_hand(pid, rank, hand.hand_no)
     hand.showdown = reveal
     hand.phase = "showdown"

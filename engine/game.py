@@ -63,6 +63,7 @@ _PAYLOAD: dict[str, tuple[str, ...]] = {
     **{kind: () for kind in betting.BET_ACTIONS},
     "choose": ("cardIds",),
     "pickShared": ("cardId",),
+    "draw": (),
     "rejoin": ("accept",),
     "gusaChoice": ("accept",),
     "rebuy": ("accept",),
@@ -315,6 +316,11 @@ class Game:
             away = self._core.seats[hand.actor].away
             seconds = AWAY_SECONDS if away else self.options.turn_seconds
             return {"phase": "pickShared", "players": [hand.actor], "seconds": seconds}
+        if hand.phase == "draw":  # issue 36 후회의 섯다
+            assert hand.actor is not None
+            away = self._core.seats[hand.actor].away
+            seconds = AWAY_SECONDS if away else self.options.turn_seconds
+            return {"phase": "draw", "players": [hand.actor], "seconds": seconds}
         if hand.phase == "choose":
             waiting = [p for p in hand.participants if must_choose(hand, p)]
             seconds = self.options.turn_seconds + CHOOSE_EXTRA_SECONDS
@@ -346,6 +352,8 @@ class Game:
             actions.append({"type": "choose", "amount": 0})
         elif phase == "pickShared" and self.check_pick_shared(player_id) is None:
             actions.append({"type": "pickShared", "amount": 0})
+        elif phase == "draw" and self.check_draw(player_id) is None:
+            actions.append({"type": "draw", "amount": 0})
         elif phase == "gusaChoice":
             for accept in (True, False):
                 if self.check_gusa_choice(player_id, accept) is None:
@@ -420,6 +428,13 @@ class Game:
         if refusal is not None:
             return refusal
         return flow.pick_refusal(self._core.hand(), player_id, card_id)
+
+    def check_draw(self, player_id: str) -> Refusal | None:
+        """Issue 36 후회의 섯다: taking one face-down card, in turn."""
+        refusal = self._hand_refusal(player_id)
+        if refusal is not None:
+            return refusal
+        return flow.draw_refusal(self._core.hand(), player_id)
 
     def check_rejoin(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.5: answering the 구사 rejoin offer (accepting needs the cost in chips)."""
@@ -537,6 +552,10 @@ class Game:
         """Issue 36 한장공유: the 선 picks the shared card (``act`` with a ``pickShared``)."""
         return self.act(player_id, {"type": "pickShared", "cardId": card_id})
 
+    def draw(self, player_id: str) -> list[Event]:
+        """Issue 36 후회의 섯다: take a face-down card (``act`` with a ``draw``)."""
+        return self.act(player_id, {"type": "draw"})
+
     def rejoin(self, player_id: str, accept: bool) -> list[Event]:
         """§5.5: answer the 구사 rejoin offer (``act`` with a ``rejoin``)."""
         return self.act(player_id, {"type": "rejoin", "accept": accept})
@@ -581,6 +600,10 @@ class Game:
             _refuse(self.check_pick_shared(player_id, card))
             seat = core.seats[player_id]
             return touch(seat) + flow.pick_shared(core, core.hand(), card)
+        if action["type"] == "draw":
+            _refuse(self.check_draw(player_id))
+            seat = core.seats[player_id]
+            return touch(seat) + flow.draw(core, core.hand(), player_id)
         if action["type"] == "ready":
             _refuse(self.check_ready(player_id))
             seat = core.seats[player_id]
@@ -645,6 +668,12 @@ class Game:
             events.append({"type": "timeout", "player": hand.actor, "action": "pickShared"})
             events += count_timeout(core.seats[hand.actor])
             return events + flow.pick_shared(core, hand, hand.deck[0], auto=True)
+        if hand.phase == "draw":  # issue 36 후회의 섯다: the card is taken for them
+            assert hand.actor is not None
+            pid = hand.actor
+            events.append({"type": "timeout", "player": pid, "action": "draw"})
+            events += count_timeout(core.seats[pid])
+            return events + flow.draw(core, hand, pid)
         if hand.phase == "choose":
             for pid in [p for p in hand.participants if must_choose(hand, p)]:
                 cards = [DECK[i] for i in hand.players[pid].hand]

@@ -177,7 +177,7 @@ def best_two(cards: Iterable[Card], options: Options) -> tuple[Card, Card]:
     hand = tuple(cards)
     if len(hand) == 2:
         return hand[0], hand[1]
-    if len(hand) != 3 or len({c.id for c in hand}) != 3:
+    if len(hand) < 3 or len({c.id for c in hand}) != len(hand):  # (4: 후회의 섯다)
         raise ValueError("카드 세 장 중에서 두 장을 골라야 해요")
     best: tuple[Card, Card] | None = None
     best_key: tuple[int, int, int] | None = None

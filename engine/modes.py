@@ -6,6 +6,11 @@
 - ``shared`` (한장공유): before the deal the match's 선 picks one of the 20 cards as the shared
   card, shown to all (flow.py's ``pickShared`` phase; a timeout picks the shuffled deck's top
   card); one card each, one betting round; each hand is its card plus the shared card.
+- ``regret`` (후회의 섯다): the 20 cards lie face down; from the player right of the 선 each
+  takes one in turn (flow.py's ``draw`` phase: the cards are face down and shuffled, so taking
+  one is taking the shuffled pile's next) until everyone holds four (three with six players);
+  each keeps two (the ``choose`` phase, as in 3장 섯다), one betting round, the showdown, which
+  also shows every shown-down player's unchosen cards.
 
 The flow (engine/flow.py) asks here how many cards the first deal gives and whether a second
 card and round follow; the view (engine/views.py) asks who sees which card. Kept apart so the
@@ -23,6 +28,8 @@ INDIAN_CARD = 0
 
 def first_deal(options: Options) -> int:
     """How many cards each player gets before the first betting round (§5.1/§5.2)."""
+    if options.card_mode == "regret":
+        return 0  # the players draw their cards (flow.py's draw phase)
     if options.card_mode in ("indian", "shared"):
         return 1
     return 1 if options.card_mode == "two" and options.deal_mode == "twoRounds" else 2
@@ -34,6 +41,17 @@ def second_round(options: Options) -> bool:
     return options.card_mode == "indian" or (
         options.card_mode == "two" and options.deal_mode == "twoRounds"
     )
+
+
+def regret_cards(players: int) -> int:
+    """후회의 섯다: how many cards each player draws (four; three with six players)."""
+    return 3 if players >= 6 else 4
+
+
+def draw_order(participants: list[str]) -> list[str]:
+    """후회의 섯다: the draw goes round from the player right of the 선 (the next in the play
+    order), the 선 drawing last."""
+    return participants[1:] + participants[:1]
 
 
 def shown_to(options: Options, hand: Hand, rp: RoundPlayer, viewer: str | None) -> list[bool]:

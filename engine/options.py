@@ -52,7 +52,9 @@ class _Spec:
 _BOOL = (True, False)
 
 SPECS: tuple[_Spec, ...] = (
-    _Spec("card_mode", "cardMode", "카드 방식", ("two", "three", "indian", "shared")),  # issue 36
+    _Spec(
+        "card_mode", "cardMode", "카드 방식", ("two", "three", "indian", "shared", "regret")
+    ),  # issue 36
     _Spec("deal_mode", "dealMode", "분배 방식", ("twoRounds", "oneRound")),
     _Spec("starting_chips", "startingChips", "시작 칩", (500, 1000, 2000, 5000)),
     _Spec("base_unit", "baseUnit", "기본 단위(학교)", (2, 10, 20, 50)),
@@ -264,7 +266,8 @@ class Options:
 
     @property
     def max_players(self) -> int:
-        return MAX_PLAYERS_THREE if self.card_mode == "three" else MAX_PLAYERS
+        # 3장 섯다 and 후회의 섯다 (issue 36: 4 cards each, 3 with six players) use the deck up
+        return MAX_PLAYERS_THREE if self.card_mode in ("three", "regret") else MAX_PLAYERS
 
     def check_players(self, n: int) -> None:
         """Refuse a player count outside 2..10 (2..6 for three-card Seotda)."""
@@ -273,6 +276,8 @@ class Options:
         if n > self.max_players:
             if self.card_mode == "three":
                 raise OptionsError("3장 섯다는 최대 {n}명까지예요", n=self.max_players)
+            if self.card_mode == "regret":
+                raise OptionsError("후회의 섯다는 최대 {n}명까지예요", n=self.max_players)
             raise OptionsError("참가 인원은 최대 {n}명까지예요", n=self.max_players)
 
     @property

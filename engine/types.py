@@ -14,7 +14,9 @@ from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 BetKind = Literal["die", "check", "ping", "call", "ddadang", "quarter", "half", "full"]
 #: What a player decides (``Game.act``); ``legal_actions`` lists only these.
-PlayerKind = Literal[BetKind, "choose", "pickShared", "rejoin", "rebuy", "gusaChoice", "ready"]
+PlayerKind = Literal[
+    BetKind, "choose", "pickShared", "draw", "rejoin", "rebuy", "gusaChoice", "ready"
+]
 #: What the room manager reports about a seat (``Game.leave``/``disconnect``/``reconnect``), and
 #: a spectator's request for a seat at the next hand (``Game.join``, issue 32).
 SystemKind = Literal["leave", "disconnect", "reconnect", "join"]
@@ -50,7 +52,7 @@ class AnswerAction(TypedDict):
     accept: bool
 
 
-PlainKind = Literal["ready", SystemKind]
+PlainKind = Literal["ready", "draw", SystemKind]  # (draw: 후회의 섯다, issue 36)
 
 
 class PlainAction(TypedDict):
@@ -68,10 +70,26 @@ CheckedAction = BetAction | ChooseAction | PickSharedAction | AnswerAction | Pla
 
 GamePhase = Literal["playing", "rebuy", "finished"]
 HandPhase = Literal[
-    "dealing", "pickShared", "betting", "choose", "gusaChoice", "rejoin", "showdown", "handEnd"
+    "dealing",
+    "pickShared",
+    "draw",
+    "betting",
+    "choose",
+    "gusaChoice",
+    "rejoin",
+    "showdown",
+    "handEnd",
 ]
 PendingPhase = Literal[
-    "finished", "rebuy", "pickShared", "betting", "choose", "gusaChoice", "rejoin", "handEnd"
+    "finished",
+    "rebuy",
+    "pickShared",
+    "draw",
+    "betting",
+    "choose",
+    "gusaChoice",
+    "rejoin",
+    "handEnd",
 ]
 SeatStatus = Literal["playing", "busted", "eliminated", "left"]
 
@@ -112,6 +130,7 @@ RefusalCode = Literal[
     # choose (§5.2), rejoin (§5.5), rebuy (§5.6), ready (§5.1.9)
     "notChoosing",
     "notPicking",
+    "notDrawing",
     "notInHand",
     "alreadyChosen",
     "notYourCard",
@@ -258,6 +277,7 @@ class ShownHand(TypedDict):
     name: str
     value: int
     special: str | None
+    unchosen: NotRequired[list[CardDict]]  # 후회의 섯다 (issue 36): the cards not played
 
 
 class LastAction(TypedDict):
@@ -324,6 +344,7 @@ class SeatView(TypedDict):
     chosenIds: NotRequired[list[int]]  # own seat only
     discardedId: NotRequired[int | None]  # own seat only
     revealed: NotRequired[list[CardDict] | None]
+    unchosen: NotRequired[list[CardDict]]  # 후회의 섯다: shown with the showdown
 
 
 class View(TypedDict):

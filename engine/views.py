@@ -89,6 +89,8 @@ def build_view(game: ViewSource, viewer: str | None) -> View:
                 entry["discardedId"] = rp.discarded
             shown = revealed.get(s.id)
             entry["revealed"] = _fresh(shown["cards"]) if shown else None
+            if shown and "unchosen" in shown:  # 후회의 섯다 (issue 36)
+                entry["unchosen"] = _fresh(shown["unchosen"])
         seats.append(entry)
     view: View = {
         "viewer": viewer,
@@ -181,7 +183,7 @@ def _my_hand(game: ViewSource, viewer: str | None) -> MyHand | None:
     if len(known) < 2:
         return None
     cards = [DECK[i] for i in (rp.chosen or known)]
-    if len(cards) == 3:
+    if len(cards) >= 3:  # 3장 섯다, 후회의 섯다's four
         a, b = best_two(cards, game.options)
         mine = _hint(evaluate(a, b, game.options))
         mine["recommended"] = [a.id, b.id]

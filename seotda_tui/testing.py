@@ -314,11 +314,13 @@ class Table:
                 raise AssertionError("the game waits for nobody")
             nick = pending["players"][0]
             kinds = [a["type"] for a in game.legal_actions(nick)]
-            for kind in ("check", "call", "ready", "choose"):
+            for kind in ("check", "call", "ready", "choose", "draw", "pickShared"):
                 if kind in kinds:
                     action: dict[str, object] = {"type": kind}
                     if kind == "choose":
                         action["cardIds"] = self.own_cards(nick)[:2]
+                    if kind == "pickShared":  # issue 36 한장공유: the first of the 20
+                        action["cardId"] = 0
                     with contextlib.suppress(RoomError):  # (refused: the loop tries again)
                         self.manager.act(self.room_id, nick, action)
                     break

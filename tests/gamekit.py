@@ -141,6 +141,7 @@ def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
     revealed: set[int] = set()
     for row in view.get("showdown") or []:
         revealed |= {c["id"] for c in row["cards"]}
+        revealed |= {c["id"] for c in row.get("unchosen", [])}  # 후회의 섯다 shows them
     secret: set[int] = set()
     hand = game.state.hand
     if viewer is not None and hand is not None and viewer in hand.players:
@@ -154,7 +155,7 @@ def hidden_ids_of_others(game: Game, viewer: str | None) -> set[int]:
         own = seat(game, pid, pid)
         secret |= set(held(game, pid)) - revealed
         discarded = own.get("discardedId")
-        if discarded is not None:
+        if discarded is not None and discarded not in revealed:
             secret.add(discarded)
     return secret
 

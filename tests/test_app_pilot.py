@@ -637,7 +637,7 @@ async def test_form_options_change_with_the_arrow_keys_and_enter_creates() -> No
         assert "<3장 섯다 (골라 쓰기)>" in screen_text(app)  # the longest label fits at 80
         await pilot.press("left", "left")  # wraps round (issue 36: the variants come last)
         await settle(pilot)
-        assert form.values()["card_mode"] == "shared"
+        assert form.values()["card_mode"] == "regret"
         await pilot.press("space")
         await settle(pilot)
         assert form.values()["card_mode"] == "two"

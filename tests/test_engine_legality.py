@@ -27,7 +27,16 @@ from engine.types import LegalAction
 
 from .gamekit import random_action, random_options
 
-PLAYER_KINDS = (*BET_ACTIONS, "choose", "pickShared", "rejoin", "rebuy", "gusaChoice", "ready")
+PLAYER_KINDS = (
+    *BET_ACTIONS,
+    "choose",
+    "pickShared",
+    "draw",
+    "rejoin",
+    "rebuy",
+    "gusaChoice",
+    "ready",
+)
 SYSTEM_KINDS = ("leave", "disconnect", "reconnect", "join")
 
 #: Option sets that force each phase to come up often (small stacks: all-ins and busts).
@@ -39,6 +48,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "indian": dict(card_mode="indian", starting_chips=500, base_unit=20),
     # issue 36 한장공유: the 선 picks the shared card (one of the one-round family's games)
     "shared": dict(card_mode="shared", starting_chips=500, base_unit=20),
+    # issue 36 후회의 섯다: draw, choose two of four (sharing three-card's game budget)
+    "regret": dict(card_mode="regret", starting_chips=500, base_unit=20),
     # (issue 36: the 구사 dealt here is also chosen, and 땡값 is paid by who died)
     "rejoin": dict(
         deal_mode="oneRound",
@@ -60,13 +71,14 @@ MUST_SEE: dict[str, set[str]] = {
     "three-card": {"betting", "choose", "handEnd"},
     "indian": {"betting", "handEnd"},
     "shared": {"pickShared", "betting", "handEnd"},
+    "regret": {"draw", "choose", "betting", "handEnd"},
     "rejoin": {"betting", "handEnd", "rejoin", "gusaChoice"},
     "rebuy": {"betting", "handEnd", "rebuy", "finished"},
     "rebuy-unlimited-hands": {"betting", "handEnd", "rebuy", "finished"},
 }
 GAMES = 6
 #: Families that share a budget play fewer games (the variants add no time to the suite).
-GAMES_OF = {"two-rounds": 3, "indian": 3, "two-card": 4, "shared": 2}
+GAMES_OF = {"two-rounds": 3, "indian": 3, "two-card": 4, "shared": 2, "three-card": 4, "regret": 2}
 CHECK_EVERY = 5
 #: A 구사 (4+9) for the first player and weak hands for the rest: a rematch others may rejoin.
 GUSA_TABLE = ([7, 17], [0, 3], [9, 13], [11, 19], [1, 5])
@@ -92,6 +104,7 @@ def _candidates(game: Game, pid: str) -> list[dict[str, Any]]:
     pairs.append([own[0] if own else (stranger + 1) % 20, stranger])
     actions += [{"type": "choose", "cardIds": p} for p in pairs]
     actions += [{"type": "pickShared", "cardId": c} for c in (0, 7, 19)]  # issue 36 한장공유
+    actions.append({"type": "draw"})  # issue 36 후회의 섯다
     answers = ("rejoin", "rebuy", "gusaChoice")
     actions += [{"type": k, "accept": a} for k in answers for a in (True, False)]
     actions.append({"type": "ready"})

@@ -34,6 +34,8 @@ def _typed(game: Game, pid: str, action: dict[str, object]) -> list[Event]:
         return game.rejoin(pid, accept) if kind == "rejoin" else game.rebuy(pid, accept)
     if kind == "ready":
         return game.ready(pid)
+    if kind == "draw":  # issue 36 후회의 섯다
+        return game.draw(pid)
     return game.bet(pid, next(b for b in BET_KINDS if b == kind))
 
 

@@ -274,8 +274,16 @@ def test_best_two_of_two_cards_returns_them():
     assert best_two([DECK[5], DECK[9]], Options()) == (DECK[5], DECK[9])
 
 
+def test_best_two_of_four_cards_for_regret_seotda():
+    # issue 36 후회의 섯다 keeps two of four: 1광 2열 3광 8광 → 38광땡 (over 13·18광땡)
+    a, b = best_two([DECK[i] for i in (0, 2, 4, 14)], Options())
+    assert {a.id, b.id} == {4, 14}
+    a, b = best_two([DECK[i] for i in (0, 2, 7, 11)], Options())  # 1광 2열 4띠 6띠: 알리
+    assert {a.id, b.id} == {0, 2}
+
+
 @pytest.mark.parametrize(
-    "ids", [[0, 1, 2, 3], [0], [0, 0, 1]], ids=["four cards", "one card", "duplicate"]
+    "ids", [[0], [0, 0, 1], [0, 1, 1, 2]], ids=["one card", "duplicate", "duplicate of four"]
 )
 def test_best_two_refuses_bad_input(ids):
     with pytest.raises(ValueError):

@@ -46,7 +46,7 @@ SPEC_DEFAULTS = {camel: default for _, camel, _, default in SPEC_OPTIONS}
 
 # One out-of-range value per option and the exact message: the option's name + its choices.
 BAD_VALUES = [
-    ("card_mode", "four", "카드 방식은 two, three, indian, shared 중 하나여야 해요"),
+    ("card_mode", "four", "카드 방식은 two, three, indian, shared, regret 중 하나여야 해요"),
     ("deal_mode", "threeRounds", "분배 방식은 twoRounds, oneRound 중 하나여야 해요"),
     ("starting_chips", 750, "시작 칩은 500, 1000, 2000, 5000 중 하나여야 해요"),
     ("base_unit", 5, "기본 단위(학교)는 2, 10, 20, 50 중 하나여야 해요"),

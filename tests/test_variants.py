@@ -87,7 +87,7 @@ def test_indian_option_validation() -> None:
     Options(card_mode="indian").check_players(10)
     with pytest.raises(OptionsError, match="참가 인원은 최대 10명까지예요"):
         Options(card_mode="indian").check_players(11)
-    with pytest.raises(OptionsError, match="카드 방식은 two, three, indian, shared"):
+    with pytest.raises(OptionsError, match="카드 방식은 two, three, indian, shared, regret"):
         Options.from_dict({"cardMode": "indians"})
     assert Options.from_dict({"cardMode": "indian"}).card_mode == "indian"
     assert Options().card_mode == "two"  # the default game is untouched
@@ -246,3 +246,81 @@ def test_shared_deals_verify_and_a_changed_shared_card_is_found() -> None:
     assert proof.verify(record) == []
     other = next(c for c in range(20) if all(c not in ids for ids in record["shown"].values()))
     assert proof.verify({**record, "shared": other})  # another card: the deal no longer fits
+
+
+# ------------------------------------------------------------------------------ 후회의 섯다
+def test_regret_draw_in_turn_choose_two_of_four_and_the_unchosen_are_shown() -> None:
+    deck = StackedDeck()
+    # a (선) draws last: b, c, a, b, c, a, ... each takes one card in turn
+    game, (a, b, c) = new_game(3, card_mode="regret", deck=deck)
+    deck.rig({b: [G1, Y2, T4, 9], c: [G3, 14, Y9, T10], a: [1, 5, 11, 13]}, hand=1)
+    assert game.pending() == {"phase": "draw", "players": [b], "seconds": 20}
+    assert game.legal_actions(b) == [{"type": "draw", "amount": 0}]
+    must_fail(game, a, {"type": "draw"}, "notDrawing")
+    must_fail(game, b, {"type": "draw", "cardId": 1}, "extraField")
+    order = []
+    for _ in range(12):
+        (pid,) = game.pending()["players"]
+        order.append(pid)
+        events = game.draw(pid)
+        assert {"type": "dealt", "to": pid, "count": 1} in events
+    assert order == [b, c, a] * 4
+    assert held(game, b) == [G1, Y2, T4, 9] and held(game, a) == [1, 5, 11, 13]
+    assert faces(game, b, a) == [None] * 4 and seat(game, b, None)["cardCount"] == 4
+    assert game.view(c)["myHand"]["name"] == "38광땡"  # 3광 + 8광, recommended
+    assert game.pending()["phase"] == "choose" and game.pending()["seconds"] == 30
+    act(game, b, "choose", cardIds=[G1, Y2])  # 알리
+    act(game, c, "choose", cardIds=[Y9, T10])  # 갑오, regretting 38광땡
+    game.timeout()  # a's pick is made for it (the best two)
+    assert game.pending() == {"phase": "betting", "players": [a], "seconds": 20}
+    for viewer in (a, c, None):  # nobody else sees b's choice or its other cards
+        assert not leaks(game.view(viewer), {G1, Y2, T4, 9}), viewer
+    for p in (a, b, c):
+        act(game, p, "check")
+    shown = {r["player"]: r for r in game.view(None)["showdown"]}
+    assert [x["id"] for x in shown[b]["cards"]] == [G1, Y2]
+    assert [x["id"] for x in shown[b]["unchosen"]] == [T4, 9]
+    assert [x["id"] for x in shown[c]["unchosen"]] == [G3, 14]  # what c could have had
+    assert [x["id"] for x in seat(game, c, a)["unchosen"]] == [G3, 14]
+    assert game.chips_in_play() == 3000
+
+
+def test_regret_six_players_draw_three_and_seven_are_refused() -> None:
+    game = Game.new(Options(card_mode="regret"), [f"p{i}" for i in range(6)], 2)
+    for _ in range(18):
+        game.draw(game.pending()["players"][0])
+    assert game.pending()["phase"] == "choose"
+    assert all(s["cardCount"] == 3 for s in game.view(None)["seats"])
+    with pytest.raises(OptionsError, match="후회의 섯다는 최대 6명까지예요"):
+        Options(card_mode="regret").check_players(7)
+
+
+def test_regret_timeout_leave_reload_and_bots() -> None:
+    from seotda_tui.rooms.bots import decide
+
+    options = Options(card_mode="regret")
+    game = Game.new(options, ["a", "b", "c"], 6)
+    first = game.pending()["players"][0]
+    events = game.timeout()  # the card is taken for the drawer
+    assert events[0] == {"type": "timeout", "player": first, "action": "draw"}
+    clone = Game.from_dict(game.to_dict())
+    assert clone.state_hash() == game.state_hash() and clone.pending() == game.pending()
+    second = game.pending()["players"][0]
+    events = game.leave(second)  # the drawer leaves: folded, the next draws
+    assert {"type": "fold", "player": second, "auto": True} in events
+    assert second not in game.pending()["players"]
+    log = [(None, {}), (second, {"type": "leave"})]
+    assert Game.replay(options, ["a", "b", "c"], 6, log).state_hash() == game.state_hash()
+    options = Options(card_mode="regret", starting_chips=500, base_unit=20, hand_limit=10)
+    game = Game.new(options, ["a", "b", "c", "d"], 4)
+    for _step in range(4000):
+        if game.finished:
+            break
+        pending = game.pending()["players"]
+        if not pending:
+            game.timeout()
+            continue
+        action = decide("strong", game.view(pending[0]), options, seed=3)
+        assert action is not None
+        game.apply(pending[0], action)
+    assert game.finished

@@ -8,6 +8,7 @@ from engine import Options
 from seotda_tui.testing import Table
 
 from .fitkit import cuts
+from .test_table_status import log_text
 
 INDIAN = Options(card_mode="indian")
 DEAL = {"a": ["1광", "2열"], "b": ["3광", "4띠"], "c": ["9열", "10띠"]}
@@ -104,3 +105,49 @@ async def test_shared_in_english_and_the_timeout_picks() -> None:
         shared = t.game.view(None)["sharedCard"]
         assert shared is not None and t.game.pending()["phase"] == "betting"
         assert "shared " in t.text("b")
+
+
+REGRET = Options(card_mode="regret")
+
+
+async def test_regret_draw_in_turn_then_choose_two_of_four() -> None:
+    async with Table.open(["a", "b", "c"], options=REGRET, seed=2, spectators=["s"]) as t:
+        (drawer,) = t.game.pending()["players"]
+        waiting = next(p for p in ("a", "b", "c") if p != drawer)
+        assert "Enter로 카드를 한 장 가져와요" in t.text(drawer)
+        assert "Enter 한 장 가져오기" in t.text(drawer)
+        for nick in (waiting, "s"):
+            assert f"{drawer}님이 카드를 가져가는 중" in t.text(nick), nick
+            assert "Enter 한 장 가져오기" not in t.text(nick)
+        for nick in (drawer, waiting, "s"):
+            assert not cuts(t.app(nick)), nick
+        await t.press(waiting, "enter")  # not its turn: nothing is taken
+        assert t.game.pending()["players"] == [drawer]
+        for _ in range(12):
+            (p,) = t.game.pending()["players"]
+            await t.press(p, "enter")
+        assert t.game.pending()["phase"] == "choose"
+        mine = t.text("a")
+        assert "카드 2장을 고르세요: 1~4 키, Enter 확정" in mine
+        seat_a = next(s for s in t.game.view("a")["seats"] if s["id"] == "a")
+        own = [c["id"] for c in seat_a["cards"]]
+        assert len(own) == 4
+        await t.press("a", "1", "4", "enter")
+        assert sorted(
+            next(s for s in t.game.view("a")["seats"] if s["id"] == "a")["chosenIds"]
+        ) == sorted([own[0], own[3]])
+        assert not cuts(t.app("a"))
+
+
+async def test_regret_in_english_shows_the_unchosen_cards_in_the_log() -> None:
+    async with Table.open(["a", "b"], options=REGRET, seed=2, language="en") as t:
+        (drawer,) = t.game.pending()["players"]
+        assert "Your turn! Enter takes a card" in t.text(drawer)
+        t.play_until(lambda g: g.pending()["phase"] == "handEnd")
+        await t.settle()
+        shown = t.game.view(None)["showdown"] or []  # (everyone checked: a showdown)
+        assert [len(row["unchosen"]) for row in shown] == [2, 2]
+        await t.press("a", "l")
+        log = log_text(t, "a")
+        for row in shown:
+            assert f"{row['player']} did not keep" in log

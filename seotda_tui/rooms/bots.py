@@ -169,6 +169,8 @@ def _non_betting(
     if "choose" in kinds:
         a, b = best_two([DECK[i] for i in _own_cards(view)], options)
         return {"type": "choose", "cardIds": [a.id, b.id]}
+    if "draw" in kinds:  # 후회의 섯다: the cards lie face down, any is as good
+        return {"type": "draw"}
     if "pickShared" in kinds:
         return {"type": "pickShared", "cardId": pick_shared_card(view, options)}
     if "ready" in kinds:

@@ -25,6 +25,7 @@ from .text import (
     status_parts,
     track_payouts,
 )
+from .variants import hand_places
 
 #: The replay's fixed rows: title, status, banner, keys.
 REPLAY_ROWS = 4
@@ -69,7 +70,7 @@ def _present_frame(
     replay: Replay, room: RoomSummary, index: int, size: tuple[int, int], style: str
 ) -> TableModel:
     view, me = replay.view(index), replay.viewer or ""
-    cards = 3 if replay.options.card_mode == "three" else 2
+    cards = hand_places(replay.options.card_mode, len(replay.game.players))
     layout = table_layout(
         size=size,
         style=style,

@@ -36,7 +36,14 @@ from .text import (
     status_parts,
     title_text,
 )
-from .variants import candidate, pick_prompts, picking_shared
+from .variants import (
+    candidate,
+    draw_prompts,
+    drawing,
+    hand_places,
+    pick_prompts,
+    picking_shared,
+)
 from .waiting import result_parts, waiting_seats, waiting_status
 
 Part = tuple[str, str]
@@ -167,7 +174,7 @@ def _present(
     update = seen.pushed
     room, view, me = update.room, game_view(update), seen.nickname
     in_game = view is not None and update.viewer is not None
-    cards = 3 if room.options.card_mode == "three" else 2
+    cards = hand_places(room.options.card_mode, len(room.players))
     layout = table_layout(
         size=size,
         style=style,
@@ -229,6 +236,8 @@ def _present(
         prompts=tuple(
             pick_prompts(selection)
             if picks
+            else draw_prompts()
+            if drawing(legal)
             else _game_prompts(room, view, me, legal, selection, picking)
         ),
         actions=tuple(a for a in legal if a["type"] in ACTION_NAMES),

@@ -31,7 +31,7 @@ from ..widgets.texts import (
     hand_name,
 )
 from .pots import labelled_pots, merged_results, pots_forms
-from .variants import pick_status, shared_note
+from .variants import choose_status, draw_status, pick_status, shared_note
 
 Part = tuple[str, str]
 
@@ -309,10 +309,14 @@ def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) 
         return [(_("{p}님 차례").format(p=actor), "")]
     if phase == "pickShared":  # issue 36 한장공유
         return pick_status(view, me)
+    if phase == "draw":  # issue 36 후회의 섯다
+        return draw_status(view, me)
     waiting = ", ".join(pending["players"])
     if phase == "choose":
         if choosing:
-            return [(_("카드 2장을 고르세요: 1·2·3 키, Enter 확정"), "bold reverse")]
+            return choose_status(view, me) or [
+                (_("카드 2장을 고르세요: 1·2·3 키, Enter 확정"), "bold reverse")
+            ]
         return [(_("카드를 고르는 중: {players}").format(players=waiting), "")]
     if phase == "gusaChoice":  # issue 36 구사 선택권
         if me in pending["players"]:

@@ -1,8 +1,10 @@
-"""Issue 36 variants at the table: what 한장공유 (``cardMode=shared``) adds to the presenter.
+"""Issue 36 variants at the table: what 한장공유 and 후회의 섯다 add to the presenter.
 
-The 선 picks the shared card with the digit keys (1 back, 2 on through the 20 cards) and Enter;
-the candidate shows as their own card while they pick. Everyone else reads who is picking, and
-once picked the shared card stands in the middle of the table, beside the pot.
+한장공유: the 선 picks the shared card with the digit keys (1 back, 2 on through the 20 cards)
+and Enter; the candidate shows as their own card while they pick. Everyone else reads who is
+picking, and once picked the shared card stands in the middle of the table, beside the pot.
+후회의 섯다: whose turn it is to take a face-down card (Enter), four places for the own cards,
+and the choice of two of four with the 3장 섯다's keys.
 """
 
 from __future__ import annotations
@@ -53,6 +55,41 @@ def pick_prompts(selection: Sequence[int]) -> list[Prompt]:
         (f"num({PICK_ON})", _("2 다음"), True),
         ("confirm", _("Enter {card} 공유").format(card=card), True),
     ]
+
+
+def hand_places(card_mode: str, players: int) -> int:
+    """How many places the own cards take: 3장 섯다's three, 후회의 섯다's four (three with six
+    players), two otherwise."""
+    if card_mode == "three":
+        return 3
+    if card_mode == "regret":
+        return 3 if players >= 6 else 4
+    return 2
+
+
+def drawing(legal: Sequence[LegalAction]) -> bool:
+    """후회의 섯다: it is this player's turn to take a face-down card."""
+    return any(a["type"] == "draw" for a in legal)
+
+
+def draw_status(view: View, me: str) -> list[Part]:
+    """The status line while the 후회의 섯다 cards are taken in turn."""
+    waiting = ", ".join(view["pending"]["players"])
+    if me in view["pending"]["players"]:
+        return [(_("내 차례예요! Enter로 카드를 한 장 가져와요"), "bold reverse")]
+    return [(_("{p}님이 카드를 가져가는 중").format(p=waiting), "")]
+
+
+def draw_prompts() -> list[Prompt]:
+    return [("confirm", _("Enter 한 장 가져오기"), True)]
+
+
+def choose_status(view: View, me: str) -> list[Part] | None:
+    """후회의 섯다's choice is two of four: the 3장 line's keys would say 1·2·3."""
+    seat = next((s for s in view["seats"] if s["id"] == me), None)
+    if seat is None or len(seat.get("cards", [])) < 4:
+        return None
+    return [(_("카드 2장을 고르세요: 1~4 키, Enter 확정"), "bold reverse")]
 
 
 def shared_note(view: View) -> str:

@@ -21,7 +21,7 @@ from ...rooms import RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
 from ...rooms.moderation import NOT_HOST
 from ..keys import BET_NUMBERS, bind, numbered
-from ..present.variants import candidate, picking_shared, stepped
+from ..present.variants import candidate, drawing, picking_shared, stepped
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
 from ..widgets.chatline import ChatInput, ChatLine
@@ -301,6 +301,9 @@ class TableActions(ChatScreen):
         if self._watcher_refused():
             return
         view = self.view
+        if view is not None and drawing(self.legal()):  # issue 36 후회의 섯다: take a card
+            self._act({"type": "draw"})
+            return
         if view is not None and picking_shared(view, self.legal()):  # issue 36 한장공유
             card, self.selected = candidate(self.selected), []
             self._act({"type": "pickShared", "cardId": card})

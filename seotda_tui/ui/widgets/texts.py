@@ -42,7 +42,13 @@ END_REASONS = {
 }
 
 #: The lobby's short word for each card mode (issue 36 adds the variants).
-MODE_SHORT = {"two": N_("2장"), "three": N_("3장"), "indian": N_("인디언"), "shared": N_("공유")}
+MODE_SHORT = {
+    "two": N_("2장"),
+    "three": N_("3장"),
+    "indian": N_("인디언"),
+    "shared": N_("공유"),
+    "regret": N_("후회"),
+}
 
 #: Labels (msgids) of every option value, for the create-room form and the lobby; a label
 #: with ``{v}`` is filled with the value (:func:`choice_label`).
@@ -52,6 +58,7 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
         "three": N_("3장 섯다 (골라 쓰기)"),
         "indian": N_("인디언 섯다"),  # issue 36 variants
         "shared": N_("한장공유"),
+        "regret": N_("후회의 섯다"),
     },
     "deal_mode": {"twoRounds": N_("1장씩 두 번"), "oneRound": N_("2장 한 번에")},
     "starting_chips": dict.fromkeys((500, 1000, 2000, 5000), N_("{v:,}칩")),
@@ -298,11 +305,16 @@ def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -
         return [_("{p} 카드 선택 완료").format(p=p)]
     if event["type"] == "showdown":
         names = hand_names or {}
-        return [
+        lines = [
             f"{h['player']}: {cards_label(h['cards'])} = "
             + names.get(h["player"], hand_name(h["name"]))
             for h in event["hands"]
         ]
+        for h in event["hands"]:  # 후회의 섯다 (issue 36): what each could have kept
+            if h.get("unchosen"):
+                text = _("{p} 안 고른 카드: {cards}")
+                lines.append(text.format(p=h["player"], cards=cards_label(h["unchosen"])))
+        return lines
     if event["type"] == "payout":
         why = WIN_REASONS.get(event.get("reason", ""), "")
         # the net (issue 32): what the winner gained, not the pot they took back their own from
