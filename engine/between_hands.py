@@ -6,11 +6,11 @@ from __future__ import annotations
 from .core import LAST_STANDING_HAND_CAP, GameCore, live, must_choose
 from .flow import (
     advance,
+    after_choice,
     gusa_choice,
     next_drawer,
     pick_shared,
     start_hand,
-    start_round,
     win_by_fold,
 )
 from .pots import split_evenly
@@ -211,7 +211,7 @@ def leave(g: GameCore, seat: Seat) -> list[Event]:
             elif hand.phase == "choose" and not any(
                 must_choose(hand, p) for p in hand.participants
             ):
-                events += start_round(g, hand, 1)
+                events += after_choice(g, hand)
     return events + check_connected_end(g)
 
 

@@ -338,7 +338,12 @@ def choose(g: GameCore, hand: Hand, pid: str, ids: list[int]) -> list[Event]:
     events: list[Event] = [{"type": "chosen", "player": pid}]
     if any(must_choose(hand, p) for p in hand.participants):
         return events
-    return events + start_round(g, hand, 1)
+    return events + after_choice(g, hand)
+
+
+def after_choice(g: GameCore, hand: Hand) -> list[Event]:
+    """Everyone has chosen: the last betting round (후회의 섯다's only one, issue 36: street 0)."""
+    return start_round(g, hand, 0 if g.options.card_mode == "regret" else 1)
 
 
 def _cards_of(hand: Hand, rp: RoundPlayer) -> list[int]:

@@ -4,8 +4,9 @@ player and a spectator, and in English. The holder's own first card is a face-do
 
 from __future__ import annotations
 
-from engine import Options
+from engine import DECK, Options
 from seotda_tui.testing import Table
+from seotda_tui.ui.widgets.texts import card_name
 
 from .fitkit import cuts
 from .test_table_status import log_text
@@ -129,6 +130,7 @@ async def test_regret_draw_in_turn_then_choose_two_of_four() -> None:
         assert t.game.pending()["phase"] == "choose"
         mine = t.text("a")
         assert "카드 2장을 고르세요: 1~4 키, Enter 확정" in mine
+        assert "(1~4 키나 카드 클릭," in mine  # (the hint beside the four cards)
         seat_a = next(s for s in t.game.view("a")["seats"] if s["id"] == "a")
         own = [c["id"] for c in seat_a["cards"]]
         assert len(own) == 4
@@ -137,6 +139,8 @@ async def test_regret_draw_in_turn_then_choose_two_of_four() -> None:
             next(s for s in t.game.view("a")["seats"] if s["id"] == "a")["chosenIds"]
         ) == sorted([own[0], own[3]])
         assert not cuts(t.app("a"))
+        left = " + ".join(card_name(DECK[i]) for i in own[1:3])
+        assert f"버린 패: {left}" in " ".join(t.text("a").split())  # both cards left out
 
 
 async def test_regret_in_english_shows_the_unchosen_cards_in_the_log() -> None:

@@ -403,7 +403,11 @@ def mine_parts(
             )
             parts.append(("\n" + text, "bold"))
         else:
-            parts.append(("\n" + _("두 장을 고르세요\n(1·2·3 키나 카드 클릭, Enter 확정)"), ""))
+            four = len(seat.get("cards", [])) >= 4  # 후회의 섯다 (issue 36)
+            keys = _("두 장을 고르세요\n(1~4 키나 카드 클릭, Enter 확정)") if four else None
+            parts.append(
+                ("\n" + (keys or _("두 장을 고르세요\n(1·2·3 키나 카드 클릭, Enter 확정)")), "")
+            )
         if hint and hint.get("recommended"):
             a, b = (DECK[i] for i in hint["recommended"])
             text = _("추천(r): {a} + {b} = {name}").format(
@@ -424,7 +428,10 @@ def mine_parts(
         if explain and seat.get("discardedId") is None:
             parts.append((f"\n{_(explain)}", ""))
     if (thrown := seat.get("discardedId")) is not None and not choosing:  # 3장: the card left out
-        card = card_name(DECK[thrown])
+        kept = seat.get("chosenIds") or []  # (후회의 섯다, issue 36: two of four left out)
+        own = [int(c["id"]) for c in seat.get("cards", []) if "hidden" not in c]
+        left = [i for i in own if i not in kept]
+        card = " + ".join(card_name(DECK[i]) for i in (left if len(left) > 1 else [thrown]))
         parts.append(("\n" + _("버린 패: {card} (나만 봐요)").format(card=card), "dim"))
     if payout:
         parts.append(("\n" + _("승리! +{n}칩").format(n=chips(payout)), "bold green"))
