@@ -56,7 +56,7 @@ ROWS_JS = """() => Array.from(document.querySelectorAll('#terminal .xterm-rows >
 SIZE_JS = """() => { const rows = document.querySelectorAll('#terminal .xterm-rows > div');
     const box = document.querySelector('#terminal .xterm-screen');
     return [rows.length, box ? Math.round(box.getBoundingClientRect().width) : 0]; }"""
-TIMEOUT = 10.0
+TIMEOUT = 10.0  # (every wait: a loaded CI box runs these beside the rest of the suite)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -169,14 +169,14 @@ async def test_chromium_and_ssh_play_a_whole_hand_joined_by_link(
             assert actor is not None
             await players[actor].wait_for("내 차례예요")
             await players[actor].press(key)
-            await wait_until(lambda a=actor: view().get("actor") != a, what=f"{actor}'s bet")
-        await wait_until(lambda: view().get("street") == 1 and view().get("actor") is not None)
+            await wait_until(lambda a=actor: view().get("actor") != a, TIMEOUT, f"{actor}'s bet")
+        await wait_until(lambda: view().get("street") == 1 and view().get("actor"), TIMEOUT)
         for _ in range(2):  # both check the second round: the showdown
             actor = view().get("actor")
             assert actor is not None
             await players[actor].wait_for("내 차례예요")
             await players[actor].press("2")
-            await wait_until(lambda a=actor: view().get("actor") != a, what=f"{actor}'s check")
+            await wait_until(lambda a=actor: view().get("actor") != a, TIMEOUT, f"{actor}'s check")
         final = view()
         assert final.get("handPhase") == "handEnd" and final.get("showdown")
         for shown in final["showdown"]:  # both hands, by name, on both screens
@@ -207,7 +207,7 @@ async def test_the_terminal_refits_the_window_and_says_when_it_is_too_small(
         rows, width = await page.evaluate(SIZE_JS)
         assert rows >= 24
         app = lambda: factory.latest("영희")  # noqa: E731
-        await wait_until(lambda: app().size.height == rows, what="the app at the page's rows")
+        await wait_until(lambda: app().size.height == rows, TIMEOUT, "the app at the page's rows")
         await tab.press("a", "b")  # keys typed on the page reach the app
         await tab.wait_for("typed=ab")
         # Korean through an input method: a syllable composed (ㅎ, 하, 한), then committed
@@ -218,10 +218,15 @@ async def test_the_terminal_refits_the_window_and_says_when_it_is_too_small(
                 {"text": composing, "selectionStart": 1, "selectionEnd": 1},
             )
         await cdp.send("Input.insertText", {"text": "한"})
+        # (xterm.js reads the committed text a moment later: the next key waits for it, as a
+        # typist's would; sent at once under load, it went out first: "글한글")
+        await tab.wait_for("typed=ab한")
         await page.keyboard.insert_text("글")  # and text inserted at once (a paste, a phone)
         await tab.wait_for("typed=ab한글")
         await page.set_viewport_size({"width": 1400, "height": 900})
-        await wait_until(lambda: app().size.height > rows, what="the app's rows after the refit")
+        await wait_until(
+            lambda: app().size.height > rows, TIMEOUT, "the app's rows after the refit"
+        )
         bigger, wider = await page.evaluate(SIZE_JS)
         assert bigger > rows and wider > width
         await tab.wait_for(f"size={app().size.width}x{bigger}")  # the app's own line, redrawn
