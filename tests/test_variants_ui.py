@@ -4,6 +4,8 @@ player and a spectator, and in English. The holder's own first card is a face-do
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine import DECK, Options
 from seotda_tui.testing import Table
 from seotda_tui.ui.widgets.texts import card_name
@@ -155,3 +157,33 @@ async def test_regret_in_english_shows_the_unchosen_cards_in_the_log() -> None:
         log = log_text(t, "a")
         for row in shown:
             assert f"{row['player']} did not keep" in log
+
+
+async def test_indian_replay_keeps_the_viewer_blind_to_their_own_first_card(tmp_path: Path) -> None:
+    from seotda_tui import i18n
+    from seotda_tui.testing import screen_text
+    from seotda_tui.ui.widgets.hand import HandCards
+
+    from .test_replay_table import WATCHER, _app, _labels, _open_replay, journaled_game
+
+    with journaled_game(tmp_path, "indian") as played:
+        mine = played.history.replay(played.key, "영희")
+        watched = played.history.replay(played.key, WATCHER)
+        assert mine is not None and watched is not None
+        index = next(  # the first hand's second round: both cards dealt, none shown down
+            i for i in range(len(mine.frames)) if mine.view(i).get("street") == 1
+        )
+        seat = next(s for s in watched.view(index)["seats"] if s["id"] == "영희")
+        first = seat["cards"][0]["id"]  # type: ignore[typeddict-item]
+        app = _app(played.manager, "영희", i18n.KOREAN)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await _open_replay(pilot, app)
+            with i18n.speaking(app.language):
+                screen.action_go(index)
+            await pilot.pause()
+            text = screen_text(app)
+            own = [c.id for c in screen.query_one(HandCards).cards]
+            assert len(own) == 1 and first not in own  # the second card only
+            assert any(line.split("│")[0].strip() == "?" for line in text.splitlines()), text
+            with i18n.speaking(app.language):
+                assert not any(label in text for label in _labels(first)), text
