@@ -245,6 +245,18 @@ KEY_SECTIONS = (
             (shown("confirm"), N_("확정")),
         ),
     ),
+    KeySection(  # issue 36 variants
+        "variants",
+        N_("한장공유 · 후회의 섯다"),
+        (
+            (
+                shown_numbers(range(1, 3)),
+                N_("한장공유: 선이 공유 카드를 넘겨 봐요 (1 이전, 2 다음)"),
+            ),
+            (shown("confirm"), N_("한장공유: 그 카드를 공유 · 후회의 섯다: 한 장 가져오기")),
+            (shown_numbers(range(1, 5)), N_("후회의 섯다: 네 장 중 두 장 고르기")),
+        ),
+    ),
     KeySection(
         "prompts",
         N_("물음"),
