@@ -326,8 +326,12 @@ class GusaDeals:
         deck = list(request.deck)
         if any(request.held.values()) or self.rng.random() < 0.3:
             return deck
+        # (한장공유 took its shared card out of the deck before this deal)
+        pairs = [p for p in ((7, 16), (6, 17), (7, 17), (6, 16)) if set(p) <= set(deck)]
+        if not pairs:
+            return deck
         pid = self.rng.choice(request.receivers)
-        ids = list(self.rng.choice(((7, 16), (6, 17), (7, 17), (6, 16))))
+        ids = list(self.rng.choice(pairs))
         if self.three:
             ids.append(self.rng.choice([c for c in deck if c not in ids]))
             self.rng.shuffle(ids)
