@@ -18,7 +18,7 @@ G1, Y2, G3, T4, Y9, T9, Y10, T10 = 0, 2, 4, 7, 16, 17, 18, 19
 
 def faces(game: Game, pid: str, viewer: str | None) -> list[int | None]:
     """``pid``'s cards as ``viewer`` sees them: ids, None for a hidden card."""
-    return [c.get("id") for c in seat(game, pid, viewer).get("cards", [])]
+    return [None if "hidden" in c else c["id"] for c in seat(game, pid, viewer).get("cards", [])]
 
 
 # ------------------------------------------------------------------------------ 인디언 섯다

@@ -54,8 +54,12 @@ def test_a_variant_game_resumes_mid_hand(tmp_path: Path, mode: str) -> None:
             first = hand.players[nick].hand[0]
             assert not leaks(seen[nick], {first}), nick
     (actor,) = pending["players"]
-    action = {"indian": {"type": "check"}, "shared": {"type": "pickShared", "cardId": 5}}
-    m2.act(room_id, actor, action.get(mode, {"type": "draw"}))
+    actions: dict[str, dict[str, object]] = {
+        "indian": {"type": "check"},
+        "shared": {"type": "pickShared", "cardId": 5},
+        "regret": {"type": "draw"},
+    }
+    m2.act(room_id, actor, actions[mode])
     live = game_of(m2, room_id)
     (saved,) = Journal(tmp_path / "g.sqlite3").open_games()
     assert saved.rebuild().state_hash() == live.state_hash()

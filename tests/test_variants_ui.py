@@ -134,7 +134,7 @@ async def test_regret_draw_in_turn_then_choose_two_of_four() -> None:
         assert "카드 2장을 고르세요: 1~4 키, Enter 확정" in mine
         assert "(1~4 키나 카드 클릭," in mine  # (the hint beside the four cards)
         seat_a = next(s for s in t.game.view("a")["seats"] if s["id"] == "a")
-        own = [c["id"] for c in seat_a["cards"]]
+        own = [c["id"] for c in seat_a.get("cards", []) if "hidden" not in c]
         assert len(own) == 4
         await t.press("a", "1", "4", "enter")
         assert sorted(
