@@ -97,6 +97,9 @@ async def test_shared_the_dealer_picks_with_the_keys_and_everyone_sees_the_card(
         for nick in ("a", "b", "c", "s"):
             assert "공유 카드 1광" in t.text(nick), nick
         assert "알리" in t.text("a")  # the own hint counts the shared card: 2열 + 1광
+        # the own row shows the own card, then the shared one marked "공유"
+        assert any(line.strip() == "공유" for line in t.text("a").splitlines())
+        assert "2월 열끗" in t.text("a") and "1월 광" in t.text("a")
         assert "내 차례" in t.text("a") and "a님 차례" in t.text("b")
 
 

@@ -121,5 +121,5 @@ def _present_frame(
         me_line=tuple(me_line),
         mine=tuple(fit_parts(rest[0] if rest else [], rows, width)),
         mine_rows=rows,
-        hand=own_hand(seat, layout.shape[1], cards, ()),
+        hand=own_hand(seat, layout.shape[1], cards, (), view.get("sharedCard")),
     )

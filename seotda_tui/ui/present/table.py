@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 
-from engine.types import LegalAction, MyHand, SeatView, View
+from engine.types import CardDict, LegalAction, MyHand, SeatView, View
 
 from ...i18n import Language, _, speaking
 from ...rooms import PLAYING, RoomSummary, RoomUpdate
@@ -65,6 +65,7 @@ class HandModel:
     places: int = 0
     thrown: frozenset[int] = frozenset()
     unknown: int = 0  # own cards face down first, marked "?" (인디언 섯다's first card)
+    shared: int | None = None  # 한장공유's shared card among them, marked "공유"
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,9 @@ def _present(
         mine_rows=rows,
         hand=pick_hand(selection, layout.shape[1])
         if picks
-        else own_hand(seat, layout.shape[1], cards, selection if picking else ()),
+        else own_hand(
+            seat, layout.shape[1], cards, selection if picking else (), view.get("sharedCard")
+        ),
         spectators=spectators,
         prompts=tuple(
             pick_prompts(selection)
@@ -268,17 +271,27 @@ def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -
     return ((title, "bold"),)
 
 
-def own_hand(seat: SeatView | None, size: str, cards: int, selected: Sequence[int]) -> HandModel:
+def own_hand(
+    seat: SeatView | None,
+    size: str,
+    cards: int,
+    selected: Sequence[int],
+    shared: CardDict | None = None,
+) -> HandModel:
     """The own cards as the table draws them: places kept for cards not dealt yet, the 3-card
-    choice's thrown card marked, a folded hand dimmed."""
+    choice's thrown card marked, a folded hand dimmed; 한장공유's ``shared`` card after the own
+    one once it is dealt, marked "공유" (issue 36)."""
     ids = tuple(int(c["id"]) for c in (seat.get("cards", []) if seat else []) if "hidden" not in c)
+    if shared is not None and ids:
+        ids += (int(shared["id"]),)
     chosen = seat.get("chosenIds") if seat else None
     thrown = frozenset(i for i in ids if chosen is not None and i not in chosen)
     dimmed = frozenset(ids) if seat is not None and seat.get("folded") else thrown
     places = 0 if seat is None else cards
     # issue 36 인디언: the own first card, which everyone but its holder sees, shows as "?"
     unknown = sum(1 for c in (seat.get("cards", []) if seat else []) if "hidden" in c)
-    return HandModel(ids, frozenset(selected), dimmed, size, places, thrown, unknown)
+    common = int(shared["id"]) if shared is not None and len(ids) > 1 else None
+    return HandModel(ids, frozenset(selected), dimmed, size, places, thrown, unknown, common)
 
 
 def pick_hand(selection: Sequence[int], size: str) -> HandModel:

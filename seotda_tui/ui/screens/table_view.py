@@ -107,6 +107,7 @@ class TableView(Horizontal):
             hand.places,
             hand.thrown,
             hand.unknown,
+            hand.shared,
         )
 
     def show_seats(self, model: TableModel) -> None:

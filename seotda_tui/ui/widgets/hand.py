@@ -22,12 +22,16 @@ from .texts import card_name
 DISCARD_MARK = N_("버림")
 #: Over an own card its holder may not see (인디언 섯다's first card, issue 36).
 UNKNOWN_MARK = "?"
+SHARED_MARK = N_("공유")
 
 
-def _mark(card: Card | None, discarded: frozenset[int]) -> str:
-    """The word above a card: "?" over a face-down own card, "버림" over the discard."""
+def _mark(card: Card | None, discarded: frozenset[int], shared: int | None = None) -> str:
+    """The word above a card: "?" over a face-down own card, "버림" over the discard, "공유"
+    over 한장공유's shared card."""
     if card is None:
         return UNKNOWN_MARK
+    if card.id == shared:
+        return _(SHARED_MARK)
     return _(DISCARD_MARK) if card.id in discarded else ""
 
 
@@ -88,14 +92,15 @@ class HandCards(HorizontalGroup):
         places: int | None = None,
         discarded: frozenset[int] = frozenset(),
         unknown: int = 0,
+        shared: int | None = None,
     ) -> None:
         """Show ``cards`` in ``places`` places (default: as many as cards; the rest blank);
         ``discarded`` cards (the 3-card choice's third) are marked "버림" above, not only dim;
         ``unknown`` own cards come first face down, marked "?" (인디언 섯다: the own first card
-        everyone but its holder sees)."""
+        everyone but its holder sees); the ``shared`` card (한장공유's) is marked "공유"."""
         faces: list[Card | None] = [None] * unknown + list(cards)
         places = len(faces) if places is None else max(places, len(faces))
-        shown = (tuple(faces), selected, dimmed, size, places, discarded)
+        shown = (tuple(faces), selected, dimmed, size, places, discarded, shared)
         if shown == self._shown:
             return
         self._shown = shown
@@ -107,7 +112,7 @@ class HandCards(HorizontalGroup):
         for i, view in enumerate(views[:places]):
             if i < len(faces):
                 self._set(view, faces[i], selected, dimmed, size)
-                view.mark = _mark(faces[i], discarded)
+                view.mark = _mark(faces[i], discarded, shared)
             else:
                 view.blank = True
                 view.size_name = size
@@ -124,7 +129,7 @@ class HandCards(HorizontalGroup):
             for card in faces[len(views) : places]
         ]
         for view, card in zip(extra, faces[len(views) : places]):
-            view.set_reactive(HandCard.mark, _mark(card, discarded))
+            view.set_reactive(HandCard.mark, _mark(card, discarded, shared))
         for _extra in range(len(views) + len(extra), places):
             extra.append(self._place(size))
         if extra:
