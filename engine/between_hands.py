@@ -4,18 +4,11 @@ of the game: what follows a match (``flow``) or a rematch (``rematch``), which c
 from __future__ import annotations
 
 from .core import LAST_STANDING_HAND_CAP, GameCore, live, must_choose
-from .flow import (
-    advance,
-    after_choice,
-    gusa_choice,
-    next_drawer,
-    pick_shared,
-    start_hand,
-    win_by_fold,
-)
+from .flow import advance, after_choice, next_drawer, pick_shared, start_hand
 from .pots import split_evenly
 from .rematch import open_rejoin, rejoin
 from .result import build_result
+from .settlement import gusa_choice, win_by_fold
 from .state import Hand, Seat
 from .types import Event, Refusal
 

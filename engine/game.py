@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import get_args
 
-from . import betting, between_hands, flow, proof, rematch
+from . import betting, between_hands, flow, proof, rematch, settlement
 from .cards import DECK
 from .core import (
     AWAY_SECONDS,
@@ -449,7 +449,7 @@ class Game:
         refusal = self._hand_refusal(player_id)
         if refusal is not None:
             return refusal
-        return flow.gusa_choice_refusal(self._core.hand(), player_id)
+        return settlement.gusa_choice_refusal(self._core.hand(), player_id)
 
     def check_rebuy(self, player_id: str, accept: bool) -> Refusal | None:
         """§5.6: answering the rebuy offer after a bust."""
@@ -580,7 +580,7 @@ class Game:
             accept = action["accept"]
             _refuse(self.check_gusa_choice(player_id, accept))
             seat = core.seats[player_id]
-            return touch(seat) + flow.gusa_choice(core, core.hand(), player_id, accept)
+            return touch(seat) + settlement.gusa_choice(core, core.hand(), player_id, accept)
         if action["type"] == "rebuy" or action["type"] == "rejoin":
             accept = action["accept"]
             if action["type"] == "rebuy":
@@ -685,7 +685,7 @@ class Game:
         if hand.phase == "gusaChoice":  # issue 36: a holder who does not answer: it fires
             for pid in list(hand.gusa_pending):
                 events.append({"type": "timeout", "player": pid, "action": "gusaChoice"})
-                events += flow.gusa_choice(core, hand, pid, True)
+                events += settlement.gusa_choice(core, hand, pid, True)
             return events
         if hand.phase == "rejoin":
             for pid in list(hand.rejoin_pending):
