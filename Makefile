@@ -53,12 +53,13 @@ run: $(STAMP) $(MO)
 STOCK_TESTS := tests/test_tuning.py tests/test_snapshots.py tests/test_app_pilot.py \
 	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py \
 	tests/test_i18n_snapshots.py
-# Workers: the tests wait (on servers, screens, timers) about half their time, so the tuned run
-# takes two workers a core (4 on 2 cores used 1.2 cores in all, 2 left the box half idle), the
-# stock run one more process beside it. One test per dispatch (--maxschedchunk 1): xdist's
+# Workers: the tests wait (on servers, screens, timers, subprocesses starting) much of their
+# time, so the tuned run takes three workers a core, the stock run one more process beside it
+# (2 cores, quiet box, 2,055 tests: 4 workers took 378 s wall and 654 s CPU with 1.73 cores busy;
+# 6 took 310 s and 595 s CPU; 2 workers had left the box half idle). One test per dispatch (--maxschedchunk 1): xdist's
 # default hands each worker a contiguous first batch, which gave one worker every slow file
 # (tests/conftest.py starts them first) and left it running alone for minutes at the end.
-WORKERS       ?= $(shell echo $$(( $$(nproc) * 2 )))
+WORKERS       ?= $(shell echo $$(( $$(nproc) * 3 )))
 STOCK_WORKERS ?= 1
 # Each worker, and each server the tests start as a subprocess, imports the package: bytecode
 # caches (__pycache__, git-ignored) spare them compiling it, and pytest rewriting the tests, again.

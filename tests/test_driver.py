@@ -167,7 +167,9 @@ async def test_escape_sequence_split_across_packets_is_one_key() -> None:
     app = KeyLogApp()
     async with running(app, term):
         term.link.feed(b"\x1b")
-        await asyncio.sleep(0.01)  # real: two reads, well inside Textual's escape delay
+        # two reads, one loop turn apart: well inside Textual's escape delay (a real-time sleep
+        # here became longer than that delay when make test's workers starved the process)
+        await asyncio.sleep(0)
         term.link.feed(b"[A")
         await until(lambda: bool(app.keys))
         await asyncio.sleep(0.2)  # longer than the escape delay: nothing else may follow
