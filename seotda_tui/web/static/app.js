@@ -115,7 +115,10 @@
     const box = $("terminal");
     box.hidden = false;
     term = new Terminal({
-      fontFamily: '"D2Coding", "Cascadia Mono", Consolas, Menlo, "DejaVu Sans Mono", "Noto Sans Mono", "Noto Sans Mono CJK KR", monospace',
+      // A font whose Hangul is exactly two of its Latin cells comes first (D2Coding, Sarasa,
+      // Noto Sans Mono CJK): with a Latin font measuring the cell, a Hangul fallback is
+      // narrower than its two cells and every syllable stands apart ("게 임  결 과").
+      fontFamily: '"D2Coding", "Sarasa Mono K", "Noto Sans Mono CJK KR", "Cascadia Mono", Consolas, Menlo, "DejaVu Sans Mono", "Noto Sans Mono", monospace',
       fontSize: 15,
       cursorBlink: false,
       scrollback: 0,
