@@ -22,6 +22,23 @@ def faces(game: Game, pid: str, viewer: str | None) -> list[int | None]:
 
 
 # ------------------------------------------------------------------------------ 인디언 섯다
+def bots_play_out(game: Game, options: Options, *, seed: int, steps: int) -> None:
+    """Strong bots answer whoever the game waits for (timeouts when nobody) until it ends."""
+    from seotda_tui.rooms.bots import decide
+
+    for _step in range(steps):
+        if game.finished:
+            break
+        pending = game.pending()["players"]
+        if not pending:
+            game.timeout()
+            continue
+        action = decide("strong", game.view(pending[0]), options, seed=seed)
+        assert action is not None
+        game.apply(pending[0], action)
+    assert game.finished
+
+
 def test_indian_first_card_is_seen_by_all_but_its_holder() -> None:
     game, (a, b, c) = new_game(
         3, card_mode="indian", cards={"a": [G1, Y2], "b": [G3, T4], "c": [Y9, T10]}
@@ -211,7 +228,7 @@ def test_shared_reload_and_replay_mid_pick() -> None:
 
 
 def test_shared_bots_play_to_the_end_and_judge_with_the_shared_card() -> None:
-    from seotda_tui.rooms.bots import decide, shared_equity
+    from seotda_tui.rooms.bots import shared_equity
 
     options = Options(card_mode="shared")
     # 1광 shared: a 3광 makes 13광땡 (near certain), a 2열 알리 (strong), a 5띠 6끗 (middling)
@@ -219,17 +236,7 @@ def test_shared_bots_play_to_the_end_and_judge_with_the_shared_card() -> None:
     assert shared_equity([9], G1, options) < shared_equity([Y2], G1, options)
     options = Options(card_mode="shared", starting_chips=500, base_unit=20, hand_limit=10)
     game = Game.new(options, ["a", "b", "c"], 4)
-    for _step in range(3000):
-        if game.finished:
-            break
-        pending = game.pending()["players"]
-        if not pending:
-            game.timeout()
-            continue
-        action = decide("strong", game.view(pending[0]), options, seed=2)
-        assert action is not None
-        game.apply(pending[0], action)
-    assert game.finished
+    bots_play_out(game, options, seed=2, steps=3000)
 
 
 def test_shared_deals_verify_and_a_changed_shared_card_is_found() -> None:
@@ -296,7 +303,6 @@ def test_regret_six_players_draw_three_and_seven_are_refused() -> None:
 
 
 def test_regret_timeout_leave_reload_and_bots() -> None:
-    from seotda_tui.rooms.bots import decide
 
     options = Options(card_mode="regret")
     game = Game.new(options, ["a", "b", "c"], 6)
@@ -313,14 +319,4 @@ def test_regret_timeout_leave_reload_and_bots() -> None:
     assert Game.replay(options, ["a", "b", "c"], 6, log).state_hash() == game.state_hash()
     options = Options(card_mode="regret", starting_chips=500, base_unit=20, hand_limit=10)
     game = Game.new(options, ["a", "b", "c", "d"], 4)
-    for _step in range(4000):
-        if game.finished:
-            break
-        pending = game.pending()["players"]
-        if not pending:
-            game.timeout()
-            continue
-        action = decide("strong", game.view(pending[0]), options, seed=3)
-        assert action is not None
-        game.apply(pending[0], action)
-    assert game.finished
+    bots_play_out(game, options, seed=3, steps=4000)
