@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
@@ -68,7 +69,7 @@ def _duration_text(seconds: float, language: i18n.Language) -> str:
     return language.gettext(N_("{n:.0f}초")).format(n=max(1.0, seconds))
 
 
-class PlayerSession:
+class PlayerSession(ABC):
     """One player: admission, then one Textual app on a :class:`ChannelLink`, then a goodbye.
 
     ``kind`` names the transport in the log (``ssh``, ``web``); ``client`` is what the client
@@ -159,29 +160,30 @@ class PlayerSession:
         """One structured line about this session; who and from where are always on it."""
         log_event(log, event, **fields, user=self._username, ip=self._peer_ip)
 
-    # -- the transport's part -----------------------------------------------------------
+    # -- the transport's part (each transport's subclass: ssh/session.py, web/session.py) --
 
+    @abstractmethod
     def _transport_write(self, data: bytes) -> None:
-        raise NotImplementedError
+        """Send bytes to the client (SSH channel or WebSocket frame)."""
 
+    @abstractmethod
     def _pending_output(self) -> int:
         """Bytes written and not yet taken by the client."""
-        raise NotImplementedError
 
     def _transport_closing(self) -> bool:
         return False
 
+    @abstractmethod
     def _abort(self) -> None:
         """Drop the transport at once (the client stopped reading)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _close(self, status: int) -> None:
         """End the transport politely after the last output (``status``: 0 fine, 1 not)."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _admit(self) -> SessionContext | None:
         """Every check before the app: its context (see :meth:`_enter`), or None if refused."""
-        raise NotImplementedError
 
     # -- ending -------------------------------------------------------------------
 
