@@ -9,8 +9,10 @@ A tip wider than the row is broken between its " · "-separated phrases first, n
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.cells import cell_len
-from textual._wrap import compute_wrap_offsets
+from textual.content import Content
 
 from ...i18n import _
 
@@ -68,8 +70,16 @@ def _rows(line: list[Part], width: int) -> int:
     word wrapped whole can leave more rows than its cells ÷ ``width``)."""
     if width <= 0:
         return 1
-    text = "".join(t for t, _ in line)
-    return len(compute_wrap_offsets(text, width, tab_size=8)) + 1
+    return wrapped_rows("".join(t for t, _ in line), width)
+
+
+@lru_cache(maxsize=1024)  # the same lines at the same widths on every seat's screen
+def wrapped_rows(text: str, width: int) -> int:
+    """The rows one line of ``text`` takes in a ``width``-cell widget: Textual's public
+    ``Content.wrap``, the wrap a ``Line`` (rich ``Text`` made ``Content``) is drawn with.
+    ``textual._wrap`` (used before) breaks some lines elsewhere: a tip at 10 cells took 11
+    rows by it and 10 on screen. The memo makes it cheaper than that was (BENCHMARKS.md)."""
+    return len(Content(text).wrap(width))
 
 
 def text_rows(parts: list[Part], width: int) -> int:
