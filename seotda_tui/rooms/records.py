@@ -2,7 +2,8 @@
 
 Why here: the manager sees every applied engine change (its ``_changed``), so a
 :class:`GameTally` per running game counts hands, wins, best hands, specials that took effect
-(a pot won by 땡잡이 or 암행어사) and rematches, and notes each seat's chips after every hand.
+(a pot won by 땡잡이 or 암행어사), rematches and the 땡값 paid and received (issue 36), and notes
+each seat's chips after every hand.
 At the game's end :class:`GameRecords` turns the tally and the engine's result into a
 :class:`~.records_db.GameRecord` for the registered players only (bots and names no key or
 passphrase holds are kept out: ``registered`` is the identity store's answer) and writes it.
@@ -25,7 +26,14 @@ from engine.types import GameResult, RankingRow
 
 from ..logs import log_event
 from .events import RoomEvent
-from .records_db import GameRecord, PlayerRecord, PlayerResult, RecentGame, RecordStore
+from .records_db import (
+    GameRecord,
+    PlayerRecord,
+    PlayerResult,
+    RecentGame,
+    RecordStore,
+    TtaengTotals,
+)
 
 if TYPE_CHECKING:
     from .journal import Entry
@@ -51,6 +59,9 @@ class GameTally:
             p: {r: set() for r in SPECIAL_REASONS} for p in self.players
         }
         self.history: dict[str, dict[int, int]] = {p: {} for p in self.players}
+        #: 땡값 (issue 36) per seat: chips and the hands of each payment, paid and received
+        self.ttaeng_paid: dict[str, dict[int, int]] = {p: {} for p in self.players}
+        self.ttaeng_received: dict[str, dict[int, int]] = {p: {} for p in self.players}
         self._hand_no = 0
 
     def _seat(self, player: str) -> None:
@@ -62,6 +73,8 @@ class GameTally:
         self.won.setdefault(player, set())
         self.specials.setdefault(player, {r: set() for r in SPECIAL_REASONS})
         self.history.setdefault(player, {})
+        self.ttaeng_paid.setdefault(player, {})
+        self.ttaeng_received.setdefault(player, {})
 
     @classmethod
     def replayed(
@@ -103,6 +116,9 @@ class GameTally:
                     self.won[player].add(self._hand_no)
                 if event["reason"] in SPECIAL_REASONS:
                     self.specials[player][event["reason"]].add(self._hand_no)
+            elif event["type"] == "ttaengValue":
+                self._ttaeng(self.ttaeng_paid, event["player"], event["amount"])
+                self._ttaeng(self.ttaeng_received, event["winner"], event["amount"])
             elif event["type"] == "rematch":
                 for player in event["participants"]:
                     if player in self.rematches:
@@ -114,6 +130,11 @@ class GameTally:
             for player, chips in stacks.items():
                 if player in self.history:
                     self.history[player][ended[-1]] = chips
+
+    def _ttaeng(self, book: dict[str, dict[int, int]], player: str, amount: int) -> None:
+        if player in book:
+            hands = book[player]
+            hands[self._hand_no] = hands.get(self._hand_no, 0) + amount
 
     def result_of(self, row: RankingRow) -> PlayerResult:
         """One seat's :class:`PlayerResult`, from its row of the engine's result ranking."""
@@ -137,6 +158,12 @@ class GameTally:
             amhaeng=len(self.specials[player]["amhaeng"]),
             rematches=self.rematches[player],
             history=tuple(history),
+            ttaeng=TtaengTotals(
+                paid=sum(self.ttaeng_paid[player].values()),
+                paid_hands=len(self.ttaeng_paid[player]),
+                received=sum(self.ttaeng_received[player].values()),
+                received_hands=len(self.ttaeng_received[player]),
+            ),
         )
 
 

@@ -16,6 +16,10 @@ place, ½ for the same, 0 for a worse one, and the rating moves by
 ``K / (seats - 1) * (actual - expected)`` summed over the pairs (:data:`K_FACTOR`). Bots and
 unregistered names count with :data:`START_RATING` and are never rated themselves. The
 rating leaderboard lists players with at least :data:`MIN_RATED_GAMES` games.
+
+땡값 (issue 36's ``ttaengValue``): each result and each player's totals count the 땡값 paid and
+received, in chips and in hands (schema version 2; a version-1 file's rows count none: the
+option did not exist when they were written).
 """
 
 from __future__ import annotations
@@ -87,8 +91,34 @@ MIGRATIONS = (
     CREATE INDEX players_by_wins ON players (wins DESC, games);
     """,
     ),
+    Step(
+        2,  # issue 36 땡값: paid and received, chips and hands (old rows: none)
+        """
+    ALTER TABLE results ADD COLUMN ttaeng_paid INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN ttaeng_paid_hands INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN ttaeng_received INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN ttaeng_received_hands INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN ttaeng_paid INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN ttaeng_paid_hands INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN ttaeng_received INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN ttaeng_received_hands INTEGER NOT NULL DEFAULT 0;
+    """,
+    ),
 )
 SCHEMA_VERSION = latest(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class TtaengTotals:
+    """땡값 (issue 36) a player paid and received: chips, and in how many hands."""
+
+    paid: int = 0
+    paid_hands: int = 0
+    received: int = 0
+    received_hands: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.paid_hands or self.received_hands)
 
 
 @dataclass(frozen=True)
@@ -108,6 +138,7 @@ class PlayerResult:
     amhaeng: int
     rematches: int
     history: tuple[int, ...]  # chips after each hand, starting with the starting stack
+    ttaeng: TtaengTotals = TtaengTotals()  # issue 36 땡값
 
     @property
     def net(self) -> int:
@@ -144,6 +175,7 @@ class PlayerRecord:
     rematches: int
     average_place: float
     rating: float
+    ttaeng: TtaengTotals = TtaengTotals()
 
 
 @dataclass(frozen=True)
@@ -199,18 +231,21 @@ class RecordStore:
         ratings = self._ratings(game.places)
         new_ratings = rate(game.places, ratings, [r.player for r in game.results])
         for r in game.results:
+            t = r.ttaeng
             self._db.execute(
-                "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO results ({_RESULT_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id, r.player, r.place, len(game.places), r.chips_start, r.chips_end,
                     r.rebuys, r.hands_played, r.hands_won, r.best_value, r.best_name,
                     r.ttaengjabi, r.amhaeng, r.rematches, json.dumps(list(r.history)),
-                    game.finished_at,
+                    game.finished_at, t.paid, t.paid_hands, t.received, t.received_hands,
                 ),
             )  # fmt: skip
             self._db.execute(
-                "INSERT INTO players VALUES (?, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, ?) "
-                "ON CONFLICT (player) DO NOTHING",
+                "INSERT INTO players (player, games, wins, hands_won, chips_won, chips_lost,"
+                " ttaengjabi, amhaeng, rematches, place_sum, rating)"
+                " VALUES (?, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?) ON CONFLICT (player) DO NOTHING",
                 (r.player, START_RATING),
             )
             self._db.execute(
@@ -221,13 +256,16 @@ class RecordStore:
                 " best_value = CASE WHEN ? IS NOT NULL AND (best_value IS NULL OR ? > best_value)"
                 "   THEN ? ELSE best_value END,"
                 " ttaengjabi = ttaengjabi + ?, amhaeng = amhaeng + ?, rematches = rematches + ?,"
-                " place_sum = place_sum + ?, rating = ? WHERE player = ?",
+                " place_sum = place_sum + ?, rating = ?,"
+                " ttaeng_paid = ttaeng_paid + ?, ttaeng_paid_hands = ttaeng_paid_hands + ?,"
+                " ttaeng_received = ttaeng_received + ?,"
+                " ttaeng_received_hands = ttaeng_received_hands + ? WHERE player = ?",
                 (
                     int(r.place == 1), r.hands_won, max(r.net, 0), max(-r.net, 0),
                     r.best_value, r.best_value, r.best_name,
                     r.best_value, r.best_value, r.best_value,
                     r.ttaengjabi, r.amhaeng, r.rematches, r.place, new_ratings[r.player],
-                    r.player,
+                    t.paid, t.paid_hands, t.received, t.received_hands, r.player,
                 ),
             )  # fmt: skip
 
@@ -293,14 +331,22 @@ class RecordStore:
 
 _PLAYER_COLUMNS = (
     "player, games, wins, hands_won, chips_won, chips_lost, best_name, ttaengjabi, amhaeng,"
-    " rematches, place_sum, rating"
+    " rematches, place_sum, rating,"
+    " ttaeng_paid, ttaeng_paid_hands, ttaeng_received, ttaeng_received_hands"
+)
+#: The results columns :meth:`RecordStore._add` writes, named (version 2 appended four).
+_RESULT_COLUMNS = (
+    "game_id, player, place, seats, chips_start, chips_end, rebuys, hands_played, hands_won,"
+    " best_value, best_name, ttaengjabi, amhaeng, rematches, history, finished_at,"
+    " ttaeng_paid, ttaeng_paid_hands, ttaeng_received, ttaeng_received_hands"
 )
 
 
 def _player(row: tuple[Any, ...]) -> PlayerRecord:
     player, games, wins, hands_won, won, lost, best, ttaeng, amhaeng, rematches, places, rating = (
-        row
+        row[:12]
     )
+    paid, paid_hands, received, received_hands = (int(n) for n in row[12:])
     count = int(games)
     return PlayerRecord(
         player=str(player),
@@ -315,6 +361,7 @@ def _player(row: tuple[Any, ...]) -> PlayerRecord:
         rematches=int(rematches),
         average_place=int(places) / count if count else 0.0,
         rating=float(rating),
+        ttaeng=TtaengTotals(paid, paid_hands, received, received_hands),
     )
 
 

@@ -19,7 +19,14 @@ from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
 from ...i18n import N_, _, ngettext
-from ...rooms.records_db import K_FACTOR, MIN_RATED_GAMES, START_RATING, PlayerRecord, RecentGame
+from ...rooms.records_db import (
+    K_FACTOR,
+    MIN_RATED_GAMES,
+    START_RATING,
+    PlayerRecord,
+    RecentGame,
+    TtaengTotals,
+)
 from ..keys import bind
 from ..widgets.texts import chips, hand_name
 from .base import BaseScreen
@@ -45,8 +52,10 @@ RECENT = 5
 BOARD = 5
 
 
-def own_lines(record: PlayerRecord) -> tuple[str, str]:
-    """The own record in two lines of at most 78 cells."""
+def own_lines(record: PlayerRecord) -> tuple[str, ...]:
+    """The own record in lines of at most 78 cells: two, and a third for the 땡값 (issue 36)
+    once any was paid or received (an optional rule: a player who never met it is not shown
+    a line of zeros)."""
     first = _("{games}게임 · 1위 {wins}회 · 이긴 판 {hands} · 칩 +{won} / −{lost}").format(
         games=record.games,
         wins=record.wins,
@@ -65,7 +74,21 @@ def own_lines(record: PlayerRecord) -> tuple[str, str]:
         place=record.average_place,
         rating=record.rating,
     )
-    return first, second
+    if not record.ttaeng:
+        return first, second
+    return first, second, ttaeng_line(record.ttaeng)
+
+
+def ttaeng_line(ttaeng: TtaengTotals) -> str:
+    """The 땡값 received and paid: chips, and in how many hands."""
+    return _(
+        "땡값: 받음 +{received}칩 ({received_hands}번) · 냄 −{paid}칩 ({paid_hands}번)"
+    ).format(
+        received=chips(ttaeng.received),
+        received_hands=ttaeng.received_hands,
+        paid=chips(ttaeng.paid),
+        paid_hands=ttaeng.paid_hands,
+    )
 
 
 def recent_label(game: RecentGame) -> str:
