@@ -2,19 +2,23 @@
 
 Every screen and the app bind their keys through ``keys.bind``; these tests check the map
 itself (each QWERTY letter's jamo, written out here row by row as the keyboard has them) and
-what the screens made of it: every letter a class binds answers to its jamo the same way, and
-no key of a screen (with the app's keys under it) is bound to two actions.
+what the screens made of it: every letter a class binds answers to its jamo the same way, no
+key of a screen (with the app's keys under it) is bound to two actions, and every key a
+screen's hint line names is one that screen binds.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import string
 
+import pytest
 from textual.binding import Binding, BindingsMap
 from textual.screen import Screen
 
 import seotda_tui.ui
+from seotda_tui import i18n
 from seotda_tui.ui import keys
 from seotda_tui.ui.app import SeotdaApp
 
@@ -122,3 +126,120 @@ def test_no_key_does_two_things_on_one_screen() -> None:
             taken = set(own) & set(app_keys)
             assert not taken, (cls.__name__, taken)
     assert screens >= 10
+
+
+# ---------------------------------------------------------------- the screens' key hints
+def bound_keys(*holders: type) -> set[str]:
+    """Every key the classes bind, with what they inherit (a Screen's Tab, an Input's Enter)."""
+    return {
+        key
+        for cls in holders
+        for base in cls.__mro__
+        if "BINDINGS" in base.__dict__
+        for key in BindingsMap(base.__dict__["BINDINGS"]).key_to_bindings
+    }
+
+
+def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
+    """Every key hint line and the classes whose keys it names: its screen, the widget that
+    takes the keys where it shows (a list's ↑/↓, a choice's ←/→, the code prompt's Enter), and
+    the app where the hint names one of the app's keys (they work on every screen)."""
+    from seotda_tui.ui.present.text import FIRST_HAND_HINT
+    from seotda_tui.ui.screens import create_room, lobby, quick_chat, replay, results
+    from seotda_tui.ui.screens.table import TableScreen
+    from seotda_tui.ui.widgets import code_prompt
+    from seotda_tui.ui.widgets.choice import Choice
+    from seotda_tui.ui.widgets.roomlist import RoomList
+
+    form = (create_room.CreateRoomScreen, Choice)
+    return {
+        quick_chat.TITLE: (quick_chat.QuickChatScreen,),
+        create_room.TITLE: form,
+        create_room.EDIT_TITLE: form,
+        results.KEYS: (results.ResultsScreen,),
+        results.KEYS_LIVE: (results.ResultsScreen,),
+        replay.LIST_KEYS: (replay.HistoryScreen, RoomList),
+        replay.REPLAY_KEYS: (replay.ReplayScreen,),
+        replay.DEAL_RECORD_KEY: (replay.ReplayScreen,),
+        lobby.TITLE_KEYS: (lobby.LobbyScreen,),
+        code_prompt.KEYS: (code_prompt.CodePrompt, lobby.LobbyScreen),
+        FIRST_HAND_HINT: (TableScreen, SeotdaApp),
+    }
+
+
+def unbound(hint: keys.KeyHint, holders: tuple[type, ...]) -> list[str]:
+    """The keys ``hint`` names that none of ``holders`` binds."""
+    bound = bound_keys(*holders)
+    return [key for key in hint.named() if key not in bound]
+
+
+def test_every_key_hint_names_only_keys_its_screen_binds() -> None:
+    """A hint saying "Esc 닫기" on a screen where Esc does nothing would send a player
+    looking for a key that is not there; each hint's fields are its msgid's, too."""
+    for hint, holders in hint_holders().items():
+        assert not unbound(hint, holders), (hint, unbound(hint, holders))
+        fields = {f for _lit, f, _spec, _conv in string.Formatter().parse(hint.msgid) if f}
+        assert fields == set(hint.keys), hint
+
+
+def test_the_chat_lines_hints_name_only_keys_their_screens_bind() -> None:
+    from seotda_tui.ui.screens.lobby import LobbyScreen
+    from seotda_tui.ui.screens.table import TableScreen
+    from seotda_tui.ui.widgets import chatline
+
+    table = [chatline.KEYS_TABLE, *chatline.SHORTER_KEYS[chatline.KEYS_TABLE]]
+    for hints, holders in [
+        *((h, (TableScreen,)) for h in table),
+        (chatline.KEYS_LOBBY, (LobbyScreen,)),
+    ]:
+        named = [keys.KEYS[intent][0] for intent, _label in hints]
+        assert set(named) <= bound_keys(*holders, SeotdaApp), (holders, named)
+
+
+def test_every_key_hint_in_the_ui_is_checked() -> None:
+    """A new hint line (a module's KeyHint) must be in :func:`hint_holders`, or nothing would
+    check the keys it names."""
+    found = set()
+    for info in pkgutil.walk_packages(seotda_tui.ui.__path__, "seotda_tui.ui."):
+        module = importlib.import_module(info.name)
+        found |= {obj for obj in vars(module).values() if isinstance(obj, keys.KeyHint)}
+    assert found == set(hint_holders())
+
+
+def test_a_hint_naming_a_key_its_screen_does_not_bind_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check above fails on a broken binding: the quick chat without its Esc, the replay
+    with v taken away."""
+    from seotda_tui.ui.screens import quick_chat, replay
+
+    holders = hint_holders()
+    without_esc = [b for b in quick_chat.QuickChatScreen.BINDINGS if "escape" not in str(b)]
+    monkeypatch.setattr(quick_chat.QuickChatScreen, "BINDINGS", without_esc)
+    assert unbound(quick_chat.TITLE, holders[quick_chat.TITLE]) == ["escape"]
+    no_v = [b for b in replay.ReplayScreen.BINDINGS if "deal_record" not in str(b)]
+    monkeypatch.setattr(replay.ReplayScreen, "BINDINGS", no_v)
+    assert unbound(replay.DEAL_RECORD_KEY, holders[replay.DEAL_RECORD_KEY]) == ["v"]
+    assert unbound(replay.REPLAY_KEYS, holders[replay.REPLAY_KEYS]) == []
+
+
+def test_the_hints_read_as_before_and_follow_the_key_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hints draw the keys from the map: the same text as the literal lines they replaced
+    (in both languages), and a key moved in the map moves in every hint naming it."""
+    from seotda_tui.ui.present.text import FIRST_HAND_HINT
+    from seotda_tui.ui.screens import lobby, replay, results
+
+    assert lobby.TITLE_KEYS.text() == "n 새 방  Enter 참가  w 관전  c 코드  q 나가기"
+    assert replay.REPLAY_KEYS.text() == (
+        "←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록"
+    )
+    assert FIRST_HAND_HINT.text() == "처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅"
+    with i18n.speaking(i18n.Language("en")):
+        assert results.KEYS.text() == "Enter back to the room · q to the lobby"
+        assert FIRST_HAND_HINT.text() == "New here? ? hands·rules · 1~8 bet · t chat"
+    monkeypatch.setitem(keys.KEYS, "leave", ("x",))
+    monkeypatch.setitem(keys.KEYS, "home", ("f5",))
+    assert results.KEYS.text() == "Enter 방으로 돌아가기 · x 로비로"
+    assert replay.REPLAY_KEYS.text() == (
+        "←/→ 한 수 · [ ] PgUp/PgDn 한 판 · f5/End 처음/끝 · x 목록"
+    )

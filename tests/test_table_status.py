@@ -217,14 +217,14 @@ async def test_the_first_hands_tip_shows_in_a_players_first_hands_only() -> None
         for hand_no in range(1, FIRST_TIP_HANDS + 3):
             t.play_until(at_hand(hand_no))
             await t.settle()
-            seen.append(FIRST_HAND_HINT in t.text("a"))
+            seen.append(FIRST_HAND_HINT.text() in t.text("a"))
         assert seen == [True] * FIRST_TIP_HANDS + [False] * 2, seen
         t.play_until(lambda g: g.finished)
         await t.settle()
         await t.press("a", "escape")  # close the results
         t.manager.start(t.room_id, "a")  # the next game's first hand: no tip any more
         await t.settle()
-        assert "게임 중" in t.text("a") and FIRST_HAND_HINT not in t.text("a"), t.text("a")
+        assert "게임 중" in t.text("a") and FIRST_HAND_HINT.text() not in t.text("a"), t.text("a")
 
 
 async def test_each_deal_shows_the_cut_for_a_moment() -> None:

@@ -228,7 +228,7 @@ def tip_wrapped_only_between_phrases(t: Table, nick: str) -> list[str]:
 
     mine = t.screen(nick).query_one("#mine")
     rows = drawn(t.app(nick), mine.content_region)
-    for phrase in FIRST_HAND_HINT.split(" · "):
+    for phrase in FIRST_HAND_HINT.text().split(" · "):
         if any(phrase in row for row in rows):
             continue
         words = [w for w in phrase.split() if len(w) > 1]
@@ -247,7 +247,7 @@ async def test_the_first_hands_tip_wraps_only_between_its_phrases() -> None:
             rows = tip_wrapped_only_between_phrases(t, "a")
             assert any("처음이세요?" in row for row in rows), (size, rows)
             if size == (80, 24):  # room for the whole tip on one row
-                assert any(FIRST_HAND_HINT in row for row in rows), rows
+                assert any(FIRST_HAND_HINT.text() in row for row in rows), rows
     async with Table.open(LONG, spectators=[WATCHER], options=options, seed=4) as t:
         for nick in LONG[:3]:  # ten seats at 80×24: compact cards, the tip beside them
             tip_wrapped_only_between_phrases(t, nick)

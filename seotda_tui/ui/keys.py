@@ -4,16 +4,19 @@ A player whose Korean input method is on types ㅂ where the key cap says q (the
 every Korean keyboard has). Every lowercase letter here answers to its jamo too: :func:`keys_of`
 adds it from :data:`DUBEOLSIK`, so no screen lists an alias by hand. Screens and the app build
 their Textual bindings with :func:`bind` (and :func:`numbered` for the digit keys); help's 키
-tab writes the same keys with :func:`shown`. A key may serve several intents (r is the lobby's
-records and the table's recommendation) but never two on one screen (tests/test_keys.py).
+tab writes the same keys with :func:`shown`, and the screens' key hints with :class:`KeyHint`.
+A key may serve several intents (r is the lobby's records and the table's recommendation) but
+never two on one screen, and a hint names only keys its screen binds (tests/test_keys.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final, Literal, get_args
+from typing import Final, Literal, cast, get_args
 
 from textual.binding import Binding
+
+from ..i18n import _
 
 #: The jamo each unshifted QWERTY letter types on the 두벌식 (standard Korean) layout. Shifted
 #: letters are left out: most type the same jamo as unshifted (L would be l's ㅣ).
@@ -198,3 +201,60 @@ def shown_numbers(numbers: range) -> str:
     if len(numbers) <= 3:
         return "/".join(str(n) for n in numbers)
     return f"{numbers[0]}–{numbers[-1]}"
+
+
+#: The keys one field of a :class:`KeyHint` names, each intent by its main key: an intent
+#: (``"cancel"``: "Esc"); a tuple of intents, one group (``("left", "right")``: "←/→"); a tuple
+#: of such tuples, groups apart by a space (``(("previous_hand",), ("next_hand",), ("page_up",
+#: "page_down"))``: "[ ] PgUp/PgDn"); or a run of digit keys (``BET_NUMBERS``: "1~8").
+HintKeys = Intent | tuple[Intent, ...] | tuple[tuple[Intent, ...], ...] | range
+
+
+def _groups(keys: HintKeys) -> tuple[tuple[Intent, ...], ...]:
+    """``keys`` as :func:`shown`'s groups, each a tuple of intents (written by main keys)."""
+    if isinstance(keys, range):
+        return ()
+    if isinstance(keys, str):
+        return ((keys,),)
+    groups: list[tuple[Intent, ...]] = []
+    for group in keys:
+        if isinstance(group, str):  # a tuple of intents: one group
+            return (cast("tuple[Intent, ...]", keys),)
+        groups.append(group)
+    return tuple(groups)
+
+
+def hint_keys(keys: HintKeys) -> str:
+    """``keys`` as a hint writes them (see :data:`HintKeys`)."""
+    if isinstance(keys, range):
+        return f"{keys[0]}~{keys[-1]}" if len(keys) > 1 else str(keys[0])
+    return shown(*_groups(keys))
+
+
+class KeyHint:
+    """A line of key hints: its words one msgid with a ``{field}`` where each key goes (each
+    language orders its words its own way), the keys from the map, so a moved binding moves
+    its hint. ``KeyHint(N_("{close} 닫기"), close="cancel").text()`` is "Esc 닫기"."""
+
+    __slots__ = ("keys", "msgid")
+
+    def __init__(self, msgid: str, /, **keys: HintKeys) -> None:
+        self.msgid = msgid
+        self.keys: Mapping[str, HintKeys] = keys
+
+    def text(self) -> str:
+        """The hint in the session's language."""
+        return _(self.msgid).format(**{field: hint_keys(k) for field, k in self.keys.items()})
+
+    def named(self) -> tuple[str, ...]:
+        """The keys the hint names (Textual's key names), for checking its screen binds them."""
+        named: list[str] = []
+        for keys in self.keys.values():
+            if isinstance(keys, range):
+                named.extend(str(n) for n in keys)
+            else:
+                named.extend(KEYS[intent][0] for group in _groups(keys) for intent in group)
+        return tuple(named)
+
+    def __repr__(self) -> str:
+        return f"KeyHint({self.msgid!r})"

@@ -20,6 +20,7 @@ from ...i18n import N_, _
 from ...rooms import RoomSummary
 from ...rooms.events import RoomEvent
 from ..geometry import SeatInfo
+from ..keys import BET_NUMBERS, KeyHint
 from ..widgets.texts import (
     ACTION_NAMES,
     REMATCH_REASONS,
@@ -349,7 +350,12 @@ _ENGINE_HINTS = (
     N_("상대가 8땡 이하면 파토(판돈 반환)"), N_("상대가 9땡 이하면 파토(판돈 반환)"),
     N_("상대가 장땡 이하면 파토(판돈 반환)"),
 )  # fmt: skip
-FIRST_HAND_HINT = N_("처음이세요? ? 족보·규칙 · 1~8 베팅 · t 채팅")
+FIRST_HAND_HINT = KeyHint(
+    N_("처음이세요? {help} 족보·규칙 · {bet} 베팅 · {chat} 채팅"),
+    help="help",
+    bet=BET_NUMBERS,
+    chat="chat",
+)
 
 
 def _tr(msgid: str) -> str:
@@ -440,7 +446,7 @@ def mine_parts(
         if lost:
             parts.append(("\n" + _("이번 판은 졌어요"), "dim"))
     if first_hands and not view.get("rematchNo") and not choosing:
-        parts.append((f"\n\n{_(FIRST_HAND_HINT)}", "dim italic"))
+        parts.append((f"\n\n{FIRST_HAND_HINT.text()}", "dim italic"))
     if parts and parts[0][0].startswith("\n"):
         parts[0] = (parts[0][0][1:], parts[0][1])
     return [me, parts]

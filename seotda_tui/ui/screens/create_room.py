@@ -24,7 +24,7 @@ from engine.options import SPECS, OptionValue
 from ...i18n import N_, _, tr
 from ...rooms import ROOM_NAME_CELLS, RoomError, RoomSummary
 from ...sanitize import truncate_cells
-from ..keys import bind
+from ..keys import HintKeys, KeyHint, bind
 from ..widgets.choice import Choice
 from ..widgets.texts import CHOICE_LABELS, choice_label
 from .base import BaseScreen
@@ -55,9 +55,22 @@ PRIVACY_CHOICES = (
     (N_("비공개 · 목록에 보임"), "listed"),
     (N_("비공개 · 목록에 없음"), "unlisted"),
 )
-TITLE = N_("새 방 만들기 · Tab 이동 · ←/→ 바꾸기 · Enter 만들기 · Esc 취소")
+#: The keys of the form's title: Tab moves (Textual's focus keys), ←/→ change a choice.
+_FORM_KEYS: dict[str, HintKeys] = {
+    "move": "next_field",
+    "change": ("left", "right"),
+    "confirm": "confirm",
+    "cancel": "cancel",
+}
+TITLE = KeyHint(
+    N_("새 방 만들기 · {move} 이동 · {change} 바꾸기 · {confirm} 만들기 · {cancel} 취소"),
+    **_FORM_KEYS,
+)
 #: The form as the host's rules editor (host menu, between games).
-EDIT_TITLE = N_("방 규칙 바꾸기 · Tab 이동 · ←/→ 바꾸기 · Enter 바꾸기 · Esc 취소")
+EDIT_TITLE = KeyHint(
+    N_("방 규칙 바꾸기 · {move} 이동 · {change} 바꾸기 · {confirm} 바꾸기 · {cancel} 취소"),
+    **_FORM_KEYS,
+)
 
 
 def privacy_choices() -> list[tuple[str, str]]:
@@ -102,7 +115,7 @@ class CreateRoomScreen(BaseScreen):
         self.editing = editing
 
     def _title(self) -> str:
-        return _(EDIT_TITLE if self.editing is not None else TITLE)
+        return (EDIT_TITLE if self.editing is not None else TITLE).text()
 
     def _button(self) -> str:
         return _("바꾸기") if self.editing is not None else _("만들기")

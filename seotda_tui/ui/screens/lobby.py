@@ -19,7 +19,7 @@ from ...i18n import N_, _
 from ...rooms import RoomError, RoomSummary
 from ...rooms.chat import LOBBY
 from ...rooms.private import NEED_CODE
-from ..keys import bind
+from ..keys import KeyHint, bind
 from ..room_rules import room_rules_lines
 from ..timers import ScreenTimer, after
 from ..widgets.chatline import KEYS_LOBBY, ChatInput, ChatLine
@@ -34,6 +34,15 @@ MESSAGE_SECONDS = 5.0
 
 COLUMNS = (N_("번호"), N_("방 이름"), N_("방장"), N_("인원"), N_("관전"), N_("상태"), N_("규칙"))
 EMPTY = N_("아직 방이 없어요. n 키로 새 방을 만들어 보세요.")
+#: The title's keys (apart by two spaces, as the title's parts are by " · ").
+TITLE_KEYS = KeyHint(
+    N_("{new} 새 방  {join} 참가  {watch} 관전  {code} 코드  {quit} 나가기"),
+    new="new_room",
+    join="confirm",
+    watch="watch",
+    code="code",
+    quit="leave",
+)
 PICK_FIRST = N_("방을 먼저 골라 주세요 (위아래 화살표)")
 #: The lobby's u: a one-time browser link (ssh/browser_links.py: 10 minutes, one login).
 LINK_SECONDS_SHOWN = 60.0  # long enough to copy it
@@ -117,7 +126,7 @@ class LobbyScreen(ChatScreen):
         yield ChatLine(KEYS_LOBBY, id="chat")
 
     def _show_title(self) -> None:
-        keys = _("n 새 방  Enter 참가  w 관전  c 코드  q 나가기")
+        keys = TITLE_KEYS.text()
         nick = self.nickname
         title = first_fit(
             self.app.size.width - 2,  # the title's padding

@@ -20,10 +20,10 @@ from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...rooms.chat import QUICK_LINES
-from ..keys import bind, numbered
+from ..keys import KeyHint, bind, numbered
 from .base import DismissOnce
 
-TITLE = N_("빠른 채팅 · 숫자 키로 보내기 · Esc 닫기")
+TITLE = KeyHint(N_("빠른 채팅 · 숫자 키로 보내기 · {close} 닫기"), close="cancel")
 
 
 def quick_menu() -> Text:
@@ -50,7 +50,7 @@ class QuickChatScreen(DismissOnce, ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="quick-chat-box"):
-            yield Static(_(TITLE), id="quick-chat-title", markup=False)
+            yield Static(TITLE.text(), id="quick-chat-title", markup=False)
             yield Static(quick_menu(), id="quick-chat-lines")
 
     def action_pick(self, number: int) -> None:

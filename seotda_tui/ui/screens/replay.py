@@ -27,7 +27,7 @@ from engine.types import View
 
 from ...i18n import N_, _
 from ...rooms.history import PastGame, Replay
-from ..keys import bind
+from ..keys import KeyHint, bind
 from ..present.log import log_lines, logged
 from ..present.replay import hand_frames, present_frame, replay_room
 from ..present.shape import PLAINEST, Shape
@@ -46,9 +46,20 @@ EMPTY = N_("지난 게임이 없어요. 게임을 마치면 여기서 다시 볼
 NO_JOURNAL = N_("이 서버는 게임을 저장하지 않아서 지난 게임이 없어요")
 GONE = N_("그 게임은 이제 없어요 (보관 기간이 지났어요)")
 BROKEN = N_("그 게임은 다시 볼 수 없어요 (기록이 손상됐어요)")
-LIST_KEYS = N_("↑/↓ 고르기 · Enter 다시 보기 · q 돌아가기")
-REPLAY_KEYS = N_("←/→ 한 수 · [ ] PgUp/PgDn 한 판 · Home/End 처음/끝 · q 목록")
-DEAL_RECORD_KEY = N_("v 딜 기록")
+LIST_KEYS = KeyHint(
+    N_("{pick} 고르기 · {open} 다시 보기 · {back} 돌아가기"),
+    pick=("up", "down"),  # (the list's own keys)
+    open="confirm",
+    back="leave",
+)
+REPLAY_KEYS = KeyHint(
+    N_("{step} 한 수 · {hand} 한 판 · {ends} 처음/끝 · {back} 목록"),
+    step=("left", "right"),
+    hand=(("previous_hand",), ("next_hand",), ("page_up", "page_down")),
+    ends=("home", "end"),
+    back="leave",
+)
+DEAL_RECORD_KEY = KeyHint(N_("{key} 딜 기록"), key="deal_record")
 #: The players column is cut to this many cells (names are up to 16 each).
 PLAYER_CELLS = 24
 
@@ -102,7 +113,7 @@ class HistoryScreen(BaseScreen):
         self.query_one("#history-title", Line).show(
             _("지난 게임 · {nick}").format(nick=self.nickname)
         )
-        self.query_one("#history-keys", Line).show((_(LIST_KEYS), "dim"))
+        self.query_one("#history-keys", Line).show((LIST_KEYS.text(), "dim"))
         history = self.manager.history
         games = history.games(self.nickname) if history is not None else []
         self.query_one(RoomList).set_rows(
@@ -177,9 +188,9 @@ class ReplayScreen(BaseScreen):
         yield Line(id="replay-keys")
 
     def on_mount(self) -> None:
-        keys = _(REPLAY_KEYS)
+        keys = REPLAY_KEYS.text()
         if self.replay.options.verifiable_deals:  # issue 36: v shows the hand's deal record
-            keys += " · " + _(DEAL_RECORD_KEY)
+            keys += " · " + DEAL_RECORD_KEY.text()
         self.query_one("#replay-keys", Line).show((keys, "dim"))
         self._draw()
 

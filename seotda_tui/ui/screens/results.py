@@ -26,12 +26,14 @@ from engine import Options
 from engine.types import GameResult, GameStats
 
 from ...i18n import N_, _, ngettext
-from ..keys import bind
+from ..keys import KeyHint, bind
 from ..widgets.texts import END_REASONS, chips, game_summary, hand_name
 from .base import BaseScreen
 
-KEYS = N_("Enter 방으로 돌아가기 · q 로비로")
-KEYS_LIVE = N_("새 게임이 진행 중이에요 · Enter 테이블로 · q 로비로")
+KEYS = KeyHint(N_("{back} 방으로 돌아가기 · {lobby} 로비로"), back="confirm", lobby="leave")
+KEYS_LIVE = KeyHint(
+    N_("새 게임이 진행 중이에요 · {back} 테이블로 · {lobby} 로비로"), back="confirm", lobby="leave"
+)
 VIRTUAL_CHIPS = N_(
     "칩은 이 방에서만 쓰는 가상 칩이에요. 돈이나 재화와 바꿀 수 없고 다른 방으로 옮겨지지 않아요."
 )
@@ -118,7 +120,7 @@ class ResultsScreen(BaseScreen):
             yield Static(ranking_table(self.result, self.options), id="results-table")
             yield Static(stats_text(self.result["stats"]), id="results-stats")
             yield Static(Text(_(VIRTUAL_CHIPS)), id="results-note")
-        yield Static(Text(_(KEYS)), id="results-keys")
+        yield Static(Text(KEYS.text()), id="results-keys")
 
     def _summary(self) -> Text:
         summary = Text(
@@ -140,7 +142,9 @@ class ResultsScreen(BaseScreen):
     def game_running(self, running: bool) -> None:
         """While the room plays a new game, say that Enter goes to the live table."""
         self.running = running
-        self.query_one("#results-keys", Static).update(Text(_(KEYS_LIVE if running else KEYS)))
+        self.query_one("#results-keys", Static).update(
+            Text((KEYS_LIVE if running else KEYS).text())
+        )
 
     def relabel(self) -> None:
         self.query_one("#results-title", Static).update(Text(_("게임 결과")))

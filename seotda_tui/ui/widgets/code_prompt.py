@@ -6,13 +6,15 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from ...i18n import N_, _
+from ..keys import KeyHint
 
 #: A code is 8 characters; a little room for spaces or dashes a friend typed between them.
 CODE_INPUT_MAX = 12
 #: The row's label and keys stay while a code is typed (the placeholder goes at the first key).
 LABEL = N_("방 코드:")
 EXAMPLE = N_("예: K7QX3M9P")
-KEYS = N_("Enter 들어가기 · Esc 취소")
+#: Enter is the prompt's own (an Input submits), Esc the lobby's.
+KEYS = KeyHint(N_("{enter} 들어가기 · {cancel} 취소"), enter="confirm", cancel="cancel")
 
 
 class CodePrompt(Input):
@@ -50,7 +52,7 @@ class CodeRow(Horizontal):
         super().__init__(
             Static(_(LABEL), classes="code-label", markup=False),
             prompt,
-            Static(_(KEYS), classes="code-keys", markup=False),
+            Static(KEYS.text(), classes="code-keys", markup=False),
         )
         self.prompt = prompt
 
