@@ -144,7 +144,7 @@ def showdown_name(entry: ShownHand, results: Sequence[Outcome], options: Options
 
 
 #: Events that start the next deal: a showdown's results are the events before them.
-_NEXT_DEAL = frozenset({"showdown", "handStart", "rematchStart", "gameStart"})
+NEXT_DEAL = frozenset({"showdown", "handStart", "rematchStart", "gameStart"})
 
 
 def showdown_results(events: Sequence[RoomEvent]) -> list[Outcome]:
@@ -154,7 +154,7 @@ def showdown_results(events: Sequence[RoomEvent]) -> list[Outcome]:
     long after) the view shows them."""
     results: list[Outcome] = []
     for event in events:
-        if event["type"] in _NEXT_DEAL:
+        if event["type"] in NEXT_DEAL:
             break
         if event["type"] == "payout":
             results.append(

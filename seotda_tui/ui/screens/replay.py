@@ -28,7 +28,7 @@ from engine.types import View
 from ...i18n import N_, _
 from ...rooms.history import PastGame, Replay
 from ..keys import KeyHint, bind
-from ..present.log import log_lines, logged
+from ..present.log import hand_log, log_lines
 from ..present.replay import hand_frames, present_frame, replay_room
 from ..present.shape import PLAINEST, Shape
 from ..widgets.handlog import HandLog
@@ -251,8 +251,8 @@ class ReplayScreen(BaseScreen):
         self.shape = model.layout.shape
         log = self.query_one(HandLog)
         log.clear()
-        for i in hand_frames(replay, self.index):  # each frame's batch, as the table's log
-            for line in log_lines(logged(replay.frames[i].events), replay.options):
-                log.write(Text(line))
+        frames = (replay.frames[i].events for i in hand_frames(replay, self.index))
+        for line in log_lines(hand_log(frames), replay.options):  # (batches as the table's log)
+            log.write(Text(line))
         self.query_one("#title", Line).show(*model.title)
         self.query_one(TableView).apply(model)

@@ -310,7 +310,8 @@ class TableScreen(TableActions):
             log.clear()
             self.replay_chat()
             self._logged.clear()
-        entries = logged(update.events)  # (a showdown named as the seats name it)
+        # (a showdown named as the seats name it; one held for a 구사 choice, once judged)
+        entries = logged(update.events, self._logged)
         self._logged.extend(entries)
         for line in log_lines(entries, update.room.options):
             log.write(Text(line))
