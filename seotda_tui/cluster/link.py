@@ -24,14 +24,17 @@ import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import OptionsError
 
 from ..logs import log_event
 from . import protocol as wire
+from .answers import Answer
 
 log = logging.getLogger("seotda.cluster")
+T = TypeVar("T")
+F = TypeVar("F")
 
 #: The longest a worker's loop waits for one answer before it counts the hub as gone.
 CALL_TIMEOUT = 5.0
@@ -43,6 +46,11 @@ SLOW_CALL_MS = 100
 class HubDown(ConnectionError):
     """The rooms process cannot be reached right now (an OSError: at start-up, the server
     says so in one log line)."""
+
+
+class BadAnswer(HubDown):
+    """The hub answered, but not with what the op answers (:meth:`HubLink.ask`): treated as a
+    hub that cannot be used right now (already logged, saying what)."""
 
 
 Push = Callable[[object], None]  # decodes its own (wire.update_from_wire …)
@@ -255,6 +263,25 @@ class HubLink:
         except HubDown:
             return fallback
 
+    def ask(self, answer: Answer[T], *args: Any) -> T:
+        """:meth:`call` of ``answer``'s op, its answer checked against its type
+        (:mod:`.answers`). One that does not fit is logged (``hub_protocol``, saying what) and
+        raised as :class:`BadAnswer`, a HubDown: whoever asked has its answer for a hub it
+        cannot use (the room calls report one as ``hub_down`` the same way)."""
+        data = self.call(answer.op, *args)
+        try:
+            return answer.decode(data)
+        except wire.ProtocolError as exc:
+            log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
+            raise BadAnswer(answer.op) from exc
+
+    def ask_or(self, fallback: F, answer: Answer[T], *args: Any) -> T | F:
+        """:meth:`ask`, or ``fallback`` while the hub cannot be reached or answers amiss."""
+        try:
+            return self.ask(answer, *args)
+        except HubDown:
+            return fallback
+
     def notify(self, op: str, *args: Any) -> None:
         """``op`` without waiting for (or getting) an answer; dropped while the hub is down."""
         if self._sock is None:
@@ -280,11 +307,6 @@ class HubLink:
     def drop_sub(self, sub: int) -> None:
         if self._subs.pop(sub, None) is not None:
             self.notify("unsubscribe", sub)
-
-
-def as_text(value: Any) -> str | None:
-    """A hub's answer that is a text or nothing (a refusal, a room id, a code)."""
-    return value if isinstance(value, str) else None
 
 
 def safely(callback: Callable[..., None], *args: object) -> None:

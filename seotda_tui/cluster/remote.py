@@ -29,9 +29,10 @@ from ..rooms import RoomError, RoomService, RoomSummary, RoomUpdate
 from ..rooms.chat import ChatMessage, ChatService
 from ..rooms.clock import LoopClock
 from ..rooms.events import RoomEvent
+from . import answers
 from . import protocol as wire
 from .calls import ROOM_CALLS, RoomCall
-from .link import HubDown, HubLink, as_text, safely
+from .link import HubDown, HubLink, safely
 
 if TYPE_CHECKING:
     from ..rooms.history import GameHistory
@@ -319,24 +320,25 @@ class RemoteChat:
         link.when_back(self._hub_back)
 
     def post(self, channel: str, nick: str, text: str) -> str | None:
-        return as_text(self.link.call_or(MSG_HUB_DOWN, "chat_post", channel, nick, text))
+        """The hub's refusal, or None (sent); the hub down (or answering amiss) is one too."""
+        return self.link.ask_or(MSG_HUB_DOWN, answers.CHAT_POST, channel, nick, text)
 
     def quick(self, channel: str, nick: str, number: int) -> str | None:
-        return as_text(self.link.call_or(MSG_HUB_DOWN, "chat_quick", channel, nick, number))
+        return self.link.ask_or(MSG_HUB_DOWN, answers.CHAT_QUICK, channel, nick, number)
 
     def notice(self, channel: str, text: str) -> None:
         self.link.notify("chat_notice", channel, text)
 
     def history(self, channel: str) -> list[ChatMessage]:
-        lines = self.link.call_or([], "chat_history", channel)
+        lines = self.link.ask_or([], answers.CHAT_HISTORY, channel)
         try:
-            return [wire.chat_from_wire(m) for m in wire.decoded(list[object], lines, "chat")]
+            return [wire.chat_from_wire(m) for m in lines]
         except wire.ProtocolError as exc:  # (as if the hub were down: no history)
             log_event(log, "hub_protocol", level=logging.ERROR, error=str(exc))
             return []
 
     def subscribers(self, channel: str) -> int:
-        return int(self.link.call_or(0, "chat_subscribers", channel))
+        return self.link.ask_or(0, answers.CHAT_SUBSCRIBERS, channel)
 
     def subscribe(
         self, channel: str, callback: Callable[[ChatMessage], None]

@@ -26,7 +26,8 @@ from ..ssh.limits import AuthJail, Clock, ConnectLimiter
 from ..ssh.login_limits import SessionLimits
 from ..ssh.registration import Registrations
 from ..ssh.state import DisconnectReason, Replaceable, SessionRegistry
-from .link import HubDown, HubLink, as_text
+from . import answers
+from .link import BadAnswer, HubDown, HubLink
 
 #: How often a worker tells the hub how far its pending logins got (those that changed).
 PROGRESS_EVERY = 0.2
@@ -53,12 +54,12 @@ class RemoteLimits:
         link.when_connected(self._restore)
 
     def connect_allowed(self, ip: str) -> bool:
-        allowed = self.link.call_or(None, "connect_allowed", ip)
-        return self._connects.allow(ip) if allowed is None else bool(allowed)
+        allowed = self.link.ask_or(None, answers.CONNECT_ALLOWED, ip)
+        return self._connects.allow(ip) if allowed is None else allowed
 
     def admit(self, ip: str) -> str | None:
         try:
-            refusal = as_text(self.link.call("admit", ip))
+            refusal = self.link.ask(answers.ADMIT, ip)
         except HubDown:
             return AWAY
         if refusal is None:
@@ -75,11 +76,10 @@ class RemoteLimits:
 
     def auth_failed(self, ip: str) -> bool:
         here = self._jail.failure(ip)
-        jailed = self.link.call_or(None, "auth_failed", ip)
-        return here or bool(jailed)
+        return self.link.ask_or(False, answers.AUTH_FAILED, ip) or here
 
     def jail_remaining(self, ip: str) -> float:
-        return max(float(self.link.call_or(0.0, "jail_remaining", ip)), self._jail.remaining(ip))
+        return max(self.link.ask_or(0.0, answers.JAIL_REMAINING, ip), self._jail.remaining(ip))
 
     def name_guard(self) -> NameGuard:
         return self._names
@@ -89,10 +89,10 @@ class RemoteLimits:
 
     def browser_link(self, nickname: str) -> str | None:
         """Made at the hub, which checks every worker's web logins (none while it is away)."""
-        return as_text(self.link.call_or(None, "link_issue", nickname))
+        return self.link.ask_or(None, answers.LINK_ISSUE, nickname)
 
     def redeem_browser_link(self, nickname: str, token: str) -> bool:
-        return self.link.call_or(False, "link_redeem", nickname, token) is True
+        return self.link.ask_or(False, answers.LINK_REDEEM, nickname, token)
 
     def pending_logins(
         self, evicted: Callable[[Any, str], None], progress: Callable[[Any], int]
@@ -111,10 +111,10 @@ class RemoteLimits:
             "registrations": self._registrations.held(),
             "pending": self._pending.handover() if self._pending is not None else [],
         }
-        known = self.link.call_or(None, "restore", held)
-        if isinstance(known, dict):  # every jail and lock the hub knows, from before this worker
-            self._jail.restore({}, _seconds(known.get("jailed")))
-            self._names.restore({}, _seconds(known.get("locks")), {})
+        known = self.link.ask_or(None, answers.RESTORE, held)
+        if known is not None:  # every jail and lock the hub knows, from before this worker
+            self._jail.restore({}, known["jailed"])
+            self._names.restore({}, known["locks"], {})
 
 
 class RemoteNameGuard(NameGuard):
@@ -129,13 +129,13 @@ class RemoteNameGuard(NameGuard):
         self.link = link
 
     def locked(self, nickname: str, ip: str) -> float:
-        left = self.link.call_or(None, "name_locked", nickname, ip)
-        return super().locked(nickname, ip) if left is None else float(left)
+        left = self.link.ask_or(None, answers.NAME_LOCKED, nickname, ip)
+        return super().locked(nickname, ip) if left is None else left
 
     def failure(self, nickname: str) -> bool:
         here = super().failure(nickname)
-        locked = self.link.call_or(None, "name_failed", nickname)
-        return here if locked is None else bool(locked)
+        locked = self.link.ask_or(None, answers.NAME_FAILED, nickname)
+        return here if locked is None else locked
 
     def success(self, nickname: str, ip: str) -> None:
         super().success(nickname, ip)
@@ -152,19 +152,12 @@ class RemoteRegistrations(Registrations):
         self.link = link
 
     def allowed(self, ip: str) -> bool:
-        allowed = self.link.call_or(None, "registration_allowed", ip)
-        return super().allowed(ip) if allowed is None else bool(allowed)
+        allowed = self.link.ask_or(None, answers.REGISTRATION_ALLOWED, ip)
+        return super().allowed(ip) if allowed is None else allowed
 
     def registered(self, nickname: str, ip: str, credential: str) -> None:
         super().registered(nickname, ip, credential)
         self.link.notify("registered", ip)
-
-
-def _seconds(data: Any) -> dict[str, float]:
-    """A table of seconds from the hub (anything else in it is dropped)."""
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))}
 
 
 class RemotePending:
@@ -203,14 +196,13 @@ class RemotePending:
     def admit(self, ip: str, conn: Any) -> tuple[str | None, Any]:
         token = next(self._ids)
         try:
-            answer = self.link.call("pending_admit", ip, token)
-        except HubDown:
+            reason, victim = self.link.ask(answers.PENDING_ADMIT, ip, token)
+        except HubDown as exc:
+            if isinstance(exc, BadAnswer):  # (the hub may hold it: it is counted here instead)
+                self.link.notify("pending_discard", token)
             reason, evicted = self._away.admit(ip, conn)
         else:
-            reason, victim = (
-                answer if isinstance(answer, list) and len(answer) == 2 else (None, None)
-            )
-            evicted = self._conns.get(victim) if isinstance(victim, int) else None
+            evicted = self._conns.get(victim) if victim is not None else None
         if reason is not None:
             return str(reason), None
         self._tokens[conn], self._conns[token], self._ips[token] = token, conn, ip
