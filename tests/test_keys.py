@@ -145,7 +145,7 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
     takes the keys where it shows (a list's ↑/↓, a choice's ←/→, the code prompt's Enter), and
     the app where the hint names one of the app's keys (they work on every screen)."""
     from seotda_tui.ui.present.text import FIRST_HAND_HINT
-    from seotda_tui.ui.screens import create_room, lobby, quick_chat, replay, results
+    from seotda_tui.ui.screens import create_room, lobby, quick_chat, records, replay, results
     from seotda_tui.ui.screens.table import TableScreen
     from seotda_tui.ui.widgets import code_prompt
     from seotda_tui.ui.widgets.choice import Choice
@@ -164,6 +164,8 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
         lobby.TITLE_KEYS: (lobby.LobbyScreen,),
         code_prompt.KEYS: (code_prompt.CodePrompt, lobby.LobbyScreen),
         FIRST_HAND_HINT: (TableScreen, SeotdaApp),
+        records.KEYS: (records.RecordsScreen,),
+        records.PANEL_KEYS: (records.SeatRecordsScreen,),
     }
 
 

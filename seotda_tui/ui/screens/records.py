@@ -27,7 +27,7 @@ from ...rooms.records_db import (
     RecentGame,
     TtaengTotals,
 )
-from ..keys import bind
+from ..keys import KeyHint, bind
 from ..widgets.texts import chips, hand_name
 from .base import BaseScreen
 
@@ -38,8 +38,8 @@ _RATING_HELP = N_(
     "(K={k:.0f}÷(인원−1), 봇·미등록은 {start:.0f}점). "
     "레이팅 순위는 {games}게임 이상."
 )
-KEYS = N_("Esc 닫기 · 칩은 가상 칩, 기록은 통계일 뿐이에요")
-PANEL_KEYS = N_("Esc 닫기 · 봇과 등록되지 않은 이름은 기록되지 않아요")
+KEYS = KeyHint(N_("{close} 닫기 · 칩은 가상 칩, 기록은 통계일 뿐이에요"), close="cancel")
+PANEL_KEYS = KeyHint(N_("{close} 닫기 · 봇과 등록되지 않은 이름은 기록되지 않아요"), close="cancel")
 
 
 def rating_help() -> str:
@@ -147,7 +147,7 @@ class RecordsScreen(BaseScreen):
                 yield Static(board(_("레이팅 순위"), by_rating, "rating"), id="records-rating")
                 yield Static(board(_("1위 횟수 순위"), by_wins, "wins"), id="records-wins")
             yield Static(rating_help(), id="records-help")
-        yield Static(_(KEYS), id="records-keys")
+        yield Static(KEYS.text(), id="records-keys")
 
     def relabel(self) -> None:
         self.refresh(recompose=True)
@@ -207,7 +207,7 @@ class SeatRecordsScreen(BaseScreen):
                     for nick in self.players
                 ]
                 yield Static(panel_table(rows), id="records-panel")
-        yield Static(_(PANEL_KEYS), id="records-keys")
+        yield Static(PANEL_KEYS.text(), id="records-keys")
 
     def relabel(self) -> None:
         self.refresh(recompose=True)
