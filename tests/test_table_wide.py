@@ -3,6 +3,7 @@ go to the hand log."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.containers import Vertical
 
 from seotda_tui.testing import Table
@@ -78,3 +79,51 @@ async def test_mode_notices_go_on_the_message_line_not_over_a_seat() -> None:
         await t.press("a", "q", "y")  # the leave question, then the lobby
         await t.press("a", "a")
         assert "ASCII 모드 끔" in t.text("a") and not t.app("a").screen.query("Toast")
+
+
+def _log_rows(log: HandLog) -> list[str]:
+    return [strip.text.rstrip() for strip in log.lines]
+
+
+def _wider_rows(log: HandLog) -> list[str]:
+    width = log.scrollable_content_region.width
+    return [row for row in _log_rows(log) if cell_len(row) > width]
+
+
+async def _until_rewrapped(t: Table, log: HandLog) -> None:
+    """Until the log's rows fit its width (a resize is several hops: the screen's layout, the
+    log's ``Resize``; a pause alone can end before them on a busy box), at most ~2 s."""
+    for _ in range(100):
+        if not _wider_rows(log):
+            return
+        await t.pilot("a").pause(0.02)
+
+
+async def test_the_log_wraps_its_lines_again_when_the_terminal_shrinks_or_grows() -> None:
+    """Lines written at 200 columns (a 78-cell log) re-wrap at 120 (40) and, with the log shown
+    by hand, at 80 (26): none is cut at the new edge. Once per width change, not per write."""
+    words = " ".join(f"낱말{i:02}" for i in range(20))  # 20 × 6 cells + spaces: 139 cells
+    async with Table.open(["a", "b"], seed=5, size=(200, 60)) as t:
+        await t.say("b", words)
+        log = t.screen("a").query_one(HandLog)
+        assert any(row.startswith("b: 낱말00") for row in _log_rows(log))
+        for size, shown in (((120, 40), False), ((80, 24), True), ((200, 60), False)):
+            await t.pilot("a").resize_terminal(*size)
+            if shown:
+                await t.press("a", "l")
+            await t.settle()
+            await _until_rewrapped(t, log)
+            side = t.screen("a").query_one("#side", Vertical)
+            assert side.region.width == log_width(size[0])
+            width = log.scrollable_content_region.width
+            rows = _log_rows(log)
+            assert not _wider_rows(log), (size, width, rows)
+            start = next(i for i, row in enumerate(rows) if row.startswith("b: 낱말00"))
+            end = next(i for i, row in enumerate(rows) if row.endswith("낱말19"))
+            assert " ".join(rows[start : end + 1]) == f"b: {words}", (size, rows)
+            assert end - start + 1 >= cell_len(f"b: {words}") / width
+        rewraps = log.rewraps
+        actor = t.actor
+        assert actor is not None
+        await t.press(actor, "3")  # a new line at the same width: no rewrap
+        assert log.rewraps == rewraps and f"{actor} 삥" in " ".join(_log_rows(log))
