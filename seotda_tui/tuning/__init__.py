@@ -46,6 +46,13 @@ Speed-ups (figures from BENCHMARKS.md, 60 players unless said):
     instead of the styles cache's per-widget copies (where no box model applies). At 60
     players the busiest idle screen 807 → 106 B/s; CPU per action within the noise (item 33).
 
+``measure_later``
+    Reads ``Widget._layout_updates`` (a key of the box model's cache) and calls
+    ``_clear_arrangement_cache`` on the auto-sized ancestors: a ``Line`` whose new text keeps its
+    height forgets its old measures without a layout; Textual's way, ``refresh(layout=True)``,
+    lays the screen out each time (its fallback). Correctness first: without forgetting, a
+    later layout at a width seen before reused the old text's height (issue 36).
+
 Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallback is used):
 
 ``crash_report``
@@ -102,6 +109,7 @@ MODULES = (
     "unpinned_caches",
     "paint_now",
     "shared_rows",
+    "measure_later",
     "crash_report",
     "stray_output",
     "colour_depth",

@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ...tuning.measure_later import measure_later
+
 Part = tuple[str, str]  # (text, rich style)
 
 
@@ -42,8 +44,9 @@ class Line(Widget):
         return Text.assemble(*self.parts)
 
     def watch_parts(self) -> None:
+        self.clear_cached_dimensions()  # measure the new text, not the cached old one
         if not self.display:
-            return  # showing it again lays the screen out anyway
+            return  # showing it again lays it out (and forgets its measures)
         width_rule, height_rule = self.styles.width, self.styles.height
         if width_rule is not None and width_rule.is_auto:
             self.refresh(layout=True)
@@ -51,10 +54,11 @@ class Line(Widget):
         if height_rule is not None and not height_rule.is_auto:
             return
         width = self.size.width
-        self.clear_cached_dimensions()  # measure the new text, not the cached old one
         if not width:
             self.refresh(layout=True)  # never laid out yet
             return
         rows = self.get_content_height(self.size, self.size, width)
         if rows > self.size.height or (rows != self.size.height and not self.sticky):
             self.refresh(layout=True)
+        else:  # no layout now; whichever comes next measures this text at its width
+            measure_later(self)
