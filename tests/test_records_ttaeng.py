@@ -11,13 +11,14 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from engine import Options
+from engine import Game, Options
 from engine.dealing import StackedDeck
 from seotda_tui import i18n, tuning
 from seotda_tui.migrations import migrate
 from seotda_tui.rooms import RoomManager, RoomUpdate
 from seotda_tui.rooms.clock import FakeClock
-from seotda_tui.rooms.records import GameRecords
+from seotda_tui.rooms.journal import Entry, Journal
+from seotda_tui.rooms.records import GameRecords, GameTally
 from seotda_tui.rooms.records_db import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -265,4 +266,103 @@ async def test_a_full_records_screen_with_the_ttaeng_line_still_fits_80x24(tmp_p
         assert sum("위/2명" in x for x in lines) == RECENT
         last_rows = [x for x in lines if x.lstrip().startswith(f"{BOARD}  ")]
         assert len(last_rows) == 1 and len(last_rows[0].split(f"{BOARD}  ")) == 3, lines
+    m.close()
+
+
+def journaled(path: Path, key: str) -> tuple[Options, str, list[str], list[Entry]]:
+    """A journaled game's options, seed, players and log (as a resumed room reads them)."""
+    db = sqlite3.connect(path)
+    options, seed, players = db.execute(
+        "SELECT options, seed, players FROM games WHERE room_id = ?", (key,)
+    ).fetchone()
+    log: list[Entry] = [
+        (player, json.loads(action))
+        for player, action in db.execute(
+            "SELECT player, action FROM actions WHERE room_id = ? ORDER BY seq", (key,)
+        )
+    ]
+    db.close()
+    return Options.from_dict(json.loads(options)), seed, json.loads(players), log
+
+
+def engine_ttaeng(
+    options: Options, seed: str, players: list[str], log: list[Entry]
+) -> dict[str, TtaengTotals]:
+    """What the engine paid in 땡값, per seat, replaying the log step by step."""
+    game = Game.new(options, players, seed)
+    paid: dict[str, dict[int, int]] = {p: {} for p in game.players}
+    got: dict[str, dict[int, int]] = {p: {} for p in game.players}
+    hand = 0
+    steps = [list(game.last_events)]
+    for player, action in log:
+        steps.append(list(game.timeout() if player is None else game.apply(player, action)))
+    for events in steps:
+        for e in events:
+            if e["type"] == "handStart":
+                hand = e["handNo"]
+            elif e["type"] == "ttaengValue":
+                paid[e["player"]][hand] = paid[e["player"]].get(hand, 0) + e["amount"]
+                got[e["winner"]][hand] = got[e["winner"]].get(hand, 0) + e["amount"]
+    return {
+        p: TtaengTotals(sum(paid[p].values()), len(paid[p]), sum(got[p].values()), len(got[p]))
+        for p in game.players
+    }
+
+
+def test_random_games_record_the_ttaeng_value_the_engine_paid(tmp_path: Path) -> None:
+    """Seeded random play (test_records' people: they die, call and time out) with
+    ``ttaengValue=double``: each registered player's recorded 땡값 is what the engine's own
+    replay of the journal paid, and so is the tally a resumed room counts again from it."""
+    from .test_records import Person
+
+    # (verifiable deals pinned: the seeds below are chosen for the deals they give with it)
+    options = Options(
+        hand_limit=10, rebuy="unlimited", ttaeng_value="double", verifiable_deals=True
+    )
+    clock = FakeClock()
+    seeds = iter(["t1", "t2"])
+    journal = tmp_path / "games.sqlite3"
+    registered = {"철수", "영희"}
+    m = RoomManager(
+        clock=clock,
+        seed_source=lambda: next(seeds),
+        journal=Journal(journal),
+        records=GameRecords(RecordStore(tmp_path / "records.sqlite3"), registered.__contains__),
+    )
+    for nick in ("철수", "영희", "손님"):
+        m.session_connected(nick)
+    room = m.create_room("철수", "땡값", options)
+    m.join(room.id, "영희")
+    m.join(room.id, "손님")
+    people = [Person(m, room.id, n, i) for i, n in enumerate(("철수", "영희", "손님"))]
+    expected = dict.fromkeys(registered, TtaengTotals())
+    for number in (1, 2):
+        m.start(room.id, "철수")
+        for _ in range(20000):
+            if m.room(room.id).status != "playing":
+                break
+            clock.advance(0.5)
+            for person in people:
+                person.maybe_act()
+        saved = journaled(journal, f"{room.id}-{number}")
+        engine = engine_ttaeng(*saved)
+        opts, seed, players, log = saved
+        tally = GameTally.replayed(opts, players, seed, log)  # (a room resumed after a restart)
+        for p in engine:
+            recounted = TtaengTotals(
+                sum(tally.ttaeng_paid[p].values()), len(tally.ttaeng_paid[p]),
+                sum(tally.ttaeng_received[p].values()), len(tally.ttaeng_received[p]),
+            )  # fmt: skip
+            assert recounted == engine[p], p
+        for p in registered:
+            t, e = expected[p], engine[p]
+            expected[p] = TtaengTotals(
+                t.paid + e.paid, t.paid_hands + e.paid_hands,
+                t.received + e.received, t.received_hands + e.received_hands,
+            )  # fmt: skip
+    assert all(expected.values()), f"these seeds' games pay too little 땡값: {expected}"
+    assert m.records is not None
+    for p, totals in expected.items():
+        record = m.records.player(p)
+        assert record is not None and record.ttaeng == totals, p
     m.close()
