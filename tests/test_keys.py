@@ -144,8 +144,20 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
     """Every key hint line and the classes whose keys it names: its screen, the widget that
     takes the keys where it shows (a list's ↑/↓, a choice's ←/→, the code prompt's Enter), and
     the app where the hint names one of the app's keys (they work on every screen)."""
+    from textual.widgets import OptionList
+
     from seotda_tui.ui.present.text import FIRST_HAND_HINT
-    from seotda_tui.ui.screens import create_room, lobby, quick_chat, records, replay, results
+    from seotda_tui.ui.screens import (
+        create_room,
+        deal_record,
+        lobby,
+        moderation,
+        quick_chat,
+        records,
+        replay,
+        results,
+    )
+    from seotda_tui.ui.screens import help as help_screen
     from seotda_tui.ui.screens.table import TableScreen
     from seotda_tui.ui.widgets import code_prompt
     from seotda_tui.ui.widgets.choice import Choice
@@ -162,6 +174,11 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
         replay.REPLAY_KEYS: (replay.ReplayScreen,),
         replay.DEAL_RECORD_KEY: (replay.ReplayScreen,),
         lobby.TITLE_KEYS: (lobby.LobbyScreen,),
+        lobby.EMPTY: (lobby.LobbyScreen,),
+        lobby.RULES_HEAD: (lobby.LobbyScreen,),
+        moderation.TITLE: (moderation.ModerationScreen, OptionList),
+        deal_record.HOW_TO: (deal_record.DealRecordScreen,),
+        help_screen.FOOTER: (help_screen.HelpScreen, SeotdaApp),
         code_prompt.KEYS: (code_prompt.CodePrompt, lobby.LobbyScreen),
         FIRST_HAND_HINT: (TableScreen, SeotdaApp),
         records.KEYS: (records.RecordsScreen,),
@@ -181,7 +198,7 @@ def test_every_key_hint_names_only_keys_its_screen_binds() -> None:
     for hint, holders in hint_holders().items():
         assert not unbound(hint, holders), (hint, unbound(hint, holders))
         fields = {f for _lit, f, _spec, _conv in string.Formatter().parse(hint.msgid) if f}
-        assert fields == set(hint.keys), hint
+        assert fields == set(hint.keys) | set(hint.values), hint
 
 
 def test_the_chat_lines_hints_name_only_keys_their_screens_bind() -> None:

@@ -234,17 +234,20 @@ def hint_keys(keys: HintKeys) -> str:
 class KeyHint:
     """A line of key hints: its words one msgid with a ``{field}`` where each key goes (each
     language orders its words its own way), the keys from the map, so a moved binding moves
-    its hint. ``KeyHint(N_("{close} 닫기"), close="cancel").text()`` is "Esc 닫기"."""
+    its hint. ``KeyHint(N_("{close} 닫기"), close="cancel").text()`` is "Esc 닫기". Fields that
+    are not keys are named after the msgid and given to :meth:`text`."""
 
-    __slots__ = ("keys", "msgid")
+    __slots__ = ("keys", "msgid", "values")
 
-    def __init__(self, msgid: str, /, **keys: HintKeys) -> None:
+    def __init__(self, msgid: str, /, *values: str, **keys: HintKeys) -> None:
         self.msgid = msgid
+        self.values = values
         self.keys: Mapping[str, HintKeys] = keys
 
-    def text(self) -> str:
-        """The hint in the session's language."""
-        return _(self.msgid).format(**{field: hint_keys(k) for field, k in self.keys.items()})
+    def text(self, **values: object) -> str:
+        """The hint in the session's language (``values``: its fields that are not keys)."""
+        keys = {field: hint_keys(k) for field, k in self.keys.items()}
+        return _(self.msgid).format(**keys, **values)
 
     def named(self) -> tuple[str, ...]:
         """The keys the hint names (Textual's key names), for checking its screen binds them."""

@@ -22,13 +22,16 @@ from textual.widgets import Static
 from engine.proof import DealRecord
 
 from ...i18n import N_, _
-from ..keys import bind
+from ..keys import KeyHint, bind
 from .base import DismissOnce
 
 NO_RECORD = N_(
     "이 판에는 확인할 딜 기록이 없어요 (딜 검증이 꺼진 방이거나, 판이 아직 끝나지 않았어요)"
 )
-HOW_TO = N_("이 JSON을 파일로 저장해 seotda-server --verify-hand FILE 로 확인해요 · Esc 닫기")
+HOW_TO = KeyHint(
+    N_("이 JSON을 파일로 저장해 seotda-server --verify-hand FILE 로 확인해요 · {close} 닫기"),
+    close="cancel",
+)
 
 
 def record_json(records: Sequence[DealRecord]) -> str:
@@ -74,7 +77,7 @@ class DealRecordScreen(DismissOnce, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="deal-record-box"):
-            yield Static(Text(_(HOW_TO), style="dim"))
+            yield Static(Text(HOW_TO.text(), style="dim"))
             yield Static(Text(self.text), id="deal-record-json")
 
     def action_close(self) -> None:

@@ -20,7 +20,7 @@ from engine import DECK, Options
 
 from ...i18n import N_, _
 from ..jokbo import JokboRow, jokbo_rows, row_matches
-from ..keys import KEYS, Intent, bind
+from ..keys import KEYS, Intent, KeyHint, bind
 from ..widgets.card import CardView
 from ..widgets.texts import hand_name
 from .base import BaseScreen
@@ -39,7 +39,12 @@ PANES = ("help-jokbo", "help-rules-pane", "help-keys-pane")
 TAB_LABELS = (N_("족보"), N_("규칙"), N_("키"))
 #: The name column's text width (``.jokbo-name`` in app.tcss: 14 wide, 1 of it padding).
 NAME_CELLS = 13
-FOOTER = N_("←/→ 탭 · ↑/↓ 스크롤 · Esc/q/? 닫기 · 칩은 모두 가상 칩이에요")
+FOOTER = KeyHint(
+    N_("{tab} 탭 · {scroll} 스크롤 · {close} 닫기 · 칩은 모두 가상 칩이에요"),
+    tab=("left", "right"),
+    scroll=("up", "down"),
+    close=("cancel", "leave", "help"),  # (? is the app's: it closes help too)
+)
 #: The keys that scroll the open tab (each one's action names its key).
 SCROLLS: tuple[Intent, ...] = ("up", "down", "page_up", "page_down", "home", "end")
 
@@ -86,7 +91,7 @@ class HelpScreen(BaseScreen):
                 yield Static(Text(rules_text(self.options)), id="help-rules")
             with TabPane(keys, id="help-keys-pane"), VerticalScroll():
                 yield Static(keys_table(), id="help-keytext")
-        yield Static(Text(_(FOOTER)), id="help-keys")
+        yield Static(Text(FOOTER.text()), id="help-keys")
 
     def _jokbo(self) -> Iterable[Widget]:
         section = ""
@@ -130,7 +135,7 @@ class HelpScreen(BaseScreen):
         self.query_one("#help-note", Static).update(Text(_(VIRTUAL_NOTE)))
         self.query_one("#help-rules", Static).update(Text(rules_text(self.options)))
         self.query_one("#help-keytext", Static).update(keys_table())
-        self.query_one("#help-keys", Static).update(Text(_(FOOTER)))
+        self.query_one("#help-keys", Static).update(Text(FOOTER.text()))
 
     def on_mount(self) -> None:
         if self.live:  # (not on its way out: its tabs may be gone)

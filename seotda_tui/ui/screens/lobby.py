@@ -33,7 +33,9 @@ from .chatting import ChatScreen
 MESSAGE_SECONDS = 5.0
 
 COLUMNS = (N_("번호"), N_("방 이름"), N_("방장"), N_("인원"), N_("관전"), N_("상태"), N_("규칙"))
-EMPTY = N_("아직 방이 없어요. n 키로 새 방을 만들어 보세요.")
+EMPTY = KeyHint(N_("아직 방이 없어요. {new} 키로 새 방을 만들어 보세요."), new="new_room")
+#: Above the selected room's rules: the key that opens all of them.
+RULES_HEAD = KeyHint(N_("■ {n}번 방의 규칙 ({rules} 자세히)"), "n", rules="rules")
 #: The title's keys (apart by two spaces, as the title's parts are by " · ").
 TITLE_KEYS = KeyHint(
     N_("{new} 새 방  {join} 참가  {watch} 관전  {code} 코드  {quit} 나가기"),
@@ -78,7 +80,7 @@ def room_rules_text(room: RoomSummary, number: int, cells: int) -> Text:
     """Below the list: the selected room's game and play rules (the topics people choose a
     room by), wrapped between rules to ``cells``; the rest is one key away."""
     lines = room_rules_lines(room.options, cells, topics=2)
-    head = _("■ {n}번 방의 규칙 (i 자세히)").format(n=number)
+    head = RULES_HEAD.text(n=number)
     return Text.assemble((head, "bold"), "\n", "\n".join(lines))
 
 
@@ -119,7 +121,7 @@ class LobbyScreen(ChatScreen):
         yield Static("", id="motd")
         with Vertical(id="lobby-list"):
             yield RoomList(headers(), id="rooms")
-            yield Static(_(EMPTY), id="lobby-empty")
+            yield Static(EMPTY.text(), id="lobby-empty")
         yield Static("", id="lobby-room")
         yield RichLog(id="lobby-chat", max_lines=100, wrap=True, markup=False)
         yield Static("", id="lobby-message")
@@ -142,7 +144,7 @@ class LobbyScreen(ChatScreen):
 
     def relabel(self) -> None:
         self._show_title()
-        self.query_one("#lobby-empty", Static).update(_(EMPTY))
+        self.query_one("#lobby-empty", Static).update(EMPTY.text())
         self.query_one(RoomList).set_headers(headers())
         self.query_one(ChatLine).relabel()
         self.show_rooms(self._rooms)

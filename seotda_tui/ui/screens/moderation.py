@@ -20,12 +20,13 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
 from ...rooms import PLAYING, RoomSummary
-from ..keys import bind
+from ..keys import KeyHint, bind
 from .base import DismissOnce
 
 Choice = tuple[str, str]
 
-TITLE = N_("방장 메뉴 (Enter 고르기 · Esc 닫기)")
+#: Enter is the menu's (an OptionList picks), Esc the screen's.
+TITLE = KeyHint(N_("방장 메뉴 ({pick} 고르기 · {close} 닫기)"), pick="confirm", close="cancel")
 
 
 def menu_items(room: RoomSummary, me: str) -> list[tuple[Choice, str]]:
@@ -64,7 +65,7 @@ class ModerationScreen(DismissOnce, ModalScreen[Choice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(_(TITLE), id="confirm-question")
+            yield Static(TITLE.text(), id="confirm-question")
             yield OptionList(
                 *(Option(label) for _choice, label in self.items),
                 id="moderation-menu",
