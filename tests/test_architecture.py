@@ -76,3 +76,40 @@ def test_contract_is_kept(contract: str, cache_dir: Path) -> None:
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+#: Third-party packages whose internals only ``seotda_tui/tuning/`` may use (the developer
+#: guide: behind a version and a feature check). import-linter cannot say it: it forbids an
+#: external package only whole (``textual``, not ``textual._xterm_parser``).
+GUARDED = ("textual", "rich", "asyncssh")
+
+
+def _private_imports(path: Path) -> list[str]:
+    """The ``textual._x``/``rich._x``/``asyncssh._x`` modules or names ``path`` imports."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            package, *rest = name.split(".")
+            if package in GUARDED and any(part.startswith("_") for part in rest):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    return found
+
+
+def test_third_party_internals_are_imported_only_in_tuning() -> None:
+    package = ROOT / "seotda_tui"
+    found = [
+        hit
+        for path in sorted(package.rglob("*.py"))
+        if package / "tuning" not in path.parents
+        for hit in _private_imports(path)
+    ]
+    assert not found, "\n".join(found)
+    assert _private_imports(package / "tuning" / "xterm_parser.py")  # (the check sees them)

@@ -19,6 +19,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Size
 from textual.widgets import Static
 
+from seotda_tui import tuning
+from seotda_tui.tuning.xterm_parser import PublicParser
 from seotda_tui.ui.colour_isolation import client_color_system
 from seotda_tui.ui.driver import (
     MAX_COLUMNS,
@@ -95,6 +97,30 @@ async def running(
         await asyncio.wait_for(task, 5)
 
 
+@pytest.fixture(params=["textual", "public"])
+def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Input read by Textual's parser, or (its check failed) by the one of public names."""
+    if request.param == "public":
+        enabled = tuning.enabled
+        monkeypatch.setattr(
+            tuning, "enabled", lambda name: name != "xterm_parser" and enabled(name)
+        )
+    return str(request.param)
+
+
+async def test_the_parser_and_the_kitty_keys_follow_the_check(parser: str) -> None:
+    """Kitty keys are asked for only where the parser reads them (Textual's)."""
+    term = Terminal()
+    app = KeyLogApp()
+    async with running(app, term):
+        driver = term.link.driver
+        assert driver is not None
+        assert isinstance(driver._parser, PublicParser) == (parser == "public")
+        assert (b"\x1b[>25u" in term.raw) == (parser == "textual")
+        term.link.feed("가\x1b[A\x1b[200~붙여\x1b[201~\r".encode())
+        await until(lambda: [k.key for k in app.keys] == ["가", "up", "enter"])
+
+
 async def test_renders_to_the_link_and_restores_the_terminal() -> None:
     term = Terminal()
     app = KeyLogApp()
@@ -104,7 +130,7 @@ async def test_renders_to_the_link_and_restores_the_terminal() -> None:
     assert term.raw.endswith(b"\x1b[?1049l\x1b[?25h\x1b[?1004l")  # and left at the end
 
 
-async def test_a_frame_is_one_channel_write() -> None:
+async def test_a_frame_is_one_channel_write(parser: str) -> None:
     """Textual writes a frame in three pieces when the terminal has synchronized output; each
     channel write is an SSH packet, so the driver joins them."""
     term = Terminal()
@@ -127,7 +153,7 @@ async def test_a_frame_is_one_channel_write() -> None:
         assert b"\x07" in b"".join(term.writes)
 
 
-async def test_hangul_split_byte_by_byte_arrives_whole() -> None:
+async def test_hangul_split_byte_by_byte_arrives_whole(parser: str) -> None:
     term = Terminal()
     app = KeyLogApp()
     async with running(app, term):
@@ -137,7 +163,7 @@ async def test_hangul_split_byte_by_byte_arrives_whole() -> None:
         await until(lambda: app.chars == "철수 ok")
 
 
-async def test_lone_escape_becomes_the_escape_key() -> None:
+async def test_lone_escape_becomes_the_escape_key(parser: str) -> None:
     term = Terminal()
     app = KeyLogApp()
     async with running(app, term):
@@ -162,7 +188,7 @@ async def test_a_sequence_that_breaks_textuals_parser_is_dropped_and_typing_goes
         assert driver.parser_resets == 1
 
 
-async def test_escape_sequence_split_across_packets_is_one_key() -> None:
+async def test_escape_sequence_split_across_packets_is_one_key(parser: str) -> None:
     term = Terminal()
     app = KeyLogApp()
     async with running(app, term):
@@ -189,7 +215,7 @@ async def test_window_change_resizes_and_is_clamped() -> None:
         await until(lambda: app.size == Size(80, 24))
 
 
-async def test_in_band_resize_typed_by_the_client_is_ignored() -> None:
+async def test_in_band_resize_typed_by_the_client_is_ignored(parser: str) -> None:
     term = Terminal()
     app = KeyLogApp()
     async with running(app, term):
@@ -200,7 +226,7 @@ async def test_in_band_resize_typed_by_the_client_is_ignored() -> None:
         assert app.size == Size(80, 24)
 
 
-async def test_input_sent_before_the_app_started_is_kept() -> None:
+async def test_input_sent_before_the_app_started_is_kept(parser: str) -> None:
     term = Terminal()
     term.link.feed("먼저".encode())
     app = KeyLogApp()

@@ -140,6 +140,7 @@ def test_stock_keeps_only_the_guards(fresh: None, caplog: pytest.LogCaptureFixtu
         "stray_output",
         "colour_depth",
         "unlinked_nodes",
+        "xterm_parser",
     }
     assert set(report.values()) == {None, "stock_textual"}
     assert not _warnings(caplog)

@@ -79,9 +79,19 @@ Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallbac
     four sessions grew a server 322 MB → 3 GB (issue 30). Fallback: the server lowers the last
     GC threshold so CPython collects the old generation on its own (``cli.process.tune_garbage_collector``).
 
-Not overrides, and not here: ``driver.py`` parses input with ``textual._xterm_parser`` (as
-Textual's own drivers do; nothing public does it); ``pyproject.toml`` bounds the versions so that an untested release is not
-installed by accident.
+``xterm_parser``
+    Builds each session's input parser from ``textual._xterm_parser.XTermParser`` (and catches
+    ``textual._parser.ParseError``), as Textual's own drivers do: nothing public turns terminal
+    bytes into events. Checked by its signatures and by parsing ``a``, Enter and Up. Stays on
+    with ``stock_textual`` (it is Textual's stock path). Fallback: ``PublicParser``, of public
+    names only (typed text, editing and function keys, Ctrl/Alt, paste, focus, SGR mouse; no
+    kitty keys, which the driver then does not ask for). It buys no speed (the fallback reads
+    ~7× cheaper, both a few µs a read): it buys Textual's own reading of every terminal.
+
+Not overrides, and not here: ``pyproject.toml`` bounds the versions so that an untested release
+is not installed by accident. ``ui/present/fit.py`` measures wrapped rows with Textual's public
+``Content.wrap`` (it used ``textual._wrap``, which wrapped some lines elsewhere than a widget
+draws them).
 
 Adding an override: a module here with an ``OVERRIDE`` (:class:`~.override.Override`), and its
 name in :data:`MODULES`.
@@ -114,6 +124,7 @@ MODULES = (
     "stray_output",
     "colour_depth",
     "unlinked_nodes",
+    "xterm_parser",
 )
 
 #: The minor versions every override was written and tested against (see pyproject.toml).

@@ -4,8 +4,8 @@ Textual's own Linux driver owns the process's tty: it reads stdin in a thread,
 installs SIGWINCH/SIGTSTP handlers and changes termios. None of that is
 per-player, so this driver does none of it: bytes arrive from asyncssh on the
 event loop, go through an incremental UTF-8 decoder (Hangul can be split
-across packets) into Textual's ``XTermParser``, and output goes back to the
-channel. Window-change requests become ``Resize`` events.
+across packets) into Textual's ``XTermParser`` (see ``tuning/xterm_parser.py``), and output
+goes back to the channel. Window-change requests become ``Resize`` events.
 
 :func:`prepare_app` also neutralises the few process-wide things
 ``App.run_async`` does (see its docstring), and sets the colour depth from the
@@ -26,8 +26,6 @@ from typing import IO, Any, BinaryIO, Literal, TextIO, cast
 
 from rich.console import Console
 from textual import constants, events
-from textual._parser import ParseError
-from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
@@ -40,6 +38,8 @@ from ..sanitize import ZWJ
 from ..tuning.colour_depth import set_colour_depth
 from ..tuning.crash_report import WithheldReport
 from ..tuning.stray_output import capture_stray_output
+from ..tuning.xterm_parser import NAME as TEXTUALS_PARSER
+from ..tuning.xterm_parser import new_parser, parse_error, reads_kitty_keys
 from .colour_isolation import (
     RENDER_COLOR_SYSTEM,
     colour_lowering,
@@ -154,8 +154,11 @@ class SSHDriver(Driver):
     ) -> None:
         super().__init__(app, debug=False, mouse=mouse, size=link.size)
         self._link = link
-        # debug=True would make the parser open keys.log in the server's cwd.
-        self._parser = XTermParser(debug=False)
+        # Textual's XTermParser where tuning/xterm_parser.py found it as it expects, else a
+        # parser of public names (no kitty keys then: not asked for).
+        self._textuals_parser = tuning.enabled(TEXTUALS_PARSER)
+        self._parser = new_parser(self._textuals_parser)
+        self._parse_error = parse_error(self._textuals_parser)
         self.parser_resets = 0  # input the parser choked on (see _parse)
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._input_enabled = False
@@ -170,6 +173,10 @@ class SSHDriver(Driver):
         latency = getattr(app, "action_latency", None)
         self._latency = latency if isinstance(latency, ActionLatency) else None
         link.driver = self
+
+    @property
+    def _kitty_keys(self) -> bool:
+        return not constants.DISABLE_KITTY_KEY and reads_kitty_keys(self._textuals_parser)
 
     @property
     def input_enabled(self) -> bool:
@@ -205,7 +212,7 @@ class SSHDriver(Driver):
         self._set_mouse(True)
         write("\x1b[?25l")  # hide cursor
         write("\x1b[?1004h")  # focus in/out reports
-        if not constants.DISABLE_KITTY_KEY:
+        if self._kitty_keys:
             write(f"\x1b[>{_KITTY_FLAGS}u")
         write("\x1b[?2026$p")  # ask whether synchronized output is supported
         write("\x1b[?2004h")  # bracketed paste
@@ -234,7 +241,7 @@ class SSHDriver(Driver):
         write("\x1b[?2004l")
         write("\x1b[?7h")
         self._set_mouse(False)
-        if not constants.DISABLE_KITTY_KEY:
+        if self._kitty_keys:
             write("\x1b[<u")
         write(_LEAVE_SCREEN)
         self.flush()  # before the session writes its goodbye line
@@ -285,13 +292,13 @@ class SSHDriver(Driver):
                     continue
                 self._flush_typed(typed)
                 self._dispatch(message)
-        except ParseError:
+        except self._parse_error:
             return False
         except Exception:
             self.parser_resets += 1
             if self.parser_resets == 1:
                 log.warning("클라이언트 입력을 해석하지 못해 버렸어요 (이 세션만)")
-            self._parser = XTermParser(debug=False)
+            self._parser = new_parser(self._textuals_parser)
             return False
         finally:
             self._flush_typed(typed)
