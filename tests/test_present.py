@@ -279,3 +279,34 @@ def test_the_jokbo_beside_the_table_is_the_helps_and_marks_the_own_hand() -> Non
         assert model(latest[me], me, (80, 24)).jokbo == ()  # no room for it
         watcher = model(latest[WATCHER], WATCHER, (200, 60))
         assert watcher.jokbo and not any(s == "bold reverse" for _t, s in watcher.jokbo)
+
+
+def test_the_banner_is_shortened_to_its_rows_not_covered() -> None:
+    """Found at 80×24 (issue 36's deals): a side pot's and the main pot's winners with long
+    names and amounts took two rows where the layout had one, the second covered by the own
+    cards. The banner now keeps its rows: whole when it fits, then each win short, then "…"."""
+    from engine.types import View
+    from seotda_tui.ui.present.fit import text_rows
+    from seotda_tui.ui.present.table import fit_banner
+
+    side, main = "나다라마바사아자", "다라마바사아자차"
+    view: View = {  # type: ignore[typeddict-item]  # (only what the banner reads)
+        "phase": "playing",
+        "handPhase": "handEnd",
+        "results": [
+            {"pot": 1, "type": "win", "winners": [side], "amount": 39_600_000, "reason": ""},
+            {"pot": 0, "type": "win", "winners": [main], "amount": 899_991, "reason": ""},
+        ],
+    }
+    whole = "".join(t for t, _ in fit_banner("", view, 160, 1))
+    assert f"{side} 승리 +39,600,000칩" in whole and f"{main} 승리 +899,991칩" in whole
+    assert "".join(t for t, _ in fit_banner("기리: 가님이 패를 떼고", view, 160, 1)).startswith(
+        "기리"
+    )
+    for width, rows in ((78, 1), (52, 2), (52, 1), (30, 1)):
+        parts = list(fit_banner("기리: 가님이 패를 떼고 선 나님이 나눠요", view, width, rows))
+        assert text_rows(parts, width) <= rows, (width, rows, parts)
+    short = "".join(t for t, _ in fit_banner("", view, 78, 1))
+    assert f"{side} 승 +39,600,000" in short and f"{main} 승 +899,991" in short, short
+    clipped = "".join(t for t, _ in fit_banner("", view, 30, 1))
+    assert clipped.endswith("…") and clipped.startswith(side), clipped

@@ -15,9 +15,8 @@ from ...rooms import PLAYING, RoomSummary
 from ...rooms.history import Replay
 from .fit import fit_parts
 from .shape import table_layout
-from .table import PotModel, TableModel, own_hand, own_seat, speaking_as
+from .table import PotModel, TableModel, fit_banner, own_hand, own_seat, speaking_as
 from .text import (
-    banner_parts,
     flash_for,
     mine_parts,
     pot_values,
@@ -117,7 +116,7 @@ def _present_frame(
             ascii_only=style == "ascii",
             flash=flash_for(replay.frames[index].events) or "",
         ),
-        banner=tuple(banner_parts(view)),
+        banner=fit_banner("", view, layout.table_width, layout.banner_rows),
         me_line=tuple(me_line),
         mine=tuple(fit_parts(rest[0] if rest else [], rows, width)),
         mine_rows=rows,

@@ -111,6 +111,7 @@ class Layout:
     mine_width: int
     spectators_line: bool  # a row is left for the watchers' names
     seat_cards: int  # cards per seat (2 or 3)
+    banner_rows: int = 1  # the banner's own row and the rows the seats leave (in a game)
 
 
 def table_layout(
@@ -161,4 +162,5 @@ def table_layout(
         mine_width=max(1, table_width - places * (card_w + 1) - 1),
         spectators_line=spectators and spare >= 1,
         seat_cards=cards,
+        banner_rows=1 + max(0, spare - (1 if spectators else 0)),
     )

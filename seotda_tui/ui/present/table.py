@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 
 from engine.types import CardDict, LegalAction, MyHand, SeatView, View
 
@@ -226,7 +226,7 @@ def _present(
         status=status,
         pot=PotModel(amount, sides, note, ascii_only=style == "ascii"),
         gauge_ascii=style == "ascii",
-        banner=(*([(seen.cut, "dim")] if seen.cut else []), *banner_parts(view)),
+        banner=fit_banner(seen.cut, view, layout.table_width, layout.banner_rows),
         me_line=tuple(me_line),
         mine=tuple(fit_parts(rest[0] if rest else [], rows, width)),
         mine_rows=rows,
@@ -258,6 +258,33 @@ def _jokbo(layout: Layout, room: RoomSummary, hand: MyHand | None) -> tuple[Part
     return tuple(jokbo_side_parts(room.options, hand["name"] if hand else None))
 
 
+def fit_banner(cut: str, view: View, width: int, rows: int) -> tuple[Part, ...]:
+    """The banner in the rows the layout leaves it, shortened on purpose rather than covered
+    by the own cards below it: without the 기리 line, then each win short, then clipped with
+    "…" (found at 80×24: a side pot's and the main pot's winners, long names and amounts)."""
+    parts = banner_parts(view)
+    for form in ([(cut, "dim"), *parts] if cut else parts, parts, banner_parts(view, True)):
+        if text_rows(form, width) <= rows:
+            return tuple(form)
+    cells = width * rows
+    while cells > width and text_rows(list(_clipped(form, cells)), width) > rows:
+        cells -= max(1, width // 4)  # (a wrap at the spaces can leave a row's end unused)
+    return _clipped(form, cells)
+
+
+def _clipped(parts: list[Part], width: int) -> tuple[Part, ...]:
+    """``parts`` cut to ``width`` cells, ending in "…" (what was cut said, not hidden)."""
+    out: list[Part] = []
+    room = max(0, width - 1)
+    for text, style in parts:
+        if cell_len(text) > room:
+            out.append((set_cell_size(text, room).rstrip() + "…", style))
+            break
+        out.append((text, style))
+        room -= cell_len(text)
+    return tuple(out)
+
+
 def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -> tuple[Part]:
     # those inside pass the code on (the lobby never shows it); first, so never cut
     prefix = _("방 코드 {code}").format(code=code) + " · " if code else ""
@@ -265,8 +292,9 @@ def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -
     title = prefix + first_fit(  # shortened on purpose, not cut at the edge
         width - 2 - cell_len(prefix),  # the title's padding
         title_text(room, view) + watching,
-        title_text(room, view, host=False) + watching,
-        title_text(room, view, host=False),
+        title_text(room, view, commitment=False) + watching,
+        title_text(room, view, host=False, commitment=False) + watching,
+        title_text(room, view, host=False, commitment=False),
     )
     return ((title, "bold"),)
 

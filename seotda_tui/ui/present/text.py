@@ -37,10 +37,13 @@ from .variants import choose_status, draw_status, pick_status, shared_note
 Part = tuple[str, str]
 
 
-def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
+def title_text(
+    room: RoomSummary, view: View | None, host: bool = True, commitment: bool = True
+) -> str:
     """The room's top line; ``host=False`` leaves out the host, the part to give up when a
     20-cell room name and a 16-cell host leave no room at 80 columns (the screen shortens
-    the title on purpose rather than let the edge cut it)."""
+    the title on purpose rather than let the edge cut it); ``commitment=False`` the deal's
+    commitment, given up first (the hand log has it whole)."""
     parts = [f"{room.name} · {_(room.status_label)}"]
     if room.locked:  # those inside see the lock too (the lobby shows it in its list)
         parts.append(_("잠김"))
@@ -53,7 +56,7 @@ def title_text(room: RoomSummary, view: View | None, host: bool = True) -> str:
             else _("{hand}판").format(hand=hand)
         )
         parts.append(_("학교 {n}").format(n=chips(view["baseUnit"])))
-        if deal := view.get("deal"):  # issue 36: this deal's commitment, for every viewer
+        if commitment and (deal := view.get("deal")):  # issue 36: for every viewer
             parts.append(_("약속 {c}").format(c=deal["commitment"][:8]))
     else:
         parts.append(_("{n}/{max}명").format(n=len(room.players), max=room.max_players))
@@ -235,8 +238,9 @@ def pot_values(view: View) -> tuple[int | None, tuple[str, ...], str]:
     return int(view.get("pot", 0)), pots_forms(labelled_pots(view)), note
 
 
-def banner_parts(view: View) -> list[Part]:
-    """Rematch banner (§9 "재경기 2회차 - 구사"), the hand's winners, or who the game waits for."""
+def banner_parts(view: View, short: bool = False) -> list[Part]:
+    """Rematch banner (§9 "재경기 2회차 - 구사"), the hand's winners, or who the game waits for;
+    ``short``: each win as "철수 승 +40", for a row too narrow for the whole words."""
     phase = view.get("handPhase")
     parts: list[Part] = []
     if view.get("rematchNo"):
@@ -254,9 +258,11 @@ def banner_parts(view: View) -> list[Part]:
                 parts.append((text + "  ", "bold magenta"))
                 continue
             who = ", ".join(r.get("winners", []))
-            won = (
-                _("{who} 나눠 가짐 +{n}칩") if r.get("type") == "split" else _("{who} 승리 +{n}칩")
-            )
+            split = r.get("type") == "split"
+            if short:
+                won = _("{who} 나눔 +{n}") if split else _("{who} 승 +{n}")
+            else:
+                won = _("{who} 나눠 가짐 +{n}칩") if split else _("{who} 승리 +{n}칩")
             why = WIN_REASONS.get(r.get("reason", ""), "")
             parts.append((won.format(who=who, n=chips(result_net(r))), "bold green"))
             if label:
