@@ -52,7 +52,7 @@ run: $(STAMP) $(MO)
 # `make test ARGS="tests/test_foo.py"` (or `make soak ARGS=...`) runs only those, tuning on.
 STOCK_TESTS := tests/test_tuning.py tests/test_snapshots.py tests/test_app_pilot.py \
 	tests/test_ssh_lobby.py tests/test_ssh_table.py tests/test_ssh_server.py tests/test_compositor.py \
-	tests/test_i18n_snapshots.py tests/test_line_measures.py
+	tests/test_i18n_snapshots.py tests/test_line_measures.py tests/test_xterm_parser.py
 # Workers: the tests wait (on servers, screens, timers, subprocesses starting) much of their
 # time, so the tuned run takes three workers a core, the stock run one more process beside it
 # (2 cores, quiet box, 2,055 tests: 4 workers took 378 s wall and 654 s CPU with 1.73 cores busy;
