@@ -127,3 +127,23 @@ async def test_the_log_wraps_its_lines_again_when_the_terminal_shrinks_or_grows(
         assert actor is not None
         await t.press(actor, "3")  # a new line at the same width: no rewrap
         assert log.rewraps == rewraps and f"{actor} 삥" in " ".join(_log_rows(log))
+
+
+async def test_a_rewrap_keeps_a_log_read_back_where_it_was_and_one_followed_at_its_end() -> None:
+    async with Table.open(["a", "b"], seed=5, size=(120, 40)) as t:
+        for i in range(30):
+            t.clock.advance(5)  # (the chat's rate limit)
+            await t.say("b", f"{i:02} " + "말 " * 20)
+        reader, follower = (t.screen(nick).query_one(HandLog) for nick in ("a", "b"))
+        assert reader.max_scroll_y > 10 and follower.is_vertical_scroll_end
+        reader.scroll_home(animate=False)
+        await t.settle()
+        for nick in ("a", "b"):
+            await t.pilot(nick).resize_terminal(200, 60)
+        await t.settle()
+        for log in (reader, follower):
+            await _until_rewrapped(t, log)
+        await t.settle()
+        assert reader.rewraps == follower.rewraps == 1
+        assert reader.scroll_y < reader.max_scroll_y // 2  # still near the top
+        assert follower.is_vertical_scroll_end

@@ -91,11 +91,19 @@ class HandLog(RichLog):
         width = self.scrollable_content_region.width
         if self._written and width and width != self._wrapped_at:
             entries = list(self._written)
+            at_end, fraction = (
+                self.is_vertical_scroll_end,
+                self.scroll_y / max(1, self.max_scroll_y),
+            )
             self._written.clear()
             super().clear()  # (not self.clear: the held lines stay held)
             self.rewraps += 1
             for entry in entries:
-                self._put(entry)
+                self._put(entry, scroll=False)
+            if at_end:  # following the log: still at its end; reading back: about as far up
+                self.scroll_end(animate=False, immediate=False, x_axis=False)
+            else:
+                self.call_after_refresh(self._scroll_back, fraction)
         if not self._holding:
             self._write_held()
 
@@ -106,10 +114,15 @@ class HandLog(RichLog):
         for entry in held:
             self._put(entry)
 
-    def _put(self, entry: _Entry) -> None:
+    def _scroll_back(self, fraction: float) -> None:
+        self.scroll_to(y=round(fraction * self.max_scroll_y), animate=False)
+
+    def _put(self, entry: _Entry, scroll: bool = True) -> None:
         content, args, kwargs = entry
         self._written.append(entry)
         self._wrapped_at = self.scrollable_content_region.width
+        if not scroll:
+            kwargs = {**kwargs, "scroll_end": False}
         super().write(Text(content) if isinstance(content, str) else content, *args, **kwargs)
 
 
