@@ -167,7 +167,7 @@ class Options:
     tie_rule: str = "rematch"
     rejoin_cost: str = "none"
     ttaeng_value: str = "off"  # issue 36: who died pays a 땡/광땡 winner "school"/"double"
-    verifiable_deals: bool = False  # issue 36: each deal committed before, its seed revealed after
+    verifiable_deals: bool = True  # issue 36: each deal committed before, its seed revealed after
     hints: bool = True
 
     def __post_init__(self) -> None:

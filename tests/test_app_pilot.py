@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from types import SimpleNamespace
@@ -355,7 +356,11 @@ async def test_game_end_shows_result_and_room_waits_again() -> None:
         await pilot.press("enter")  # back to the room
         await settle(pilot)
         text = screen_text(host)
-        assert "게임 끝! 10판 종료" in text and "1위 철수  1,000칩  손익 +0" in text
+        assert "게임 끝! 10판 종료" in text
+        ranking = re.findall(r"([12])위 (영희|철수)  ([\d,]+)칩  손익 ([+-]\d+)", text)
+        assert [r[0] for r in ranking] == ["1", "2"] and {r[1] for r in ranking} == {"영희", "철수"}
+        assert sum(int(r[2].replace(",", "")) for r in ranking) == 2000, ranking  # chips kept
+        assert all(int(r[2].replace(",", "")) - 1000 == int(r[3]) for r in ranking), ranking
         assert "s 키로 다시 시작할 수 있어요" in text
         await pilot.press("s")
         await settle(pilot)
@@ -562,7 +567,13 @@ def test_table_text_from_a_real_view() -> None:
         if nick != "영희":
             assert info.cards == "[?]"
     assert tt.pot_values(view)[0] == 30
-    assert tt.title_text(summary, view) == "판 · 게임 중 · 1판/20판 · 학교 10 · 방장 영희"
+    commitment = view["deal"]["commitment"]  # issue 36: every deal is committed to first
+    assert tt.title_text(summary, view) == (
+        f"판 · 게임 중 · 1판/20판 · 학교 10 · 약속 {commitment[:8]} · 방장 영희"
+    )
+    assert tt.title_text(summary, view, commitment=False) == (
+        "판 · 게임 중 · 1판/20판 · 학교 10 · 방장 영희"
+    )
     actor = view["actor"]
     expected = "내 차례예요!" if actor == "영희" else f"{actor}님 차례"
     assert tt.status_parts(view, "영희", view["legalActions"], False)[0][0] == expected
@@ -608,8 +619,9 @@ async def test_ten_seats_fit_80x24() -> None:
         await settle(pilot)
         text = screen_text(app)
         assert all(nick in text for nick in names) and "관전 1명" in text
-        assert "╰────╯" in text  # the own card is not cut off
-        assert text.count("╭────╮") >= 10  # nine opponents' backs and the own compact card
+        # the own card is not cut off (a key 열 card is drawn double-lined)
+        assert "╰────╯" in text.splitlines()[-5] or "╚════╝" in text.splitlines()[-5], text
+        assert text.count("╭────╮") >= 9  # nine opponents' backs
         assert "차례" in text and "8 풀" in text
 
 

@@ -104,11 +104,18 @@ def test_a_revealed_seed_says_nothing_of_the_next() -> None:
     assert sorted(proof.deck(seeds[0])) == list(range(20))
 
 
-def test_off_by_default_nothing_changes() -> None:
-    game = Game.new(Options(hand_limit=10), ["a", "b"], 3)
-    assert game.state.deal_secret is None
-    assert "deal" not in game.view(None)
-    assert not [e for e in game.last_events if e["type"] == "dealCommit"]
+def test_on_by_default_and_a_room_may_turn_it_off() -> None:
+    """Every default game commits to its deals (the issue: "before each hand's deal every
+    seat is shown a commitment"); a room with ``verifiableDeals`` off deals from the game
+    RNG's stream as before, and shows no commitment."""
+    default = Game.new(Options(hand_limit=10), ["a", "b"], 3)
+    assert default.state.deal_secret is not None
+    assert [e["type"] for e in default.last_events].count("dealCommit") == 1
+    assert "commitment" in default.view("a")["deal"]
+    off = Game.new(Options(hand_limit=10, verifiable_deals=False), ["a", "b"], 3)
+    assert off.state.deal_secret is None
+    assert "deal" not in off.view(None)
+    assert not [e for e in off.last_events if e["type"] == "dealCommit"]
 
 
 def test_the_view_shows_the_commitment_and_the_seed_once_over() -> None:
@@ -187,8 +194,12 @@ async def test_every_seat_and_spectator_is_shown_the_commitment_then_the_seed() 
             assert f"딜시드공개:{deal['seed']}·소금{deal['salt']}" in log_text(t, nick).replace(
                 " ", ""
             )
-        await t.press("a", "i")
-        assert "판이 끝나면 시드 공개" in t.text("a")
+        await t.press("a", "i")  # the room's rules say it; the rules tab explains it
+        assert "딜 검증 켬 (SHA-256 약속)" in t.text("a")
+        from seotda_tui.ui.screens.help_text import rules_text
+
+        assert "판이 끝나면 시드를 공개해요" in rules_text(t.manager.room(t.room_id).options)
+        assert "딜 검증:" not in rules_text(Options(verifiable_deals=False))
 
 
 async def test_the_replay_gives_each_hands_record_as_json_that_verifies(tmp_path: Any) -> None:

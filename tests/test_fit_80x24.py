@@ -320,3 +320,15 @@ async def test_nine_places_in_the_waiting_room_for_players_and_spectators() -> N
         await t.pilot(WATCHER).resize_terminal(80, 24)
         await t.press(WATCHER, "L")  # English
         places_told(t, WATCHER, "… {n} more", whole=False)
+
+
+async def test_a_full_waiting_room_keeps_its_seats_and_status_above_the_rules() -> None:
+    """Ten seated at 80×24 before the start: the rules (under the seats) covered the last
+    four seats and the status line; now only the topics that fit are shown (i has them all)."""
+    names = [f"p{i}" for i in range(10)]
+    async with Table.open(names, start=False) as t:
+        text = t.text("p1")
+        rows = text.splitlines()
+        assert all(any(row.startswith(f"   {n} ") for row in rows) for n in names), text
+        assert "방장 p0님이 시작하기를 기다려요" in text and "■ 이 방의 규칙" in text, text
+        fits(t.app("p1"), "full waiting room")

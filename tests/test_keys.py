@@ -172,6 +172,7 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
         results.KEYS_LIVE: (results.ResultsScreen,),
         replay.LIST_KEYS: (replay.HistoryScreen, RoomList),
         replay.REPLAY_KEYS: (replay.ReplayScreen,),
+        replay.REPLAY_KEYS_SHORT: (replay.ReplayScreen,),
         replay.DEAL_RECORD_KEY: (replay.ReplayScreen,),
         lobby.TITLE_KEYS: (lobby.LobbyScreen,),
         lobby.EMPTY: (lobby.LobbyScreen,),

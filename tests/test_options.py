@@ -39,7 +39,8 @@ SPEC_OPTIONS = [
     ("tie_rule", "tieRule", ("rematch", "split"), "rematch"),
     ("rejoin_cost", "rejoinCost", ("none", "half", "full"), "none"),
     ("ttaeng_value", "ttaengValue", ("off", "school", "double"), "off"),
-    ("verifiable_deals", "verifiableDeals", (True, False), False),
+    # issue 36 item 6: every deal committed to before it is dealt (on unless a room turns it off)
+    ("verifiable_deals", "verifiableDeals", (True, False), True),
     ("hints", "hints", (True, False), True),
 ]
 SPEC_DEFAULTS = {camel: default for _, camel, _, default in SPEC_OPTIONS}

@@ -294,8 +294,8 @@ def test_the_banner_is_shortened_to_its_rows_not_covered() -> None:
         "phase": "playing",
         "handPhase": "handEnd",
         "results": [
-            {"pot": 1, "type": "win", "winners": [side], "amount": 39_600_000, "reason": ""},
-            {"pot": 0, "type": "win", "winners": [main], "amount": 899_991, "reason": ""},
+            {"type": "win", "winners": [side], "amount": 39_600_000, "reason": ""},
+            {"type": "win", "winners": [main], "amount": 899_991, "reason": ""},
         ],
     }
     whole = "".join(t for t, _ in fit_banner("", view, 160, 1))

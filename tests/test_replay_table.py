@@ -42,7 +42,7 @@ THREE = ("영희", "철수", "민수")
 SIX = ("영희", "철수", "민수", "지수", "하나", "두리")
 WATCHER = "구경꾼"
 #: Seed 96 with :func:`_policy`: 암행어사 catches a 광땡 and a 땡잡이 shows, in 2장 and 3장.
-SEED = "96"
+SEED = "296"
 ENGLISH, KOREAN = i18n.ENGLISH, i18n.KOREAN
 
 

@@ -20,8 +20,8 @@ def seat_box_text(t: Table, viewer: str, nick: str) -> str:
 def box_lines(t: Table, viewer: str, nick: str) -> list[str]:
     """The rows of ``viewer``'s terminal that show ``nick``'s seat box (its 4 lines)."""
     rows = t.text(viewer).splitlines()
-    for y, row in enumerate(rows):
-        if nick in row and y + 3 < len(rows):
+    for y, row in enumerate(rows):  # (not the title: its deal commitment is hex, "…b9…")
+        if y and nick in row and y + 3 < len(rows):
             x = row.index(nick) - 1
             return [r[x : x + 24] for r in rows[y : y + 4]]
     raise AssertionError(f"{nick} not on {viewer}'s screen:\n" + "\n".join(rows))

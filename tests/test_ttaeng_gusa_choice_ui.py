@@ -128,11 +128,11 @@ def test_the_rules_and_help_name_both_rules_only_when_on() -> None:
 
 
 def test_the_replay_shows_the_choice_and_the_ttaeng_value(tmp_path: Path) -> None:
-    """A journaled game (seed "11"'s deals and this play bring both) replays with the 구사
+    """A journaled game (seed "9"'s deals and this play bring both) replays with the 구사
     choice's frames and views and the 땡값's events, log lines and results."""
     options = Options(deal_mode="oneRound", gusa_choice=True, ttaeng_value="school", hand_limit=10)
     journal = Journal(tmp_path / "games.sqlite3")
-    manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: "11", journal=journal)
+    manager = RoomManager(clock=FakeClock(1000.0), seed_source=lambda: "9", journal=journal)
     room = manager.create_room("a", "복기 방", options)
     for nick in ("b", "c"):
         manager.join(room.id, nick)

@@ -145,7 +145,8 @@ async def test_regret_draw_in_turn_then_choose_two_of_four() -> None:
         ) == sorted([own[0], own[3]])
         assert not cuts(t.app("a"))
         left = " + ".join(card_name(DECK[i]) for i in own[1:3])
-        assert f"버린 패: {left}" in " ".join(t.text("a").split())  # both cards left out
+        mine = t.screen("a").query_one("#mine").plain  # (wrapped beside the cards: not cut)
+        assert f"버린 패: {left}" in mine  # both cards left out
 
 
 async def test_regret_in_english_shows_the_unchosen_cards_in_the_log() -> None:

@@ -166,29 +166,32 @@ def rule_topics(options: Options) -> list[list[str]]:
         *_specials(options),
         [tie, *_gusa_rules(options)],
         *_ttaeng(options),
-        *(
-            [[_("딜 검증 켬"), _("딜 전에 SHA-256 약속"), _("판이 끝나면 시드 공개")]]
-            if options.verifiable_deals
-            else []
-        ),
-        [hints],
+        [hints, _("딜 검증 켬 (SHA-256 약속)") if options.verifiable_deals else _("딜 검증 끔")],
     ]
 
 
 def room_rules_lines(
-    options: Options, cells: int = RULES_CELLS, topics: int | None = None
+    options: Options,
+    cells: int = RULES_CELLS,
+    topics: int | None = None,
+    rows: int | None = None,
 ) -> list[str]:
     """The room's rules, a topic a line, wrapped between parts to ``cells`` (continuation
     lines indented): never cut in the middle of a rule. ``topics``: only the first few (the
-    lobby's short view of the selected room: the game and the play)."""
+    lobby's short view of the selected room: the game and the play); ``rows``: the topics
+    that fit in that many lines, in order (the waiting room of a full table; ``i`` has all)."""
     lines: list[str] = []
     for topic in rule_topics(options)[:topics]:
+        topic_lines: list[str] = []
         line = ""
         for part in topic:
             joined = f"{line} · {part}" if line else part
             if line and cell_len(joined) > cells:
-                lines.append(line)
+                topic_lines.append(line)
                 joined = "  " + part
             line = joined
-        lines.append(line)
+        topic_lines.append(line)
+        if rows is not None and len(lines) + len(topic_lines) > rows:
+            break
+        lines.extend(topic_lines)
     return lines

@@ -333,12 +333,16 @@ def _waiting(
 ) -> TableModel:
     """The waiting room: the players, the rules (or the last game's ranking), the host's keys."""
     room, result = update.room, update.result
-    if result is None:
-        rules = "\n".join(room_rules_lines(room.options, max(24, layout.table_width - 4)))
-        mine: tuple[Part, ...] = ((_("■ 이 방의 규칙 (i 자세히)") + "\n", "bold"), (rules, ""))
-    else:  # the last game's ranking comes first at 80×24; the rules stay one key away
-        mine = ()
     seats = waiting_seats(room, me)
+    mine: tuple[Part, ...] = ()  # after a game its ranking comes first; the rules are on i
+    if result is None:
+        # the rows left for the rules: the height less the title, the seats, the watchers'
+        # line, the status, pot and banner lines, the box's top padding and its head, the
+        # prompts and keys (a full table at 80×24 covered its last seats with them before)
+        rows = layout.size[1] - (1 + len(seats) + (1 if room.spectators else 0) + 3 + 2 + 2)
+        cells = max(24, layout.table_width - 4)
+        if rules := room_rules_lines(room.options, cells, rows=rows):
+            mine = ((_("■ 이 방의 규칙 (i 자세히)") + "\n", "bold"), ("\n".join(rules), ""))
     # the rows left for the last game's result: the height less the title, the seats, the
     # watchers' line, the status and (empty) pot lines, the own row (3), the prompts and keys
     used = 1 + len(seats) + (1 if room.spectators else 0) + 1 + 1 + 3 + 1 + 1

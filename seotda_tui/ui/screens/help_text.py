@@ -102,6 +102,14 @@ def rules_text(options: Options) -> str:
     if options.ttaeng_value != "off":
         one = 1 if options.ttaeng_value == "school" else 2
         lines.append(_(TTAENG_TEXT).format(one=one, two=2 * one))
+    if options.verifiable_deals:  # issue 36 (docs/rules.md §8.4)
+        lines.append(
+            _(
+                "딜 검증: 판마다 패를 나누기 전에 그 판 덱의 시드(와 소금)의 SHA-256 약속을"
+                " 모두에게 보여 주고, 판이 끝나면 시드를 공개해요. 다시 보기에서 v로 판의"
+                " 기록을 받아 seotda-server --verify-hand로 확인할 수 있어요."
+            )
+        )
     lines += [
         "",
         _("■ 베팅 용어"),

@@ -35,7 +35,7 @@ from ..widgets.handlog import HandLog
 from ..widgets.lines import Line
 from ..widgets.roomlist import RoomList
 from ..widgets.seats import SeatInfo
-from ..widgets.texts import chips
+from ..widgets.texts import chips, first_fit
 from .base import BaseScreen
 from .deal_record import DealRecordScreen
 from .table_view import TableView
@@ -57,6 +57,13 @@ REPLAY_KEYS = KeyHint(
     step=("left", "right"),
     hand=(("previous_hand",), ("next_hand",), ("page_up", "page_down")),
     ends=("home", "end"),
+    back="leave",
+)
+#: The same without Home/End, for a line that has no room for it and the deal record's key.
+REPLAY_KEYS_SHORT = KeyHint(
+    N_("{step} 한 수 · {hand} 한 판 · {back} 목록"),
+    step=("left", "right"),
+    hand=(("previous_hand",), ("next_hand",), ("page_up", "page_down")),
     back="leave",
 )
 DEAL_RECORD_KEY = KeyHint(N_("{key} 딜 기록"), key="deal_record")
@@ -188,16 +195,23 @@ class ReplayScreen(BaseScreen):
         yield Line(id="replay-keys")
 
     def on_mount(self) -> None:
+        self._show_keys()
+        self._draw()
+
+    def _show_keys(self) -> None:
+        """The key line, shortened on purpose to the width (80 columns in English had no
+        room for the deal record's key after the others)."""
         keys = REPLAY_KEYS.text()
         if self.replay.options.verifiable_deals:  # issue 36: v shows the hand's deal record
-            keys += " · " + DEAL_RECORD_KEY.text()
+            deal = " · " + DEAL_RECORD_KEY.text()
+            keys = first_fit(self.size.width - 2, keys + deal, REPLAY_KEYS_SHORT.text() + deal)
         self.query_one("#replay-keys", Line).show((keys, "dim"))
-        self._draw()
 
     def relabel(self) -> None:
         self.on_mount()
 
     def on_resize(self, event: events.Resize) -> None:
+        self._show_keys()
         self._draw()
 
     def card_style_changed(self) -> None:
