@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.containers import Vertical
 
+from engine import Options
 from seotda_tui.testing import Table
 from seotda_tui.ui.present.shape import LOG_WIDTH, MAX_LOG_WIDTH, WIDE_LOG_WIDTH, log_width
 from seotda_tui.ui.widgets.actions import ActionBar
@@ -147,3 +148,18 @@ async def test_a_rewrap_keeps_a_log_read_back_where_it_was_and_one_followed_at_i
         assert reader.rewraps == follower.rewraps == 1
         assert reader.scroll_y < reader.max_scroll_y // 2  # still near the top
         assert follower.is_vertical_scroll_end
+
+
+async def test_a_log_hidden_from_the_start_is_shown_at_its_end_after_the_game() -> None:
+    """At 80×24 the log is hidden during a game; a game started at once never showed it. After
+    the game the waiting room shows it: it must be at its end (the result), not scrolled to
+    the top (it wrapped its lines at width 0, then "re-wrapped" them as if read back)."""
+    options = Options(end_condition="hands", hand_limit=10)
+    async with Table.open(["a", "b"], options=options, seed=5) as t:
+        t.play_until(lambda g: g.finished)
+        await t.settle()
+        await t.press("a", "enter")  # from the results to the room
+        log = t.screen("a").query_one(HandLog)
+        assert log.display and log.max_scroll_y > 0
+        assert log.is_vertical_scroll_end, (log.scroll_y, log.max_scroll_y)
+        assert "게임 끝!" in " ".join(_log_rows(log)[-6:])

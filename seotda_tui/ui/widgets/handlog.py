@@ -86,9 +86,11 @@ class HandLog(RichLog):
         return self.scrollable_content_region.width != self._wrapped_at
 
     def _resized(self) -> None:
-        self._sized = True
         self._rewrap_queued = False
         width = self.scrollable_content_region.width
+        if not width:  # a log never shown (hidden from the start) has no width to wrap at yet
+            return
+        self._sized = True
         if self._written and width and width != self._wrapped_at:
             entries = list(self._written)
             at_end, fraction = (
