@@ -292,7 +292,7 @@ def _title(room: RoomSummary, view: View | None, code: str | None, width: int) -
     title = prefix + first_fit(  # shortened on purpose, not cut at the edge
         width - 2 - cell_len(prefix),  # the title's padding
         title_text(room, view) + watching,
-        title_text(room, view, commitment=False) + watching,
+        title_text(room, view, host=False) + watching,  # (a host acts between games)
         title_text(room, view, host=False, commitment=False) + watching,
         title_text(room, view, host=False, commitment=False),
     )

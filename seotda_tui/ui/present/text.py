@@ -43,7 +43,7 @@ def title_text(
     """The room's top line; ``host=False`` leaves out the host, the part to give up when a
     20-cell room name and a 16-cell host leave no room at 80 columns (the screen shortens
     the title on purpose rather than let the edge cut it); ``commitment=False`` the deal's
-    commitment, given up first (the hand log has it whole)."""
+    commitment, given up next (the hand log has it whole)."""
     parts = [f"{room.name} · {_(room.status_label)}"]
     if room.locked:  # those inside see the lock too (the lobby shows it in its list)
         parts.append(_("잠김"))
