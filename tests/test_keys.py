@@ -146,8 +146,10 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
     the app where the hint names one of the app's keys (they work on every screen)."""
     from textual.widgets import OptionList
 
+    from seotda_tui.ui.present import table, text, variants, waiting
     from seotda_tui.ui.present.text import FIRST_HAND_HINT
     from seotda_tui.ui.screens import (
+        confirm,
         create_room,
         deal_record,
         lobby,
@@ -156,15 +158,37 @@ def hint_holders() -> dict[keys.KeyHint, tuple[type, ...]]:
         records,
         replay,
         results,
+        table_actions,
     )
     from seotda_tui.ui.screens import help as help_screen
     from seotda_tui.ui.screens.table import TableScreen
-    from seotda_tui.ui.widgets import code_prompt
+    from seotda_tui.ui.widgets import code_prompt, texts
     from seotda_tui.ui.widgets.choice import Choice
     from seotda_tui.ui.widgets.roomlist import RoomList
 
     form = (create_room.CreateRoomScreen, Choice)
+    # the table's prompts, status words and waiting-room lines: the table binds every key
+    # they name (some act in one phase only, e.g. y/n, Space; the binding is the screen's)
+    at_table = (
+        *(table.JOIN, table.START, table.ADD_BOT, table.REMOVE_BOT, table.MODERATE),
+        *(table.LEAVE, table.CONFIRM, table.RECOMMEND, table.READY, table.RULES),
+        *(table.REJOIN_YES, table.REJOIN_NO, table.REBUY_YES, table.REBUY_NO),
+        *(table.GUSA_REFUND, table.GUSA_REMATCH, table.GUSA_DECLINE, table.RULES_HEAD),
+        *(text.BET_KEYS, text.CHOOSE_KEYS, text.PICK_KEYS, text.PICK_FOUR_KEYS),
+        *(text.GUSA_CHOICE_ASK, text.REJOIN_ASK, text.REBUY_ASK, text.READY_ASK),
+        text.RECOMMENDED,
+        *(variants.PICK_ASK, variants.PICK_BACK_KEY, variants.PICK_ON_KEY),
+        *(variants.PICK_CONFIRM, variants.DRAW_ASK, variants.DRAW_KEY),
+        variants.CHOOSE_FOUR_KEYS,
+        *(waiting.START, waiting.START_WITH_TWO, waiting.START_AGAIN),
+        *(waiting.SIT_TO_HOST, waiting.NO_HOST, waiting.NO_HOST_SHORT),
+        table_actions.WATCHER_JOIN,
+        texts.RULES_CHANGED,  # the hand log's line (the table's log)
+    )
     return {
+        **dict.fromkeys(at_table, (TableScreen,)),
+        confirm.YES: (confirm.ConfirmScreen,),
+        confirm.NO: (confirm.ConfirmScreen,),
         quick_chat.TITLE: (quick_chat.QuickChatScreen,),
         create_room.TITLE: form,
         create_room.EDIT_TITLE: form,
@@ -243,6 +267,34 @@ def test_a_hint_naming_a_key_its_screen_does_not_bind_is_caught(
     assert unbound(replay.REPLAY_KEYS, holders[replay.REPLAY_KEYS]) == []
 
 
+def test_a_table_hint_whose_key_the_table_does_not_bind_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table's words are checked against the table's bindings: without its Space (ready)
+    and its y, the lines naming them are caught, and only those."""
+    from seotda_tui.ui.present import table, text
+    from seotda_tui.ui.screens.table import TableScreen
+
+    holders = hint_holders()
+    taken_away = {"ready", "answer(True)"}
+    kept = [b for b in TableScreen.BINDINGS if getattr(b, "action", "") not in taken_away]
+    assert len(kept) == len(TableScreen.BINDINGS) - 2
+    monkeypatch.setattr(TableScreen, "BINDINGS", kept)
+    caught = {hint for hint, at in holders.items() if unbound(hint, at)}
+    assert caught == {
+        table.READY,
+        text.READY_ASK,
+        table.REJOIN_YES,
+        table.REBUY_YES,
+        table.GUSA_REFUND,
+        table.GUSA_REMATCH,
+        text.GUSA_CHOICE_ASK,
+        text.REJOIN_ASK,
+        text.REBUY_ASK,
+    }
+    assert unbound(text.REBUY_ASK, holders[text.REBUY_ASK]) == ["y"]
+
+
 def test_the_hints_read_as_before_and_follow_the_key_map(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hints draw the keys from the map: the same text as the literal lines they replaced
     (in both languages), and a key moved in the map moves in every hint naming it."""
@@ -263,3 +315,38 @@ def test_the_hints_read_as_before_and_follow_the_key_map(monkeypatch: pytest.Mon
     assert replay.REPLAY_KEYS.text() == (
         "←/→ 한 수 · [ ] PgUp/PgDn 한 판 · f5/End 처음/끝 · x 목록"
     )
+
+
+def test_the_tables_words_read_as_before_and_follow_the_key_map(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table's prompts and status lines as they read before they took their keys from the
+    map (each language writing a run of digit keys its own way), and after a key moves."""
+    from seotda_tui.ui.present import table, text, variants, waiting
+
+    assert text.GUSA_CHOICE_ASK.text() == "내 구사를 발동할까요? y/n (n: 그대로 판정)"
+    assert text.CHOOSE_KEYS.text() == "카드 2장을 고르세요: 1·2·3 키, Enter 확정"
+    assert variants.CHOOSE_FOUR_KEYS.text() == "카드 2장을 고르세요: 1~4 키, Enter 확정"
+    assert variants.PICK_ASK.text() == "공유 카드를 골라요: 1·2 키로 넘기고 Enter"
+    assert waiting.NO_HOST_SHORT.text() == "방장 없음 · j로 앉으면 방장"
+    assert table.ADD_BOT.text() == "+ 봇" and table.LEAVE.text() == "q 나가기"
+    with i18n.speaking(i18n.Language("en")):
+        assert variants.CHOOSE_FOUR_KEYS.text() == "Pick 2 cards: keys 1-4, Enter to confirm"
+        assert variants.PICK_ASK.text() == "Pick the shared card: 1/2 to browse, Enter"
+        assert text.CHOOSE_KEYS.text() == "Pick 2 cards: keys 1·2·3, Enter confirms"
+        assert text.READY_ASK.text() == "Hand over. Space: ready for the next"
+        assert variants.PICK_CONFIRM.text(card="3광") == "Enter share 3광"
+    monkeypatch.setitem(keys.KEYS, "yes", ("o",))
+    monkeypatch.setitem(keys.KEYS, "start", ("g",))
+    assert text.GUSA_CHOICE_ASK.text() == "내 구사를 발동할까요? o/n (n: 그대로 판정)"
+    assert table.GUSA_REMATCH.text() == "o 재경기" and waiting.START.text() == "g 키로 시작해요"
+
+
+def test_a_run_of_digit_keys_is_written_as_each_language_asks() -> None:
+    """One by one for a short run, a span for a long one; a field's format spec is the
+    separator a language writes instead."""
+    assert keys.hint_keys(range(1, 3)) == "1·2" and keys.hint_keys(range(1, 9)) == "1~8"
+    assert keys.hint_keys(range(2, 3)) == "2"
+    four = keys.hint_keys(range(1, 5))
+    assert (format(four, "-"), format(four, "/"), format(four, "")) == ("1-4", "1/4", "1~4")
+    assert format(keys.hint_keys(keys.CARD_NUMBERS), "/") == "1/2/3"

@@ -172,7 +172,7 @@ async def test_a_spectator_in_a_waiting_room_is_told_how_to_sit_down() -> None:
 
     async with Table.open(["a", "b"], spectators=["w"], start=False) as t:
         await t.press("w", "3")
-        assert WATCHER_JOIN in t.text("w"), t.text("w")
+        assert WATCHER_JOIN.text() in t.text("w"), t.text("w")
         assert t.manager.room(t.room_id).players == ("a", "b")
         await t.press("w", "j")
         assert "w" in t.manager.room(t.room_id).players

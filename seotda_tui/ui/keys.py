@@ -120,9 +120,11 @@ KEYS: Final[Mapping[Intent, tuple[str, ...]]] = {
 }
 INTENTS: Final[tuple[Intent, ...]] = get_args(Intent)
 
-#: The table's digit keys: the betting buttons' numbers, and in 3장 섯다 the cards'.
+#: The table's digit keys: the betting buttons' numbers, in 3장 섯다 the cards', and in 후회의
+#: 섯다 (issue 36) the four cards' (the betting buttons' keys, free while cards are chosen).
 BET_NUMBERS: Final = range(1, 9)
 CARD_NUMBERS: Final = range(1, 4)
+REGRET_NUMBERS: Final = range(1, 5)
 
 #: How help and the README write a key that is not a letter or digit (the rest as they are).
 SHOWN: Final[Mapping[str, str]] = {
@@ -206,8 +208,26 @@ def shown_numbers(numbers: range) -> str:
 #: The keys one field of a :class:`KeyHint` names, each intent by its main key: an intent
 #: (``"cancel"``: "Esc"); a tuple of intents, one group (``("left", "right")``: "←/→"); a tuple
 #: of such tuples, groups apart by a space (``(("previous_hand",), ("next_hand",), ("page_up",
-#: "page_down"))``: "[ ] PgUp/PgDn"); or a run of digit keys (``BET_NUMBERS``: "1~8").
+#: "page_down"))``: "[ ] PgUp/PgDn"); or a run of digit keys (``BET_NUMBERS``: "1~8",
+#: ``CARD_NUMBERS``: "1·2·3"; see :class:`DigitKeys`).
 HintKeys = Intent | tuple[Intent, ...] | tuple[tuple[Intent, ...], ...] | range
+
+
+class DigitKeys(str):
+    """A run of digit keys as a hint writes it: a short run one by one ("1·2·3"), a long one as
+    a span ("1~8"). A language that writes it its own way gives the separator as the field's
+    format spec: ``{cards:-}`` is "1-4", ``{browse:/}`` "1/2" (the English catalogue's)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, numbers: range) -> DigitKeys:
+        if len(numbers) <= 3:
+            return cls("·".join(str(n) for n in numbers))
+        return cls(f"{numbers[0]}~{numbers[-1]}")
+
+    def __format__(self, separator: str, /) -> str:
+        return self.replace("·", separator).replace("~", separator) if separator else str(self)
 
 
 def _groups(keys: HintKeys) -> tuple[tuple[Intent, ...], ...]:
@@ -227,7 +247,7 @@ def _groups(keys: HintKeys) -> tuple[tuple[Intent, ...], ...]:
 def hint_keys(keys: HintKeys) -> str:
     """``keys`` as a hint writes them (see :data:`HintKeys`)."""
     if isinstance(keys, range):
-        return f"{keys[0]}~{keys[-1]}" if len(keys) > 1 else str(keys[0])
+        return DigitKeys.of(keys)
     return shown(*_groups(keys))
 
 

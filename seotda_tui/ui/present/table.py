@@ -17,12 +17,13 @@ from rich.cells import cell_len, set_cell_size
 
 from engine.types import CardDict, LegalAction, MyHand, SeatView, View
 
-from ...i18n import Language, _, speaking
+from ...i18n import N_, Language, _, speaking
 from ...rooms import PLAYING, RoomSummary, RoomUpdate
 from ...rooms.mid_join import QUEUED
 from ...rooms.pause import PAUSED_NOTICE
 from ..geometry import SeatInfo
 from ..jokbo import jokbo_side_parts
+from ..keys import KeyHint
 from ..room_rules import room_rules_lines
 from ..widgets.texts import ACTION_NAMES, card_short, chips, first_fit
 from .fit import fit_parts, fit_ranking, text_rows
@@ -49,6 +50,26 @@ from .waiting import result_parts, waiting_seats, waiting_status
 Part = tuple[str, str]
 #: (action, label, enabled) of the prompt row
 Prompt = tuple[str, str, bool]
+#: The prompt row's labels and the rules' head, each key from the key map (the table binds
+#: them all: tests/test_keys.py).
+JOIN = KeyHint(N_("{sit} 참가"), sit="sit")
+START = KeyHint(N_("{start} 시작"), start="start")
+ADD_BOT = KeyHint(N_("{add} 봇"), add="add_bot")
+REMOVE_BOT = KeyHint(N_("{remove} 봇"), remove="remove_bot")
+MODERATE = KeyHint(N_("{moderate} 방장"), moderate="moderate")
+LEAVE = KeyHint(N_("{leave} 나가기"), leave="leave")
+CONFIRM = KeyHint(N_("{confirm} 확정"), confirm="confirm")
+RECOMMEND = KeyHint(N_("{recommend} 추천"), recommend="recommend")
+REJOIN_YES = KeyHint(N_("{yes} 재참가"), yes="yes")
+REJOIN_NO = KeyHint(N_("{no} 안 함"), no="no")
+GUSA_REFUND = KeyHint(N_("{yes} 파토"), yes="yes")
+GUSA_REMATCH = KeyHint(N_("{yes} 재경기"), yes="yes")
+GUSA_DECLINE = KeyHint(N_("{no} 그대로 판정"), no="no")
+REBUY_YES = KeyHint(N_("{yes} 칩 다시 받기"), yes="yes")
+REBUY_NO = KeyHint(N_("{no} 그만하기"), no="no")
+READY = KeyHint(N_("{ready} 준비"), ready="ready")
+RULES = KeyHint(N_("{rules} 규칙"), rules="rules")
+RULES_HEAD = KeyHint(N_("■ 이 방의 규칙 ({rules} 자세히)"), rules="rules")
 #: The live table's fixed rows besides seats, pot and own row: title, status, banner, prompts,
 #: keys, and the chat line (and two more for the action bar in a game).
 FIXED_ROWS, GAME_ROWS = 5, 2
@@ -342,7 +363,7 @@ def _waiting(
         rows = layout.size[1] - (1 + len(seats) + (1 if room.spectators else 0) + 3 + 2 + 2)
         cells = max(24, layout.table_width - 4)
         if rules := room_rules_lines(room.options, cells, rows=rows):
-            mine = ((_("■ 이 방의 규칙 (i 자세히)") + "\n", "bold"), ("\n".join(rules), ""))
+            mine = ((RULES_HEAD.text() + "\n", "bold"), ("\n".join(rules), ""))
     # the rows left for the last game's result: the height less the title, the seats, the
     # watchers' line, the status and (empty) pot lines, the own row (3), the prompts and keys
     used = 1 + len(seats) + (1 if room.spectators else 0) + 1 + 1 + 3 + 1 + 1
@@ -350,13 +371,13 @@ def _waiting(
     banner = fit_ranking(ranking, max(1, layout.size[1] - used), layout.table_width)
     prompts: list[Prompt] = []
     if me not in room.players:
-        prompts.append(("join", _("j 참가"), room.joinable))
+        prompts.append(("join", JOIN.text(), room.joinable))
     elif room.host == me:
-        prompts.append(("start", _("s 시작"), len(room.players) >= 2))
-        prompts.append(("add_bot", _("+ 봇"), len(room.players) < room.max_players))
-        prompts.append(("remove_bot", _("- 봇"), bool(room.bots)))
-        prompts.append(("moderate", _("m 방장"), True))
-    prompts.append(("leave", _("q 나가기"), True))
+        prompts.append(("start", START.text(), len(room.players) >= 2))
+        prompts.append(("add_bot", ADD_BOT.text(), len(room.players) < room.max_players))
+        prompts.append(("remove_bot", REMOVE_BOT.text(), bool(room.bots)))
+        prompts.append(("moderate", MODERATE.text(), True))
+    prompts.append(("leave", LEAVE.text(), True))
     return TableModel(
         layout=layout,
         title=title,
@@ -390,32 +411,32 @@ def _game_prompts(
         for i, card in enumerate(c for c in own if "hidden" not in c):
             mark = "*" if card["id"] in selected else ""
             prompts.append((f"num({i + 1})", f"{i + 1} {mark}{card_short(card)}", True))
-        prompts.append(("confirm", _("Enter 확정"), len(selected) == 2))
+        prompts.append(("confirm", CONFIRM.text(), len(selected) == 2))
         if (hand := view.get("myHand")) and hand.get("recommended"):
-            prompts.append(("recommend", _("r 추천"), True))
+            prompts.append(("recommend", RECOMMEND.text(), True))
     elif "rejoin" in kinds:
         accept = next((a for a in legal if a["type"] == "rejoin" and a["accept"]), None)
         cost = f" (+{chips(accept['amount'])})" if accept else ""
-        prompts.append(("answer(True)", _("y 재참가") + cost, accept is not None))
-        prompts.append(("answer(False)", _("n 안 함"), True))
+        prompts.append(("answer(True)", REJOIN_YES.text() + cost, accept is not None))
+        prompts.append(("answer(False)", REJOIN_NO.text(), True))
     elif "gusaChoice" in kinds:  # issue 36: fire the own 구사 (a rematch, or 사구 파토) or not
         refund = room.options.effective_gusa_outcome == "refund"
-        prompts.append(("answer(True)", _("y 파토") if refund else _("y 재경기"), True))
-        prompts.append(("answer(False)", _("n 그대로 판정"), True))
+        prompts.append(("answer(True)", (GUSA_REFUND if refund else GUSA_REMATCH).text(), True))
+        prompts.append(("answer(False)", GUSA_DECLINE.text(), True))
     elif "rebuy" in kinds:
-        prompts.append(("answer(True)", _("y 칩 다시 받기"), True))
-        prompts.append(("answer(False)", _("n 그만하기"), True))
+        prompts.append(("answer(True)", REBUY_YES.text(), True))
+        prompts.append(("answer(False)", REBUY_NO.text(), True))
     elif "ready" in kinds:
-        prompts.append(("ready", _("Space 준비"), True))
+        prompts.append(("ready", READY.text(), True))
     joining = view["joining"]
     free = len(view["seats"]) + len(joining) < room.max_players
     watching = me in room.spectators and room.options.mid_join
     # a seat at the next hand (issue 32; j asks the engine): greyed once asked for
     if watching and (free or me in joining):
-        prompts.append(("join", _("j 참가"), me not in joining))
+        prompts.append(("join", JOIN.text(), me not in joining))
     if not picking:  # (the 3-card choice's row is full at 80 columns)
-        prompts.append(("rules", _("i 규칙"), True))
-    prompts.append(("leave", _("q 나가기"), True))
+        prompts.append(("rules", RULES.text(), True))
+    prompts.append(("leave", LEAVE.text(), True))
     return prompts
 
 

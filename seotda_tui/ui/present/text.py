@@ -20,7 +20,7 @@ from ...i18n import N_, _
 from ...rooms import RoomSummary
 from ...rooms.events import RoomEvent
 from ..geometry import SeatInfo
-from ..keys import BET_NUMBERS, KeyHint
+from ..keys import BET_NUMBERS, CARD_NUMBERS, REGRET_NUMBERS, KeyHint
 from ..widgets.texts import (
     ACTION_NAMES,
     REMATCH_REASONS,
@@ -303,6 +303,34 @@ def cut_text(view: View) -> str:
     )
 
 
+#: The status line's and the own cards' words naming keys, each key from the key map (the
+#: table binds them all: tests/test_keys.py).
+BET_KEYS = KeyHint(N_("{bet} 키"), bet=BET_NUMBERS)
+CHOOSE_KEYS = KeyHint(
+    N_("카드 2장을 고르세요: {cards} 키, {confirm} 확정"), cards=CARD_NUMBERS, confirm="confirm"
+)
+GUSA_CHOICE_ASK = KeyHint(
+    N_("내 구사를 발동할까요? {answer} ({no}: 그대로 판정)"), answer=("yes", "no"), no="no"
+)
+REJOIN_ASK = KeyHint(N_("구사 재경기에 다시 참가할까요? {answer}"), answer=("yes", "no"))
+REBUY_ASK = KeyHint(N_("칩이 떨어졌어요. 칩을 다시 받을까요? {answer}"), answer=("yes", "no"))
+READY_ASK = KeyHint(N_("판이 끝났어요. {ready} 다음 판 준비"), ready="ready")
+PICK_KEYS = KeyHint(
+    N_("두 장을 고르세요\n({cards} 키나 카드 클릭, {confirm} 확정)"),
+    cards=CARD_NUMBERS,
+    confirm="confirm",
+)
+#: 후회의 섯다's four cards (issue 36): a msgid of its own (English writes the span 1-4).
+PICK_FOUR_KEYS = KeyHint(
+    N_("두 장을 고르세요\n({four} 키나 카드 클릭, {confirm} 확정)"),
+    four=REGRET_NUMBERS,
+    confirm="confirm",
+)
+RECOMMENDED = KeyHint(
+    N_("추천({recommend}): {a} + {b} = {name}"), "a", "b", "name", recommend="recommend"
+)
+
+
 def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) -> list[Part]:
     """Whose turn it is, or what the game waits for; "내 차례" stands out."""
     pending = view["pending"]
@@ -312,7 +340,7 @@ def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) 
     if phase == "betting":
         actor = view.get("actor")
         if actor == me:
-            return [(_("내 차례예요!"), "bold reverse"), (" " + _("1~8 키"), "")]
+            return [(_("내 차례예요!"), "bold reverse"), (" " + BET_KEYS.text(), "")]
         return [(_("{p}님 차례").format(p=actor), "")]
     if phase == "pickShared":  # issue 36 한장공유
         return pick_status(view, me)
@@ -321,25 +349,23 @@ def status_parts(view: View, me: str, legal: list[LegalAction], choosing: bool) 
     waiting = ", ".join(pending["players"])
     if phase == "choose":
         if choosing:
-            return choose_status(view, me) or [
-                (_("카드 2장을 고르세요: 1·2·3 키, Enter 확정"), "bold reverse")
-            ]
+            return choose_status(view, me) or [(CHOOSE_KEYS.text(), "bold reverse")]
         return [(_("카드를 고르는 중: {players}").format(players=waiting), "")]
     if phase == "gusaChoice":  # issue 36 구사 선택권
         if me in pending["players"]:
-            return [(_("내 구사를 발동할까요? y/n (n: 그대로 판정)"), "bold reverse")]
+            return [(GUSA_CHOICE_ASK.text(), "bold reverse")]
         return [(_("{players}님이 구사 재경기를 고르는 중").format(players=waiting), "")]
     if phase == "rejoin":
         if me in pending["players"]:
-            return [(_("구사 재경기에 다시 참가할까요? y/n"), "bold reverse")]
+            return [(REJOIN_ASK.text(), "bold reverse")]
         return [(_("재참가 여부를 기다려요: {players}").format(players=waiting), "")]
     if phase == "rebuy":
         if me in pending["players"]:
-            return [(_("칩이 떨어졌어요. 칩을 다시 받을까요? y/n"), "bold reverse")]
+            return [(REBUY_ASK.text(), "bold reverse")]
         return [(_("리바이 여부를 기다려요: {players}").format(players=waiting), "")]
     if phase == "handEnd":
         if any(a["type"] == "ready" for a in legal):
-            return [(_("판이 끝났어요. Space 다음 판 준비"), "")]
+            return [(READY_ASK.text(), "")]
         return [(_("다음 판을 기다려요"), "")]
     return []
 
@@ -416,15 +442,10 @@ def mine_parts(
             parts.append(("\n" + text, "bold"))
         else:
             four = len(seat.get("cards", [])) >= 4  # 후회의 섯다 (issue 36)
-            keys = _("두 장을 고르세요\n(1~4 키나 카드 클릭, Enter 확정)") if four else None
-            parts.append(
-                ("\n" + (keys or _("두 장을 고르세요\n(1·2·3 키나 카드 클릭, Enter 확정)")), "")
-            )
+            parts.append(("\n" + (PICK_FOUR_KEYS if four else PICK_KEYS).text(), ""))
         if hint and hint.get("recommended"):
             a, b = (DECK[i] for i in hint["recommended"])
-            text = _("추천(r): {a} + {b} = {name}").format(
-                a=card_name(a), b=card_name(b), name=hand_name(hint["name"])
-            )
+            text = RECOMMENDED.text(a=card_name(a), b=card_name(b), name=hand_name(hint["name"]))
             parts.append(("\n" + text, "dim"))
     elif own_shown is not None:  # the showdown names every revealed hand, hints or not
         parts.append(("\n", ""))

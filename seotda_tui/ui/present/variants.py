@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from engine import DECK
 from engine.types import LegalAction, View
 
-from ...i18n import _
+from ...i18n import N_, _
+from ..keys import REGRET_NUMBERS, KeyHint
 from ..widgets.texts import card_short
 
 Part = tuple[str, str]
@@ -22,6 +23,21 @@ Prompt = tuple[str, str, bool]
 
 #: The digit keys that step through the 20 cards while picking.
 PICK_BACK, PICK_ON = 1, 2
+
+#: The words naming keys, each key from the key map (the table binds them: tests/test_keys.py).
+PICK_ASK = KeyHint(
+    N_("공유 카드를 골라요: {browse} 키로 넘기고 {confirm}"),
+    browse=range(PICK_BACK, PICK_ON + 1),
+    confirm="confirm",
+)
+PICK_BACK_KEY = KeyHint(N_("{back} 이전"), back=range(PICK_BACK, PICK_BACK + 1))
+PICK_ON_KEY = KeyHint(N_("{on} 다음"), on=range(PICK_ON, PICK_ON + 1))
+PICK_CONFIRM = KeyHint(N_("{confirm} {card} 공유"), "card", confirm="confirm")
+DRAW_ASK = KeyHint(N_("내 차례예요! {draw}로 카드를 한 장 가져와요"), draw="confirm")
+DRAW_KEY = KeyHint(N_("{draw} 한 장 가져오기"), draw="confirm")
+CHOOSE_FOUR_KEYS = KeyHint(
+    N_("카드 2장을 고르세요: {four} 키, {confirm} 확정"), four=REGRET_NUMBERS, confirm="confirm"
+)
 
 
 def picking_shared(view: View, legal: Sequence[LegalAction]) -> bool:
@@ -44,16 +60,16 @@ def pick_status(view: View, me: str) -> list[Part]:
     """The status line while the shared card is picked."""
     waiting = ", ".join(view["pending"]["players"])
     if me in view["pending"]["players"]:
-        return [(_("공유 카드를 골라요: 1·2 키로 넘기고 Enter"), "bold reverse")]
+        return [(PICK_ASK.text(), "bold reverse")]
     return [(_("{p}님이 공유 카드를 고르는 중").format(p=waiting), "")]
 
 
 def pick_prompts(selection: Sequence[int]) -> list[Prompt]:
     card = card_short(DECK[candidate(selection)].to_dict())
     return [
-        (f"num({PICK_BACK})", _("1 이전"), True),
-        (f"num({PICK_ON})", _("2 다음"), True),
-        ("confirm", _("Enter {card} 공유").format(card=card), True),
+        (f"num({PICK_BACK})", PICK_BACK_KEY.text(), True),
+        (f"num({PICK_ON})", PICK_ON_KEY.text(), True),
+        ("confirm", PICK_CONFIRM.text(card=card), True),
     ]
 
 
@@ -76,12 +92,12 @@ def draw_status(view: View, me: str) -> list[Part]:
     """The status line while the 후회의 섯다 cards are taken in turn."""
     waiting = ", ".join(view["pending"]["players"])
     if me in view["pending"]["players"]:
-        return [(_("내 차례예요! Enter로 카드를 한 장 가져와요"), "bold reverse")]
+        return [(DRAW_ASK.text(), "bold reverse")]
     return [(_("{p}님이 카드를 가져가는 중").format(p=waiting), "")]
 
 
 def draw_prompts() -> list[Prompt]:
-    return [("confirm", _("Enter 한 장 가져오기"), True)]
+    return [("confirm", DRAW_KEY.text(), True)]
 
 
 def choose_status(view: View, me: str) -> list[Part] | None:
@@ -89,7 +105,7 @@ def choose_status(view: View, me: str) -> list[Part] | None:
     seat = next((s for s in view["seats"] if s["id"] == me), None)
     if seat is None or len(seat.get("cards", [])) < 4:
         return None
-    return [(_("카드 2장을 고르세요: 1~4 키, Enter 확정"), "bold reverse")]
+    return [(CHOOSE_FOUR_KEYS.text(), "bold reverse")]
 
 
 def shared_note(view: View) -> str:

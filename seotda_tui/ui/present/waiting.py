@@ -7,11 +7,21 @@ from __future__ import annotations
 from engine import Options
 from engine.types import GameResult
 
-from ...i18n import _
+from ...i18n import N_, _
 from ...rooms import FINISHED, RoomSummary
 from ..geometry import SeatInfo
+from ..keys import KeyHint
 from ..widgets.texts import END_REASONS, chips, first_fit, game_summary
 from .text import Part
+
+#: What the waiting room waits for, naming keys: each from the key map (the table binds them,
+#: tests/test_keys.py).
+START_AGAIN = KeyHint(N_("{start} 키로 다시 시작할 수 있어요"), start="start")
+SIT_TO_HOST = KeyHint(N_("{sit}로 앉으면 방장이 돼요"), sit="sit")
+START = KeyHint(N_("{start} 키로 시작해요"), start="start")
+START_WITH_TWO = KeyHint(N_("2명 이상 앉으면 {start} 키로 시작할 수 있어요"), start="start")
+NO_HOST = KeyHint(N_("방장이 없어요. {sit}로 앉으면 방장이 돼요"), sit="sit")
+NO_HOST_SHORT = KeyHint(N_("방장 없음 · {sit}로 앉으면 방장"), sit="sit")
 
 
 def waiting_seats(room: RoomSummary, me: str) -> list[SeatInfo]:
@@ -40,9 +50,9 @@ def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
         if not enough:
             again = _("2명 이상 앉으면 다시 시작할 수 있어요")
         elif is_host:
-            again = _("s 키로 다시 시작할 수 있어요")
+            again = START_AGAIN.text()
         elif host is None:  # no person seated: the first to sit down hosts (manager.join)
-            again = _("j로 앉으면 방장이 돼요")
+            again = SIT_TO_HOST.text()
         else:
             again = _("방장 {host}님이 다시 시작할 수 있어요").format(host=host)
         return (
@@ -51,11 +61,9 @@ def _waiting_forms(room: RoomSummary, me: str) -> tuple[str, ...]:
             _("게임이 끝났어요"),
         )
     if is_host:
-        return (
-            (_("s 키로 시작해요"),) if enough else (_("2명 이상 앉으면 s 키로 시작할 수 있어요"),)
-        )
+        return ((START if enough else START_WITH_TWO).text(),)
     if host is None:
-        return (_("방장이 없어요. j로 앉으면 방장이 돼요"), _("방장 없음 · j로 앉으면 방장"))
+        return (NO_HOST.text(), NO_HOST_SHORT.text())
     return (
         _("방장 {host}님이 시작하기를 기다려요").format(host=host),
         _("{host}님이 시작하기를 기다려요").format(host=host),

@@ -20,7 +20,7 @@ from ...i18n import N_, _
 from ...rooms import RoomError, RoomUpdate
 from ...rooms.bot_seats import BOT_TAGS
 from ...rooms.moderation import NOT_HOST
-from ..keys import BET_NUMBERS, bind, numbered
+from ..keys import BET_NUMBERS, KeyHint, bind, numbered
 from ..present.variants import candidate, drawing, picking_shared, stepped
 from ..widgets.actions import ActionBar, PromptBar
 from ..widgets.card import CardView
@@ -48,7 +48,7 @@ OUT_OF_TURN = N_("아직 내 차례가 아니에요")
 #: happens, and the line says why (and how to sit down, when the room takes players).
 WATCHER_BET = N_("관전 중에는 베팅할 수 없어요")
 WATCHER_KEY = N_("관전 중에는 할 수 없어요")
-WATCHER_JOIN = N_("관전 중이에요 · j 키로 참가해요")
+WATCHER_JOIN = KeyHint(N_("관전 중이에요 · {sit} 키로 참가해요"), sit="sit")
 
 #: Events the host's moderation makes (with ``by``): said on the message line to everyone.
 MODERATION_EVENTS = frozenset(
@@ -235,7 +235,7 @@ class TableActions(ChatScreen):
         room = self.latest.room if self.latest else None
         if room is None or self.nickname not in room.spectators:
             return False
-        self.say(_(WATCHER_JOIN if room.joinable else line))
+        self.say(WATCHER_JOIN.text() if room.joinable else _(line))
         return True
 
     def _act(self, action: Action) -> None:

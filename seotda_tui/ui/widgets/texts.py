@@ -20,6 +20,7 @@ from engine.options import SPEC_BY_FIELD
 
 from ...i18n import KOREAN, N_, _, language_code, ngettext
 from ...rooms.events import RoomEvent
+from ..keys import KeyHint
 
 #: The fixed action bar, left to right, with its number keys (§9: positions never move).
 BET_ORDER = BET_ACTIONS
@@ -237,6 +238,10 @@ def bet_label_forms(label: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
+#: The log's line when the host changes the rules: i shows them all (the table's key).
+RULES_CHANGED = KeyHint(N_("방장이 방 규칙을 바꿨어요 ({rules} 자세히)"), rules="rules")
+
+
 def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -> list[str]:
     """A public event as hand-log lines (most bookkeeping events print nothing).
     ``hand_names``: a showdown's hands as the table names them (an unfired special by its
@@ -271,7 +276,7 @@ def event_lines(event: RoomEvent, hand_names: Mapping[str, str] | None = None) -
     if event["type"] == "codeChanged":
         return [_("방장이 방 코드를 바꿨어요")]
     if event["type"] == "optionsChanged":  # each change: [field, old, new] (rooms/moderation)
-        return [_("방장이 방 규칙을 바꿨어요 (i 자세히)")] + [
+        return [RULES_CHANGED.text()] + [
             option_change(str(field), old, new) for field, old, new in event.get("changes", ())
         ]
     if event["type"] == "readmitted":
