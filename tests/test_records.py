@@ -497,6 +497,53 @@ async def test_a_full_records_screen_still_fits_80x24(tmp_path: Path) -> None:
     m.close()
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_own_records_second_line_fits_80_columns_with_large_numbers(
+    tmp_path: Path, lang: str
+) -> None:
+    """9,999 games, a 1,999 rating, 38광땡 at best, hundreds of specials: the own record's
+    second line (86 cells in Korean, 94 in English in full) is shortened on purpose to the
+    78 cells it has at 80 columns, one row, never wrapped; wider, it shows in full."""
+    from types import SimpleNamespace
+
+    from seotda_tui import i18n, tuning
+    from seotda_tui.testing import screen_text
+    from seotda_tui.ui.app import make_app_factory
+    from seotda_tui.ui.screens.records import RecordsScreen
+    from seotda_tui.ui.widgets.texts import hand_name
+
+    tuning.install()
+    recs = filled_records(tmp_path)
+    db = sqlite3.connect(tmp_path / "records.sqlite3")
+    db.execute(
+        "UPDATE players SET games = 9999, wins = 5000, place_sum = 19998, rating = 1999,"
+        " best_name = '38광땡', ttaengjabi = 999, amhaeng = 999, rematches = 9999"
+        " WHERE player = '철수'"
+    )
+    db.commit()
+    db.close()
+    m = RoomManager(clock=FakeClock(), records=recs)
+    session = SimpleNamespace(language=i18n.Language(lang))
+    app = make_app_factory(m)(SimpleNamespace(nickname="철수"), session)
+    with i18n.speaking(i18n.Language(lang)):
+        best, rematches = hand_name("38광땡"), i18n._("재경기")
+    rating = "1,999"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordsScreen)
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 24 and "Esc" in lines[-1], lines
+        row = next(x for x in lines if best in x)
+        assert rating in row and "2.0" in row, lines  # one row: best hand to rating
+        assert rematches.lower() not in row.lower(), row  # shortened: the rematches left out
+        await pilot.resize_terminal(120, 30)
+        await pilot.pause()
+        row = next(x for x in screen_text(app).splitlines() if best in x)
+        assert rating in row and rematches.lower() in row.lower() and "9999" in row, row
+    m.close()
+
+
 async def test_a_newcomer_and_a_server_without_records_are_told_so(tmp_path: Path) -> None:
     from types import SimpleNamespace
 

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -28,7 +29,7 @@ from ...rooms.records_db import (
     TtaengTotals,
 )
 from ..keys import KeyHint, bind
-from ..widgets.texts import chips, hand_name
+from ..widgets.texts import chips, first_fit, hand_name
 from .base import BaseScreen
 
 NO_RECORDS = N_("이 서버는 전적을 기록하지 않아요.")
@@ -50,12 +51,14 @@ def rating_help() -> str:
 RATING_HELP = _RATING_HELP.format(start=START_RATING, k=K_FACTOR, games=MIN_RATED_GAMES)
 RECENT = 5
 BOARD = 5
+#: The cells the own record loses to #records-box's padding (app.tcss).
+OWN_PADDING = 2
 
 
-def own_lines(record: PlayerRecord) -> tuple[str, ...]:
-    """The own record in lines of at most 78 cells: two, and a third for the 땡값 (issue 36)
-    once any was paid or received (an optional rule: a player who never met it is not shown
-    a line of zeros)."""
+def own_lines(record: PlayerRecord, cells: int = 0) -> tuple[str, ...]:
+    """The own record in lines: two, and a third for the 땡값 (issue 36) once any was paid or
+    received (an optional rule: a player who never met it is not shown a line of zeros).
+    Given ``cells``, the second line is shortened on purpose to fit (:func:`second_line_forms`)."""
     first = _("{games}게임 · 1위 {wins}회 · 이긴 판 {hands} · 칩 +{won} / −{lost}").format(
         games=record.games,
         wins=record.wins,
@@ -63,20 +66,44 @@ def own_lines(record: PlayerRecord) -> tuple[str, ...]:
         won=chips(record.chips_won),
         lost=chips(record.chips_lost),
     )
-    second = _(
-        "최고 족보 {best} · 땡잡이 {ttaengjabi} · 암행어사 {amhaeng} · 재경기 {rematches} · "
-        "평균 {place:.1f}위 · 레이팅 {rating:,.0f}"
-    ).format(
-        best=hand_name(record.best_name) if record.best_name else "-",
-        ttaengjabi=record.ttaengjabi,
-        amhaeng=record.amhaeng,
-        rematches=record.rematches,
-        place=record.average_place,
-        rating=record.rating,
-    )
+    forms = second_line_forms(record)
+    second = first_fit(cells, *forms) if cells else forms[0]
     if not record.ttaeng:
         return first, second
     return first, second, ttaeng_line(record.ttaeng)
+
+
+def second_line_forms(record: PlayerRecord) -> tuple[str, ...]:
+    """The own record's second line, longest first: in full, then without the rematches, then
+    the best hand, average place and rating only. At 80 columns a 38광땡 best, a four-digit
+    rating and large counts run past the 78 cells in full (94 in English)."""
+    values = {
+        "best": hand_name(record.best_name) if record.best_name else "-",
+        "ttaengjabi": record.ttaengjabi,
+        "amhaeng": record.amhaeng,
+        "rematches": record.rematches,
+        "place": record.average_place,
+        "rating": record.rating,
+    }
+    return tuple(
+        _(msgid).format(**values)
+        for msgid in (
+            N_(
+                "최고 족보 {best} · 땡잡이 {ttaengjabi} · 암행어사 {amhaeng} · 재경기 {rematches} · "
+                "평균 {place:.1f}위 · 레이팅 {rating:,.0f}"
+            ),
+            N_(
+                "최고 족보 {best} · 땡잡이 {ttaengjabi} · 암행어사 {amhaeng} · "
+                "평균 {place:.1f}위 · 레이팅 {rating:,.0f}"
+            ),
+            N_("최고 족보 {best} · 평균 {place:.1f}위 · 레이팅 {rating:,.0f}"),
+        )
+    )
+
+
+def own_text(record: PlayerRecord, width: int) -> Text:
+    """The own record on a screen ``width`` cells wide (less the box's padding)."""
+    return Text("\n".join(own_lines(record, width - OWN_PADDING)))
 
 
 def ttaeng_line(ttaeng: TtaengTotals) -> str:
@@ -123,17 +150,20 @@ class RecordsScreen(BaseScreen):
         bind(("cancel", "leave", "records"), "close", "닫기"),  # r opened it
     ]
 
+    #: The own record shown (None: no records, or none yet), refitted at a resize.
+    own_record: PlayerRecord | None = None
+
     def compose_body(self) -> Iterable[Widget]:
         yield Static(Text(_("섯다 전적 · {nick}").format(nick=self.nickname)), id="records-title")
         with Vertical(id="records-box"):
             records = self.manager.records
-            mine = records.player(self.nickname) if records else None
+            self.own_record = mine = records.player(self.nickname) if records else None
             if records is None:
                 yield Static(_(NO_RECORDS), id="records-own")
             elif mine is None:
                 yield Static(_(NOT_YET), id="records-own")
             else:
-                yield Static(Text("\n".join(own_lines(mine))), id="records-own")
+                yield Static(own_text(mine, self.app.size.width), id="records-own")
             recent = records.recent(self.nickname, RECENT) if records else []
             if recent:
                 yield Static(_("최근 게임 (판마다 칩)"), classes="records-head")
@@ -148,6 +178,11 @@ class RecordsScreen(BaseScreen):
                 yield Static(board(_("1위 횟수 순위"), by_wins, "wins"), id="records-wins")
             yield Static(rating_help(), id="records-help")
         yield Static(KEYS.text(), id="records-keys")
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.own_record is not None:
+            for own in self.query("#records-own").results(Static):
+                own.update(own_text(self.own_record, event.size.width))
 
     def relabel(self) -> None:
         self.refresh(recompose=True)
