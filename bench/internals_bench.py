@@ -1,4 +1,4 @@
-"""What two uses of Textual internals buy, each against its public way, in one run.
+"""What three uses of Textual internals buy, each against its public way, in one run.
 
 Why: the developer guide keeps third-party internals in ``seotda_tui/tuning/`` only where
 they buy something measured (BENCHMARKS.md, "Textual internals and their public ways").
@@ -10,25 +10,45 @@ they buy something measured (BENCHMARKS.md, "Textual internals and their public 
 * Wrapping: ``ui/present/fit.py``'s row count, once by ``textual._wrap`` (before) and now by the
   public ``Content.wrap``, alone and behind fit.py's memo (what the table calls), over the
   texts of a table's own-hand box at the widths of 80 to 200 columns.
+* Line measures: ``tuning/measure_later.py`` (a ``Line`` whose new text keeps its height forgets
+  its cached measures, no layout) against its fallback, ``refresh(layout=True)`` (forced by
+  making ``tuning.enabled("measure_later")`` answer False). ``--hands`` hands at a table of
+  ``--players`` through the in-process harness (``seotda_tui.testing.Table``), one action at a
+  time, every app settled (and painted) after each, at 80×24 (hand log hidden) and 120×30
+  (shown): screen layouts (``Screen._refresh_layout``) per action over every seat's screen and
+  the CPU spent in them, and the whole CPU and wall per action (wall: mostly the harness's
+  waits for idle). The same seeded game on both sides. At 120×30 it also gives what
+  each seat's hand log keeps to re-wrap its lines (``HandLog._written``, deep ``getsizeof``).
 
 Wall (``perf_counter``) and CPU (``process_time``) per item, best of ``--rounds`` alternating
-rounds.
+rounds (the table: every run's figures, on and off alternating ``--table-rounds`` times,
+after a warm-up hand).
 
-    .venv/bin/python bench/internals_bench.py [--rounds N]
+    .venv/bin/python bench/internals_bench.py [--rounds N] [--hands N (0: no table)]
+        [--players N] [--table-rounds N]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from textual._wrap import compute_wrap_offsets
 from textual._xterm_parser import XTermParser
 from textual.content import Content
+from textual.screen import Screen
 
+from seotda_tui import tuning
+from seotda_tui.rooms import RoomError
+from seotda_tui.testing import Table
 from seotda_tui.tuning.xterm_parser import PublicParser
 from seotda_tui.ui.present import fit
+from seotda_tui.ui.widgets.handlog import HandLog
 
 #: One session's input in reads (what a player's terminal sends, a key or a paste a read).
 READS = (
@@ -92,6 +112,143 @@ def public_rows(text: str, width: int) -> int:
     return len(Content(text).wrap(width))
 
 
+PLAYERS = ("영희", "철수", "민수", "지영", "동수", "수진", "현우", "지민")
+TABLE_SIZES = ((80, 24), (120, 30))
+
+
+@contextlib.contextmanager
+def measure_later_off() -> Iterator[None]:
+    """``Line`` takes its fallback (``refresh(layout=True)``), as with ``stock_textual``."""
+    enabled = tuning.enabled
+    tuning.enabled = lambda name: name != "measure_later" and enabled(name)
+    try:
+        yield
+    finally:
+        tuning.enabled = enabled
+
+
+@contextlib.contextmanager
+def counting_layouts() -> Iterator[list[float]]:
+    """Counts screen layouts, every app's (where ``tests/test_repaint.py`` counts them), and
+    the CPU seconds spent in them: [count, seconds]."""
+    count = [0.0, 0.0]
+    original = Screen._refresh_layout
+
+    def counted(self: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        start = time.process_time()
+        try:
+            original(self, *args, **kwargs)
+        finally:
+            count[0] += 1
+            count[1] += time.process_time() - start
+
+    Screen._refresh_layout = counted  # type: ignore[method-assign]
+    try:
+        yield count
+    finally:
+        Screen._refresh_layout = original  # type: ignore[method-assign]
+
+
+def next_action(t: Table) -> tuple[str, dict[str, object]] | None:
+    """Whose turn and what: check, call or ready as ``Table.play_until`` plays (None: over)."""
+    game = t.game
+    pending = game.pending()["players"]
+    if not pending:
+        return None
+    nick = pending[0]
+    kinds = [a["type"] for a in game.legal_actions(nick)]
+    for kind in ("check", "call", "ready", "choose", "draw", "pickShared"):
+        if kind in kinds:
+            action: dict[str, object] = {"type": kind}
+            if kind == "choose":
+                action["cardIds"] = t.own_cards(nick)[:2]
+            if kind == "pickShared":
+                action["cardId"] = 0
+            return nick, action
+    return nick, {"type": kinds[0], "accept": False}
+
+
+def kept_bytes(log: HandLog) -> tuple[int, int]:
+    """What a hand log keeps to write its lines again at a new width: entries, and the bytes
+    of every object reachable from them (each once; the shared empty tuple not counted)."""
+    seen: set[int] = {id(())}
+    size = 0
+    todo: list[object] = list(log._written)
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        size += sys.getsizeof(item)
+        if isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, tuple | list | set | frozenset):
+            todo.extend(item)
+        elif not isinstance(item, str | int | float | bool | type(None)):
+            todo.extend(getattr(item, "__dict__", {}).values())
+            todo.extend(
+                getattr(item, n) for n in getattr(item, "__slots__", ()) if hasattr(item, n)
+            )
+    return len(log._written), size
+
+
+async def play(size: tuple[int, int], players: int, hands: int) -> dict[str, float]:
+    """``hands`` hands, one action at a time, every app settled after each."""
+    async with Table.open(PLAYERS[:players], seed=3, size=size) as t:
+        with counting_layouts() as layouts:
+            actions = refused = 0
+            wall, cpu = time.perf_counter(), time.process_time()
+            while t.game.hands_played < hands:
+                step = next_action(t)
+                if step is None:
+                    break
+                try:
+                    await t.act(*step)
+                except RoomError:  # (as play_until: a refused default is tried again, briefly)
+                    refused += 1
+                    if refused > 20:
+                        raise
+                    continue
+                actions, refused = actions + 1, 0
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        kept = [kept_bytes(t.screen(nick).query_one(HandLog)) for nick in t.apps]
+    return {
+        "hands": t.game.hands_played,
+        "actions": actions,
+        "layouts": layouts[0] / actions,
+        "layout_ms": layouts[1] / actions * 1e3,
+        "wall_ms": wall / actions * 1e3,
+        "cpu_ms": cpu / actions * 1e3,
+        "log_entries": max(n for n, _ in kept),
+        "log_bytes": max(b for _, b in kept),
+    }
+
+
+async def line_measures(rounds: int, players: int, hands: int) -> None:
+    print(
+        f"\nLine measures: measure_later (on) vs refresh(layout=True) (off), {players} players, "
+        f"{hands} hands, per action (layouts: every seat's screen, and the CPU in them)"
+    )
+    await play(TABLE_SIZES[0], players, 1)  # warm-up: the first table parses the styles
+    for size in TABLE_SIZES:
+        for round_ in range(rounds):
+            for label in ("on", "off") if round_ % 2 == 0 else ("off", "on"):
+                with measure_later_off() if label == "off" else contextlib.nullcontext():
+                    r = await play(size, players, hands)
+                log = (
+                    f"   log keeps {r['log_entries']:.0f} entries, {r['log_bytes'] / 1024:.1f} KiB"
+                    if r["log_entries"]
+                    else ""
+                )
+                print(
+                    f"  {size[0]}x{size[1]} {label:3}  {r['actions']:.0f} actions"
+                    f"  layouts {r['layouts']:5.2f} ({r['layout_ms']:4.1f} ms CPU)"
+                    f"  CPU {r['cpu_ms']:6.1f} ms"
+                    f"  wall {r['wall_ms']:6.1f} ms{log}"
+                )
+
+
 def report(name: str, results: dict[str, tuple[float, float]]) -> None:
     print(f"\n{name}")
     for label, (wall, cpu) in results.items():
@@ -103,6 +260,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--hands", type=int, default=8, help="hands a table plays (0: none)")
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--table-rounds", type=int, default=2, help="on/off pairs per size")
     args = parser.parse_args()
     parsing: dict[str, list[tuple[float, float]]] = {"XTermParser": [], "PublicParser": []}
     wrapping: dict[str, list[tuple[float, float]]] = {
@@ -130,6 +290,8 @@ def main() -> None:
         f"Wrapped rows of one line ({len(TEXTS)} texts × widths {WIDTHS})",
         {k: (min(w for w, _ in v), min(c for _, c in v)) for k, v in wrapping.items()},
     )
+    if args.hands:
+        asyncio.run(line_measures(args.table_rounds, args.players, args.hands))
 
 
 if __name__ == "__main__":

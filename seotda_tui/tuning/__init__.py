@@ -51,7 +51,9 @@ Speed-ups (figures from BENCHMARKS.md, 60 players unless said):
     ``_clear_arrangement_cache`` on the auto-sized ancestors: a ``Line`` whose new text keeps its
     height forgets its old measures without a layout; Textual's way, ``refresh(layout=True)``,
     lays the screen out each time (its fallback). Correctness first: without forgetting, a
-    later layout at a width seen before reused the old text's height (issue 36).
+    later layout at a width seen before reused the old text's height (issue 36). Buys one
+    screen layout per action at a six-player table, in-process: 1.00 → 0 layouts and ~6 ms of
+    CPU per action at 80×24 (of ~30–35 ms for the six screens), 3.92 → 3.75 at 120×30.
 
 Guards (stay on with ``stock_textual``; where one cannot apply, its safe fallback is used):
 
