@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.app import App
 from textual.content import Content
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, RichLog
 
@@ -71,9 +72,11 @@ def intended(widget: Widget) -> list[str] | None:
     return None
 
 
-def drawn(app: App[Any], region: Region) -> list[str]:
-    """The terminal's text in ``region`` (cells), one string per row."""
-    strips = app.screen._compositor.render_strips()  # as seotda_tui.testing.screen_text does
+def drawn(app: App[Any], region: Region, strips: list[Strip] | None = None) -> list[str]:
+    """The terminal's text in ``region`` (cells), one string per row (``strips``: the screen's,
+    rendered once for many regions)."""
+    if strips is None:
+        strips = app.screen._compositor.render_strips()  # as seotda_tui.testing.screen_text does
     rows = []
     for y in range(region.y, region.bottom):
         if 0 <= y < len(strips):
@@ -85,6 +88,7 @@ def cuts(app: App[Any]) -> list[str]:
     """Every intended line not shown whole, as "<widget>: <line>" (empty: nothing is cut)."""
     found = []
     screen = app.screen
+    strips = screen._compositor.render_strips()
     for widget in screen.walk_children(Widget, with_self=False):
         if not widget.display or not widget.visible or not widget.region:
             continue
@@ -94,7 +98,7 @@ def cuts(app: App[Any]) -> list[str]:
         visible = widget.content_region.intersection(screen.region)
         if visible.height < widget.content_region.height:
             continue  # scrolled or clipped by design (help tabs, long lists)
-        shown = _norm(" ".join(drawn(app, widget.content_region)))
+        shown = _norm(" ".join(drawn(app, widget.content_region, strips)))
         for line in lines:
             want = _norm(line)
             if want and want not in shown:

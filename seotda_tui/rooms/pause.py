@@ -45,7 +45,8 @@ PAUSED_REASON = N_("저장 공간 문제로 잠시 멈췄어요")
 #: The table screen's status line while the room is paused.
 PAUSED_NOTICE = N_("저장 공간 문제로 게임을 잠시 멈췄어요 · 다시 저장되면 이어서 해요")
 #: What the host hears when the game's start cannot be written.
-START_REFUSED = N_("저장 공간 문제로 게임을 시작하지 못했어요. 잠시 뒤에 다시 해 주세요")
+#: (Whole beside "q 나가기" at 80 columns, as the advice must be: 60 cells, 62 in English.)
+START_REFUSED = N_("저장 공간 문제로 시작하지 못했어요. 잠시 뒤에 다시 해 주세요")
 
 Events = list[RoomEvent]
 Change = Entry  # (player, action); player None = the timeout

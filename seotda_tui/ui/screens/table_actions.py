@@ -6,11 +6,12 @@ small; it only reads the screen's state and calls the manager.
 
 from __future__ import annotations
 
+import re
 from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from textual.binding import BindingType
 
 from engine import Options
@@ -65,6 +66,28 @@ MODERATION_EVENTS = frozenset(
 )
 
 
+#: Where a message may end short: after a sentence, or before a " · " (the reason comes first,
+#: then what to do about it).
+_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\s+·\s+")
+
+
+def shortened(text: str, cells: int) -> str:
+    """``text`` if it fits ``cells`` cells, else its leading sentences that fit (the reason,
+    without the advice after it), else its leading words that fit and "…": a message shortened
+    on purpose, never cut mid-word by the terminal's edge."""
+    if cell_len(text) <= cells:
+        return text
+    ends = [m.start() for m in _CLAUSE_END.finditer(text)]
+    for end in reversed(ends):
+        if cell_len(text[:end]) <= cells:
+            return text[:end]
+    words = [m.start() for m in re.finditer(r"\s+", text)]
+    for end in reversed(words):
+        if cell_len(text[:end]) + 1 <= cells:
+            return text[:end] + "…"
+    return set_cell_size(text, max(cells - 1, 0)) + "…" if cells > 0 else ""
+
+
 def table_bindings() -> list[BindingType]:
     """The table's keys (from ui/keys.py, with their input-method aliases)."""
     return [
@@ -96,6 +119,7 @@ class TableActions(ChatScreen):
     latest: RoomUpdate | None
     selected: list[int]
     _said_moment: tuple[Any, ...] | None = None  # see _feedback
+    _said: tuple[str, str] = ("", "")  # the message in full (fit_message shows it)
     log_shown: bool | None
     _unsubscribe: Callable[[], None] | None
 
@@ -149,23 +173,29 @@ class TableActions(ChatScreen):
     def _message(self, part: tuple[str, str]) -> None:
         if not (self.is_mounted and self.live):  # e.g. a host-menu answer after leaving
             return
-        self.query_one("#message", Line).show(part)
+        self._said = part
         self.fit_message()
 
     def fit_message(self) -> None:
         """The message takes every cell the prompts leave (the engine's reasons run to ~45
         cells at 80 columns); a longer one (the host's 방장 handover beside the host's five
         prompts) takes the middle prompts' cells too for its moment: the bar keeps its first
-        prompts that fit and always ``q 나가기``."""
+        prompts that fit and always ``q 나가기``. One longer still than all that is shortened
+        on purpose (:func:`shortened`); the whole text comes back at a wider size."""
         width = self.size.width - 2  # the row's padding (app.tcss #prompt-row); known at a resize
         bar, line = self.query_one(PromptBar), self.query_one("#message", Line)
-        if width <= 0 or not line.plain:  # (no message: its width is moot, and a new one each
-            return  # phase would lay the screen out at every hand's start, tests/test_repaint)
+        text, style = self._said
+        if width <= 0 or not text:  # (no message: its width is moot, and a new one each
+            line.show((text, style))  # phase would lay the screen out at every hand's start,
+            return  # tests/test_repaint)
         room = width - bar.needed - PromptBar.GAP
         padding = line.styles.padding
-        wanted = cell_len(line.plain) + padding.left + padding.right
+        wanted = cell_len(text) + padding.left + padding.right
         if wanted > room:  # (the bar then puts its prompts a cell apart, or drops middle ones)
-            room = min(wanted, width - bar.needed_last - PromptBar.GAP)
+            most = width - bar.needed_last - PromptBar.GAP
+            text = shortened(text, most - padding.left - padding.right)
+            room = min(cell_len(text) + padding.left + padding.right, most)
+        line.show((text, style))
         line.styles.max_width = max(room, width // 3)
 
     def _ask(self, request: Callable[[], object]) -> None:
