@@ -149,25 +149,6 @@ def counting_layouts() -> Iterator[list[float]]:
         Screen._refresh_layout = original  # type: ignore[method-assign]
 
 
-def next_action(t: Table) -> tuple[str, dict[str, object]] | None:
-    """Whose turn and what: check, call or ready as ``Table.play_until`` plays (None: over)."""
-    game = t.game
-    pending = game.pending()["players"]
-    if not pending:
-        return None
-    nick = pending[0]
-    kinds = [a["type"] for a in game.legal_actions(nick)]
-    for kind in ("check", "call", "ready", "choose", "draw", "pickShared"):
-        if kind in kinds:
-            action: dict[str, object] = {"type": kind}
-            if kind == "choose":
-                action["cardIds"] = t.own_cards(nick)[:2]
-            if kind == "pickShared":
-                action["cardId"] = 0
-            return nick, action
-    return nick, {"type": kinds[0], "accept": False}
-
-
 def kept_bytes(log: HandLog) -> tuple[int, int]:
     """What a hand log keeps to write its lines again at a new width: entries, and the bytes
     of every object reachable from them (each once; the shared empty tuple not counted)."""
@@ -200,7 +181,7 @@ async def play(size: tuple[int, int], players: int, hands: int) -> dict[str, flo
             actions = refused = 0
             wall, cpu = time.perf_counter(), time.process_time()
             while t.game.hands_played < hands:
-                step = next_action(t)
+                step = t.next_action()
                 if step is None:
                     break
                 try:

@@ -303,28 +303,33 @@ class Table:
         await self.settle()
         return error
 
+    def next_action(self) -> tuple[str, dict[str, object]] | None:
+        """Whose turn and what :meth:`play_until` plays for them: check, else call, ready, the
+        first cards offered (choose, draw, 한장공유's first card), else decline a y/n; None
+        when the game waits for nobody."""
+        pending = self.game.pending()["players"]
+        if not pending:
+            return None
+        nick = pending[0]
+        kinds = [a["type"] for a in self.game.legal_actions(nick)]
+        for kind in ("check", "call", "ready", "choose", "draw", "pickShared"):
+            if kind in kinds:
+                action: dict[str, object] = {"type": kind}
+                if kind == "choose":
+                    action["cardIds"] = self.own_cards(nick)[:2]
+                if kind == "pickShared":  # issue 36 한장공유: the first of the 20
+                    action["cardId"] = 0
+                return nick, action
+        return nick, {"type": kinds[0], "accept": False}
+
     def play_until(self, done: Callable[[Game], bool], limit: int = 500) -> None:
         """Drive the game server-side (check/call, ready) until ``done(game)``."""
         for _ in range(limit):
-            game = self.game
-            if done(game):
+            if done(self.game):
                 return
-            pending = game.pending()
-            if not pending["players"]:
+            step = self.next_action()
+            if step is None:
                 raise AssertionError("the game waits for nobody")
-            nick = pending["players"][0]
-            kinds = [a["type"] for a in game.legal_actions(nick)]
-            for kind in ("check", "call", "ready", "choose", "draw", "pickShared"):
-                if kind in kinds:
-                    action: dict[str, object] = {"type": kind}
-                    if kind == "choose":
-                        action["cardIds"] = self.own_cards(nick)[:2]
-                    if kind == "pickShared":  # issue 36 한장공유: the first of the 20
-                        action["cardId"] = 0
-                    with contextlib.suppress(RoomError):  # (refused: the loop tries again)
-                        self.manager.act(self.room_id, nick, action)
-                    break
-            else:
-                with contextlib.suppress(RoomError):
-                    self.manager.act(self.room_id, nick, {"type": kinds[0], "accept": False})
+            with contextlib.suppress(RoomError):  # (refused: the loop tries again)
+                self.manager.act(self.room_id, *step)
         raise AssertionError("the game never got there")

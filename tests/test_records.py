@@ -409,6 +409,26 @@ def test_the_schema_is_migrated_once_and_kept(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- screens (pilot)
+def board_names() -> list[str]:
+    """More players than a leaderboard shows (each plays 철수 three times)."""
+    from seotda_tui.ui.screens.records import BOARD
+
+    return [f"선수{i}" for i in range(BOARD + 3)]
+
+
+def board_games(
+    names: list[str], own: Callable[[int], PlayerResult] | None = None
+) -> list[GameRecord]:
+    """Two-player games of 철수 against each of ``names`` three times, 철수 first or second by
+    turns; ``own(i)``: 철수's row of game ``i`` (the plain :func:`result_row` by default)."""
+    return [
+        GameRecord(f"x-{i}", 2000.0 + i, 2, "hands", {"철수": 1 + i % 2, name: 2 - i % 2},
+                   (own(i) if own else result_row("철수", 1 + i % 2, 1000),
+                    result_row(name, 2 - i % 2, 1000)))
+        for i, name in enumerate(names * 3)
+    ]  # fmt: skip
+
+
 def filled_records(tmp_path: Path) -> GameRecords:
     """Records of a few finished games: 철수 and 영희 registered, 손님 and a bot not."""
     recs = records(tmp_path)
@@ -476,12 +496,8 @@ async def test_a_full_records_screen_still_fits_80x24(tmp_path: Path) -> None:
 
     tuning.install()
     recs = filled_records(tmp_path)
-    names = [f"선수{i}" for i in range(BOARD + 3)]
-    recs.store.add_games([
-        GameRecord(f"x-{i}", 2000.0 + i, 2, "hands", {"철수": 1 + i % 2, name: 2 - i % 2},
-                   (result_row("철수", 1 + i % 2, 1000), result_row(name, 2 - i % 2, 1000)))
-        for i, name in enumerate(names * 3)
-    ])  # fmt: skip
+    names = board_names()
+    recs.store.add_games(board_games(names))
     m = RoomManager(clock=FakeClock(), records=recs)
     app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -241,18 +241,19 @@ async def test_a_full_records_screen_with_the_ttaeng_line_still_fits_80x24(tmp_p
 
     from seotda_tui.ui.screens.records import BOARD, RECENT
 
-    from .test_records import filled_records, result_row
+    from .test_records import board_games, board_names, filled_records, result_row
 
     tuning.install()
     recs = filled_records(tmp_path)
-    names = [f"선수{i}" for i in range(BOARD + 3)]
-    recs.store.add_games([
-        GameRecord(f"x-{i}", 2000.0 + i, 2, "hands", {"철수": 1 + i % 2, name: 2 - i % 2},
-                   (replace(result_row("철수", 1 + i % 2, 1000),
-                            ttaeng=TtaengTotals(20, 1, 40 * i, 2)),
-                    result_row(name, 2 - i % 2, 1000)))
-        for i, name in enumerate(names * 3)
-    ])  # fmt: skip
+    names = board_names()
+    recs.store.add_games(
+        board_games(
+            names,
+            lambda i: replace(
+                result_row("철수", 1 + i % 2, 1000), ttaeng=TtaengTotals(20, 1, 40 * i, 2)
+            ),
+        )
+    )
     m = RoomManager(clock=FakeClock(), records=recs)
     app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
     async with app.run_test(size=(80, 24)) as pilot:
