@@ -22,7 +22,8 @@ async def test_the_discarded_third_card_is_marked_over_ssh_at_80x24(tmp_path: Pa
         await guest.wait_for("3장 방")
         await guest.press("enter")
         await host.wait_for("철수님이 앉았어요")
-        await host.press("s")
+        await host.press("s")  # (sent, not yet read by the server: wait for the game)
+        await wait_until(lambda: manager.live_game(room.id) is not None, what="the game")
         game = manager.live_game(room.id)
         assert game is not None
         while (
