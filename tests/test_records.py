@@ -92,14 +92,19 @@ def play_games(
         before_game(number)
         m.start(room.id, "철수")
         keys.append(f"{room.id}-{number}")
-        for _ in range(20000):
-            if m.room(room.id).status != "playing":
-                break
-            clock.advance(0.5)
-            for person in people:
-                person.maybe_act()
+        play_out(m, room.id, people, clock)
         assert m.room(room.id).status == "finished"
     return m, keys
+
+
+def play_out(m: RoomManager, room_id: str, people: list[Person], clock: FakeClock) -> None:
+    """Half a second at a time, each person acts when it is their turn, until the game ends."""
+    for _ in range(20000):
+        if m.room(room_id).status != "playing":
+            return
+        clock.advance(0.5)
+        for person in people:
+            person.maybe_act()
 
 
 def engine_replay(journal: Path, key: str) -> tuple[Game, dict[str, dict[str, Any]]]:
@@ -487,30 +492,37 @@ async def test_the_lobby_opens_the_records_screen_at_80x24(tmp_path: Path) -> No
 
 async def test_a_full_records_screen_still_fits_80x24(tmp_path: Path) -> None:
     """Five recent games and full leaderboards: every part shows, the keys line is last."""
+    from seotda_tui.ui.screens.records import BOARD, RATING_HELP, RECENT
+
+    recs = filled_records(tmp_path)
+    recs.store.add_games(board_games(board_names()))
+    lines = await records_screen_lines(recs)
+    assert len(lines) == 24 and "Esc 닫기" in lines[-1]
+    assert sum("위/2명" in x for x in lines) == RECENT
+    text = "".join(x.strip() for x in lines)
+    assert RATING_HELP.replace(" ", "") in text.replace(" ", "")
+    last_rows = [re.findall(rf"(?:^|\s){BOARD}\s\s\S", x) for x in lines]
+    assert sum(map(len, last_rows)) == 2  # both boards' last row
+
+
+async def records_screen_lines(recs: GameRecords) -> list[str]:
+    """철수's records screen (r in the lobby) at 80×24, as its rows."""
     from types import SimpleNamespace
 
     from seotda_tui import tuning
     from seotda_tui.testing import screen_text
     from seotda_tui.ui.app import make_app_factory
-    from seotda_tui.ui.screens.records import BOARD, RATING_HELP, RECENT
 
     tuning.install()
-    recs = filled_records(tmp_path)
-    names = board_names()
-    recs.store.add_games(board_games(names))
     m = RoomManager(clock=FakeClock(), records=recs)
     app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
-        await pilot.pause()
-        lines = screen_text(app).splitlines()
-        assert len(lines) == 24 and "Esc 닫기" in lines[-1]
-        assert sum("위/2명" in x for x in lines) == RECENT
-        text = "".join(x.strip() for x in lines)
-        assert RATING_HELP.replace(" ", "") in text.replace(" ", "")
-        last_rows = [re.findall(rf"(?:^|\s){BOARD}\s\s\S", x) for x in lines]
-        assert sum(map(len, last_rows)) == 2  # both boards' last row
-    m.close()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("r")
+            await pilot.pause()
+            return screen_text(app).splitlines()
+    finally:
+        m.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -241,7 +241,13 @@ async def test_a_full_records_screen_with_the_ttaeng_line_still_fits_80x24(tmp_p
 
     from seotda_tui.ui.screens.records import BOARD, RECENT
 
-    from .test_records import board_games, board_names, filled_records, result_row
+    from .test_records import (
+        board_games,
+        board_names,
+        filled_records,
+        records_screen_lines,
+        result_row,
+    )
 
     tuning.install()
     recs = filled_records(tmp_path)
@@ -254,20 +260,14 @@ async def test_a_full_records_screen_with_the_ttaeng_line_still_fits_80x24(tmp_p
             ),
         )
     )
-    m = RoomManager(clock=FakeClock(), records=recs)
-    app = make_app_factory(m)(SimpleNamespace(nickname="철수"), None)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
-        await pilot.pause()
-        lines = screen_text(app).splitlines()
-        assert len(lines) == 24 and "Esc 닫기" in lines[-1], lines
-        total = sum(40 * i for i in range(len(names) * 3))
-        own = f"땡값: 받음 +{total:,}칩 ({2 * len(names) * 3}번) · 냄 −{20 * len(names) * 3}칩"
-        assert any(x.strip().startswith(own) for x in lines), lines
-        assert sum("위/2명" in x for x in lines) == RECENT
-        last_rows = [x for x in lines if x.lstrip().startswith(f"{BOARD}  ")]
-        assert len(last_rows) == 1 and len(last_rows[0].split(f"{BOARD}  ")) == 3, lines
-    m.close()
+    lines = await records_screen_lines(recs)
+    assert len(lines) == 24 and "Esc 닫기" in lines[-1], lines
+    total = sum(40 * i for i in range(len(names) * 3))
+    own = f"땡값: 받음 +{total:,}칩 ({2 * len(names) * 3}번) · 냄 −{20 * len(names) * 3}칩"
+    assert any(x.strip().startswith(own) for x in lines), lines
+    assert sum("위/2명" in x for x in lines) == RECENT
+    last_rows = [x for x in lines if x.lstrip().startswith(f"{BOARD}  ")]
+    assert len(last_rows) == 1 and len(last_rows[0].split(f"{BOARD}  ")) == 3, lines
 
 
 def journaled(path: Path, key: str) -> tuple[Options, str, list[str], list[Entry]]:
@@ -314,7 +314,7 @@ def test_random_games_record_the_ttaeng_value_the_engine_paid(tmp_path: Path) ->
     """Seeded random play (test_records' people: they die, call and time out) with
     ``ttaengValue=double``: each registered player's recorded 땡값 is what the engine's own
     replay of the journal paid, and so is the tally a resumed room counts again from it."""
-    from .test_records import Person
+    from .test_records import Person, play_out
 
     # (verifiable deals pinned: the seeds below are chosen for the deals they give with it)
     options = Options(
@@ -339,12 +339,7 @@ def test_random_games_record_the_ttaeng_value_the_engine_paid(tmp_path: Path) ->
     expected = dict.fromkeys(registered, TtaengTotals())
     for number in (1, 2):
         m.start(room.id, "철수")
-        for _ in range(20000):
-            if m.room(room.id).status != "playing":
-                break
-            clock.advance(0.5)
-            for person in people:
-                person.maybe_act()
+        play_out(m, room.id, people, clock)
         saved = journaled(journal, f"{room.id}-{number}")
         engine = engine_ttaeng(*saved)
         opts, seed, players, log = saved
